@@ -1,0 +1,161 @@
+// The Docker-free local Supabase stack: @supabase/lite (Auth, PostgREST, Storage) over
+// PGlite or Postgres, the Deno functions host, and the gateway that puts them on one port.
+import { mkdirSync, writeFileSync, existsSync } from "node:fs";
+import http from "node:http";
+import { createServer as createNetServer } from "node:net";
+import path from "node:path";
+import { getRequestListener } from "@hono/node-server";
+import { App, setExperimental } from "@supabase/lite";
+import { ensureSecrets, type StackOptions, type StackSecrets } from "./config.ts";
+import { openDatabase, READY_MARKER, type Db } from "./database.ts";
+import { StackError } from "./errors.ts";
+import { startFunctionsHost, type FunctionsHost } from "./functions/host.ts";
+import { createGateway } from "./gateway.ts";
+import { applyMigrations, applyPlatformSql, ensureHistoryTables } from "./migrate.ts";
+import { FilesystemStorage } from "./storage-adapter.ts";
+
+export interface Stack {
+  url: string;
+  secrets: StackSecrets;
+  db: Db;
+  app: App;
+  migrations: { applied: string[]; seeded: boolean };
+  timings: Record<string, number>;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions extends StackOptions {
+  /** Restart functions on file changes (npm run dev). */
+  watch?: boolean;
+  /** Skip the Deno functions host (faster for suites that do not call functions). */
+  functions?: boolean;
+  log?: (line: string) => void;
+}
+
+export function listen(server: http.Server, port: number, host: string, variable: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      reject(
+        err.code === "EADDRINUSE"
+          ? new StackError(`Port ${port} is already in use; set ${variable} to another port.`, "PORT_IN_USE")
+          : err,
+      );
+    };
+    server.once("error", onError);
+    server.listen(port, host, () => {
+      server.off("error", onError);
+      resolve();
+    });
+  });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createNetServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const addr = s.address();
+      s.close(() => resolve(typeof addr === "object" && addr ? addr.port : 0));
+    });
+  });
+}
+
+export async function startStack(opts: StartOptions): Promise<Stack> {
+  const t0 = performance.now();
+  const timings: Record<string, number> = {};
+  const mark = (k: string) => (timings[k] = Math.round(performance.now() - t0));
+  const log = opts.log ?? (opts.quiet ? () => {} : (l: string) => console.log(l));
+  const url = `http://${opts.host}:${opts.apiPort}`;
+
+  // Claim the port first so a conflict fails in milliseconds, before any heavy work.
+  let handler: (req: Request, peer: string | null) => Promise<Response> = async () =>
+    new Response(JSON.stringify({ message: "The local stack is starting" }), { status: 503 });
+  const listener = getRequestListener((req, env: { incoming: http.IncomingMessage }) =>
+    handler(req, env.incoming.socket.remoteAddress ?? null),
+  );
+  const server = http.createServer(listener);
+  server.keepAliveTimeout = 65_000;
+  await listen(server, opts.apiPort, opts.host, "API_PORT");
+
+  let db: Db | undefined;
+  let functions: FunctionsHost | null = null;
+  const stop = async () => {
+    await new Promise<void>((r) => {
+      server.close(() => r());
+      server.closeAllConnections();
+    });
+    await functions?.stop();
+    await db?.close();
+  };
+
+  try {
+    const secrets = await ensureSecrets(url, opts.envFile);
+    mkdirSync(opts.dataDir, { recursive: true });
+    db = await openDatabase(opts);
+    mark("dbOpen");
+
+    setExperimental("storage", true);
+    const app = new App({
+      connection: db.connection,
+      api: { schemas: ["public", "graphql_public"], max_rows: 1000 },
+      auth: {
+        enabled: true,
+        enable_signup: true,
+        jwt_secret: secrets.jwtSecret,
+        publishable_key: secrets.publishableKey,
+        secret_key: secrets.secretKey,
+        site_url: process.env.SITE_URL ?? "http://127.0.0.1:5173",
+        jwt_expiry: 3600,
+        enable_refresh_token_rotation: true,
+        minimum_password_length: 8,
+        email: { enable_signup: true, enable_confirmations: false },
+      },
+      storage: { enabled: true, file_size_limit: "50MiB" },
+      options: { server: { admin: false, disableStudio: true } },
+    } as ConstructorParameters<typeof App>[0]);
+    app._storageAdapter = new FilesystemStorage(path.join(opts.dataDir, "storage"));
+
+    await ensureHistoryTables(db);
+    await app.ensureSystemSchema();
+    mark("systemSchema");
+    await applyPlatformSql(db);
+    const migrations = await applyMigrations(db, opts);
+    mark("migrations");
+    if (db.kind === "pglite" && !existsSync(path.join(opts.dataDir, READY_MARKER))) {
+      writeFileSync(path.join(opts.dataDir, READY_MARKER), new Date().toISOString());
+    }
+    await app.init();
+
+    if (opts.functions !== false) {
+      const hostPort = await freePort();
+      functions = await startFunctionsHost({
+        functionsDir: opts.functionsDir,
+        configToml: opts.configToml,
+        watch: opts.watch,
+        log,
+        env: {
+          FUNCTIONS_HOST_PORT: String(hostPort),
+          SUPABASE_URL: url,
+          SUPABASE_ANON_KEY: secrets.publishableKey,
+          SUPABASE_PUBLISHABLE_KEY: secrets.publishableKey,
+          SUPABASE_SERVICE_ROLE_KEY: secrets.secretKey,
+          SUPABASE_SECRET_KEY: secrets.secretKey,
+          ...(opts.databaseUrl ? { SUPABASE_DB_URL: opts.databaseUrl } : {}),
+        },
+      });
+      mark("functions");
+    }
+
+    handler = createGateway({
+      lite: (req, peerAddress) => app.fetch(req, { peerAddress }) as Promise<Response>,
+      functions: () => functions,
+      jwtSecret: secrets.jwtSecret,
+      secretKey: secrets.secretKey,
+    });
+    mark("ready");
+    return { url, secrets, db, app, migrations, timings, stop };
+  } catch (err) {
+    await stop().catch(() => {});
+    throw err;
+  }
+}

@@ -1,0 +1,94 @@
+// Serves the SPA: the production build (npm start) or Vite with hot reload (npm run dev).
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { ROOT } from "./config.ts";
+import { listen } from "./stack.ts";
+
+const WEB = path.join(ROOT, "web");
+const DIST = path.join(WEB, "dist");
+const CONFIG = path.join(WEB, "vite.config.ts");
+const HASH_FILE = path.join(DIST, ".build-hash");
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".webp": "image/webp",
+  ".woff2": "font/woff2",
+  ".txt": "text/plain; charset=utf-8",
+  ".webmanifest": "application/manifest+json",
+};
+
+function walk(dir: string, out: string[] = []): string[] {
+  if (!existsSync(dir)) return out;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.name === "dist" || e.name === "node_modules" || e.name.startsWith(".")) continue;
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walk(p, out);
+    else out.push(p);
+  }
+  return out;
+}
+
+/** Hash of everything the build depends on, so a warm start skips an unchanged build. */
+function sourceHash(env: Record<string, string>): string {
+  const h = createHash("sha256");
+  const files = [
+    ...walk(WEB),
+    ...walk(path.join(ROOT, "supabase/functions/_shared/domain")),
+    path.join(ROOT, "package-lock.json"),
+  ].sort();
+  for (const f of files) h.update(f).update(readFileSync(f));
+  h.update(JSON.stringify(env));
+  return h.digest("hex");
+}
+
+export async function buildWeb(env: Record<string, string>, log: (l: string) => void): Promise<void> {
+  const hash = sourceHash(env);
+  if (existsSync(HASH_FILE) && readFileSync(HASH_FILE, "utf8") === hash) return;
+  log("Building the web app…");
+  Object.assign(process.env, env);
+  const { build } = await import("vite");
+  await build({ configFile: CONFIG, logLevel: "warn", mode: "production" });
+  writeFileSync(HASH_FILE, hash);
+}
+
+export async function serveBuiltWeb(port: number, host: string): Promise<http.Server> {
+  const index = path.join(DIST, "index.html");
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    let file = path.normalize(path.join(DIST, decodeURIComponent(url.pathname)));
+    if (!file.startsWith(DIST)) file = index;
+    if (!existsSync(file) || statSync(file).isDirectory()) file = index;
+    const ext = path.extname(file);
+    res.writeHead(200, {
+      "content-type": TYPES[ext] ?? "application/octet-stream",
+      "cache-control": file.includes(`${path.sep}assets${path.sep}`) ? "public, max-age=31536000, immutable" : "no-cache",
+    });
+    res.end(readFileSync(file));
+  });
+  await listen(server, port, host, "WEB_PORT");
+  return server;
+}
+
+export async function serveDevWeb(port: number, host: string, env: Record<string, string>) {
+  Object.assign(process.env, env);
+  const { createServer } = await import("vite");
+  const vite = await createServer({ configFile: CONFIG, server: { port, host, strictPort: true } });
+  try {
+    await vite.listen();
+  } catch (err) {
+    if ((err as Error).message.includes("already in use")) {
+      const { StackError } = await import("./errors.ts");
+      throw new StackError(`Port ${port} is already in use; set WEB_PORT to another port.`, "PORT_IN_USE");
+    }
+    throw err;
+  }
+  return vite;
+}
