@@ -134,3 +134,15 @@ end
 $platform$;
 
 grant execute on all functions in schema realtime to anon, authenticated, service_role;
+
+-- Storage tables are reachable by the API roles and guarded by RLS, as on Supabase.
+do $platform$
+begin
+  if to_regclass('storage.objects') is not null then
+    grant usage on schema storage to anon, authenticated, service_role;
+    grant all on all tables in schema storage to anon, authenticated, service_role;
+    alter table storage.objects enable row level security;
+    alter table storage.buckets enable row level security;
+  end if;
+end
+$platform$;

@@ -12,6 +12,7 @@ import { StackError } from "./errors.ts";
 import { startFunctionsHost, type FunctionsHost } from "./functions/host.ts";
 import { createGateway } from "./gateway.ts";
 import { applyMigrations, applyPlatformSql, ensureHistoryTables } from "./migrate.ts";
+import { installPostgrestErrors } from "./postgrest-errors.ts";
 import { FilesystemStorage } from "./storage-adapter.ts";
 
 export interface Stack {
@@ -94,6 +95,11 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
     db = await openDatabase(opts);
     mark("dbOpen");
 
+    // lite 0.10.0 would, on its first request, `GRANT ALL ON ALL TABLES` to anon/authenticated
+    // in every schema holding an RLS table, wiping the column privileges migrations set.
+    // Roles and grants come from platform SQL instead, exactly as on Supabase.
+    (db.connection as unknown as { rlsState: string }).rlsState = "active";
+    installPostgrestErrors(db.connection);
     setExperimental("storage", true);
     const app = new App({
       connection: db.connection,

@@ -1,0 +1,51 @@
+// Vitest global setup for the stack suites: starts the local stack on PGlite (default) or on a
+// temporary PostgreSQL 15 (STACK_DB=postgres) and hands its URL and keys to the tests.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { defaultOptions } from "../../devstack/config.ts";
+import { freePort, startStack, type Stack } from "../../devstack/stack.ts";
+import { postgresAvailable, startTempPostgres, type TempPostgres } from "./postgres.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    stack: { url: string; publishableKey: string; secretKey: string; jwtSecret: string; db: string };
+  }
+}
+
+let stack: Stack | undefined;
+let pg: TempPostgres | undefined;
+let tmp: string | undefined;
+
+export async function setup(project: TestProject) {
+  const kind = process.env.STACK_DB ?? "pglite";
+  tmp = mkdtempSync(path.join(tmpdir(), "stack-test-"));
+  let databaseUrl: string | undefined;
+  if (kind === "postgres") {
+    if (!postgresAvailable()) throw new Error("PostgreSQL 15 binaries are missing (apt-get install postgresql-15)");
+    pg = await startTempPostgres();
+    databaseUrl = pg.url;
+  }
+  stack = await startStack({
+    ...defaultOptions({}),
+    apiPort: await freePort(),
+    dataDir: path.join(tmp, "data"),
+    envFile: path.join(tmp, ".env.local"),
+    databaseUrl,
+    quiet: true,
+  });
+  project.provide("stack", {
+    url: stack.url,
+    publishableKey: stack.secrets.publishableKey,
+    secretKey: stack.secrets.secretKey,
+    jwtSecret: stack.secrets.jwtSecret,
+    db: stack.db.kind,
+  });
+}
+
+export async function teardown() {
+  await stack?.stop();
+  await pg?.stop();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+}
