@@ -125,11 +125,12 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
     await app.ensureSystemSchema();
     mark("systemSchema");
     await applyPlatformSql(db);
-    const migrations = await applyMigrations(db, opts);
-    mark("migrations");
+    // From here the folder is a complete database; each migration is its own transaction.
     if (db.kind === "pglite" && !existsSync(path.join(opts.dataDir, READY_MARKER))) {
       writeFileSync(path.join(opts.dataDir, READY_MARKER), new Date().toISOString());
     }
+    const migrations = await applyMigrations(db, opts);
+    mark("migrations");
     await app.init();
 
     if (opts.functions !== false) {
