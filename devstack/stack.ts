@@ -71,8 +71,8 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
   // Claim the port first so a conflict fails in milliseconds, before any heavy work.
   let handler: (req: Request, peer: string | null) => Promise<Response> = async () =>
     new Response(JSON.stringify({ message: "The local stack is starting" }), { status: 503 });
-  const listener = getRequestListener((req, env: { incoming: http.IncomingMessage }) =>
-    handler(req, env.incoming.socket.remoteAddress ?? null),
+  const listener = getRequestListener((req, env) =>
+    handler(req, (env.incoming as http.IncomingMessage).socket.remoteAddress ?? null),
   );
   const server = http.createServer(listener);
   server.keepAliveTimeout = 65_000;
@@ -101,7 +101,7 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
     (db.connection as unknown as { rlsState: string }).rlsState = "active";
     installPostgrestErrors(db.connection);
     setExperimental("storage", true);
-    const app = new App({
+    const app: App = new App({
       connection: db.connection,
       api: { schemas: ["public", "graphql_public"], max_rows: 1000 },
       auth: {
@@ -118,7 +118,7 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
       },
       storage: { enabled: true, file_size_limit: "50MiB" },
       options: { server: { admin: false, disableStudio: true } },
-    } as ConstructorParameters<typeof App>[0]);
+    } as ConstructorParameters<typeof App>[0]) as unknown as App;
     app._storageAdapter = new FilesystemStorage(path.join(opts.dataDir, "storage"));
 
     await ensureHistoryTables(db);

@@ -4,7 +4,7 @@
  */
 
 /** Shown in place of a number that is missing or not finite. */
-export const MISSING_VALUE = '—';
+export const MISSING_VALUE = "—";
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
@@ -39,22 +39,22 @@ export function isGain(pct: number): boolean {
  * `+12.34%`, `-3.20%`, `0.00%` in English; `+12,34 %` in German.
  * `pct` is already a percentage (12.34 means 12.34 %).
  */
-export function formatSignedPercent(pct: number, locale = 'en', fractionDigits = 2): string {
+export function formatSignedPercent(pct: number, locale = "en", fractionDigits = 2): string {
   if (!Number.isFinite(pct)) return MISSING_VALUE;
   return numberFormat(locale, {
-    style: 'percent',
+    style: "percent",
     minimumFractionDigits: fractionDigits,
     maximumFractionDigits: fractionDigits,
-    signDisplay: 'exceptZero',
+    signDisplay: "exceptZero",
   }).format(pct / 100);
 }
 
 /** A price in US dollars with a fixed number of decimals (default 4): `$1,234.5678`. */
-export function formatUsdPrice(price: number, locale = 'en', fractionDigits = 4): string {
+export function formatUsdPrice(price: number, locale = "en", fractionDigits = 4): string {
   if (!Number.isFinite(price)) return MISSING_VALUE;
   return numberFormat(locale, {
-    style: 'currency',
-    currency: 'USD',
+    style: "currency",
+    currency: "USD",
     minimumFractionDigits: fractionDigits,
     maximumFractionDigits: fractionDigits,
   }).format(price);
@@ -63,21 +63,21 @@ export function formatUsdPrice(price: number, locale = 'en', fractionDigits = 4)
 /** Clock time (hours, minutes, seconds) of a timestamp in the given locale and time zone. */
 export function formatClockTime(
   ts: string | number | Date,
-  locale = 'en',
+  locale = "en",
   timeZone?: string,
 ): string {
   const date = ts instanceof Date ? ts : new Date(ts);
   if (Number.isNaN(date.getTime())) return MISSING_VALUE;
   return dateFormat(locale, {
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
     ...(timeZone ? { timeZone } : {}),
   }).format(date);
 }
 
-export type AgeUnit = 'seconds' | 'minutes' | 'hours' | 'days';
-export type AgeLabel = { unit: 'now' } | { unit: AgeUnit; value: number };
+export type AgeUnit = "seconds" | "minutes" | "hours" | "days";
+export type AgeLabel = { unit: "now" } | { unit: AgeUnit; value: number };
 
 /**
  * How long ago a timestamp was, as parts a caller translates:
@@ -88,11 +88,11 @@ export function ageLabel(ts: string | number | Date, now: number | Date = Date.n
   const then = (ts instanceof Date ? ts : new Date(ts)).getTime();
   const current = now instanceof Date ? now.getTime() : now;
   const seconds = Math.floor((current - then) / 1000);
-  if (!Number.isFinite(seconds) || seconds < 10) return { unit: 'now' };
-  if (seconds < 60) return { unit: 'seconds', value: seconds };
+  if (!Number.isFinite(seconds) || seconds < 10) return { unit: "now" };
+  if (seconds < 60) return { unit: "seconds", value: seconds };
   const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return { unit: 'minutes', value: minutes };
+  if (minutes < 60) return { unit: "minutes", value: minutes };
   const hours = Math.floor(minutes / 60);
-  if (hours < 24) return { unit: 'hours', value: hours };
-  return { unit: 'days', value: Math.floor(hours / 24) };
+  if (hours < 24) return { unit: "hours", value: hours };
+  return { unit: "days", value: Math.floor(hours / 24) };
 }

@@ -6,14 +6,14 @@
  */
 
 /** Every plan a user can be on; `none` is the free state. */
-export const PLAN_IDS = ['none', 'basic', 'pro', 'enterprise'] as const;
+export const PLAN_IDS = ["none", "basic", "pro", "enterprise"] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
 
 /** The plans that can be bought, cheapest first. */
-export const PAID_PLAN_IDS = ['basic', 'pro', 'enterprise'] as const;
+export const PAID_PLAN_IDS = ["basic", "pro", "enterprise"] as const;
 export type PaidPlanId = (typeof PAID_PLAN_IDS)[number];
 
-export const PLAN_CURRENCY = 'EUR';
+export const PLAN_CURRENCY = "EUR";
 
 /** Monthly price in whole euros. */
 export const PLAN_PRICES_EUR: Readonly<Record<PaidPlanId, number>> = {
@@ -23,11 +23,11 @@ export const PLAN_PRICES_EUR: Readonly<Record<PaidPlanId, number>> = {
 };
 
 export function isPlanId(value: unknown): value is PlanId {
-  return typeof value === 'string' && (PLAN_IDS as readonly string[]).includes(value);
+  return typeof value === "string" && (PLAN_IDS as readonly string[]).includes(value);
 }
 
 export function isPaidPlan(plan: PlanId): plan is PaidPlanId {
-  return plan !== 'none';
+  return plan !== "none";
 }
 
 /** A user may use the dashboard only on a paid plan with an active subscription. */
