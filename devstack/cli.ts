@@ -1,7 +1,7 @@
 // Entry point of the local stack: `start`, `dev` and `db:reset` (see package.json scripts).
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { defaultOptions, readEnvFile } from "./config.ts";
+import { defaultOptions } from "./config.ts";
 import { openDatabase } from "./database.ts";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./demo-accounts.ts";
 import { StackError } from "./errors.ts";
@@ -38,9 +38,8 @@ async function run(mode: "start" | "dev") {
   const t0 = performance.now();
   const stack = await startStack({ ...opts, watch: mode === "dev" });
   const apiReady = Math.round(performance.now() - t0);
-  const fileEnv = readEnvFile(opts.envFile);
   const webEnv = {
-    VITE_SUPABASE_URL: process.env.VITE_SUPABASE_URL ?? fileEnv.VITE_SUPABASE_URL ?? stack.url,
+    VITE_SUPABASE_URL: process.env.VITE_SUPABASE_URL ?? stack.url,
     VITE_SUPABASE_PUBLISHABLE_KEY: stack.secrets.publishableKey,
   };
   let closeWeb: () => Promise<void>;

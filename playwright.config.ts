@@ -1,0 +1,35 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// The e2e suite runs against `npm start` on its own ports and a throw-away data folder.
+const apiPort = Number(process.env.E2E_API_PORT ?? 54351);
+const webPort = Number(process.env.E2E_WEB_PORT ?? 5191);
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "e2e-data-"));
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: "tests/artifacts/e2e",
+  timeout: 60_000,
+  retries: 0,
+  workers: 1,
+  use: {
+    baseURL: `http://127.0.0.1:${webPort}`,
+    browserName: "chromium",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"],
+    },
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
+  },
+  webServer: {
+    command: "npm start",
+    url: `http://127.0.0.1:${webPort}`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    env: { API_PORT: String(apiPort), WEB_PORT: String(webPort), DATA_DIR: dataDir },
+  },
+});

@@ -1,0 +1,109 @@
+// `npm run bench`: start-up time of `npm start`'s stack (cold: empty data folder; warm: second
+// start) until /rest/v1 answers 200, and PostgREST read latency (p50/p95 over 1,000 requests),
+// on PGlite and, when the binaries are installed, on a temporary PostgreSQL 15.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { ROOT, readEnvFile, ENV_FILE } from "../../devstack/config.ts";
+import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
+import { freePort } from "../../devstack/stack.ts";
+import { postgresAvailable, startTempPostgres } from "../support/postgres.ts";
+
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function timeStart(env: Record<string, string>, apiPort: number): Promise<{ ms: number; child: ChildProcess }> {
+  const t0 = performance.now();
+  const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["devstack/cli.ts", "start"], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, API_PORT: String(apiPort) },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`);
+    const key = readEnvFile(ENV_FILE).SUPABASE_PUBLISHABLE_KEY ?? "";
+    try {
+      const res = await fetch(`http://127.0.0.1:${apiPort}/rest/v1/profiles?select=id&limit=1`, {
+        headers: { apikey: key },
+      });
+      if (res.status === 200) return { ms: performance.now() - t0, child };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+async function readLatency(apiPort: number): Promise<{ p50: number; p95: number; rps: number }> {
+  const key = readEnvFile(ENV_FILE).SUPABASE_PUBLISHABLE_KEY!;
+  const base = `http://127.0.0.1:${apiPort}`;
+  const login = await fetch(`${base}/auth/v1/token?grant_type=password`, {
+    method: "POST",
+    headers: { apikey: key, "content-type": "application/json" },
+    body: JSON.stringify({ email: "pro@demo.local", password: DEMO_PASSWORD }),
+  });
+  const { access_token } = (await login.json()) as { access_token: string };
+  const headers = { apikey: key, authorization: `Bearer ${access_token}` };
+  for (let i = 0; i < 50; i++) await (await fetch(`${base}/rest/v1/profiles?select=*`, { headers })).text();
+  const times: number[] = [];
+  const t0 = performance.now();
+  for (let i = 0; i < REQUESTS; i++) {
+    const s = performance.now();
+    const res = await fetch(`${base}/rest/v1/profiles?select=*`, { headers });
+    await res.text();
+    if (res.status !== 200) throw new Error(`read failed with ${res.status}`);
+    times.push(performance.now() - s);
+  }
+  const total = performance.now() - t0;
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95), rps: (REQUESTS / total) * 1000 };
+}
+
+async function bench(label: string, env: Record<string, string>) {
+  const apiPort = await freePort();
+  const webPort = await freePort();
+  const common = { ...env, WEB_PORT: String(webPort) };
+  const cold = await timeStart(common, apiPort);
+  await stop(cold.child);
+  const warm = await timeStart(common, apiPort);
+  try {
+    const lat = await readLatency(apiPort);
+    console.log(
+      `${label.padEnd(14)} cold start ${(cold.ms / 1000).toFixed(2)} s · warm start ${(warm.ms / 1000).toFixed(2)} s · ` +
+        `PostgREST read (${REQUESTS} sequential, authenticated, RLS) p50 ${lat.p50.toFixed(2)} ms · p95 ${lat.p95.toFixed(2)} ms · ${lat.rps.toFixed(0)} req/s`,
+    );
+  } finally {
+    await stop(warm.child);
+  }
+}
+
+console.log(`bench on ${process.platform}/${process.arch}, node ${process.version}\n`);
+const tmp = mkdtempSync(path.join(tmpdir(), "bench-"));
+try {
+  await bench("PGlite", { DATA_DIR: path.join(tmp, "pglite") });
+  if (postgresAvailable()) {
+    const pg = await startTempPostgres();
+    try {
+      // Cold on Postgres means an empty database (a fresh cluster); warm reuses it.
+      await bench("PostgreSQL 15", { DATA_DIR: path.join(tmp, "pg"), DATABASE_URL: pg.url });
+    } finally {
+      await pg.stop();
+    }
+  } else {
+    console.log("PostgreSQL 15  skipped: binaries not found");
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
