@@ -67,7 +67,9 @@ async function run(mode: "start" | "dev") {
       `  Started    API in ${(apiReady / 1000).toFixed(1)} s${stack.migrations.applied.length ? ` · ${stack.migrations.applied.length} migrations applied` : ""}${stack.migrations.seeded ? " · demo data seeded" : ""}`,
       "",
       `  Demo accounts (password ${DEMO_PASSWORD}):`,
-      ...DEMO_ACCOUNTS.map((a) => `    ${a.email.padEnd(24)} ${a.role === "admin" ? "admin, " : ""}plan ${a.plan}`),
+      ...DEMO_ACCOUNTS.map(
+        (a) => `    ${a.email.padEnd(24)} ${a.role === "admin" ? "admin, " : ""}plan ${a.plan}`,
+      ),
       "",
       "  Press Ctrl+C to stop.",
       "",

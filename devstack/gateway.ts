@@ -39,16 +39,25 @@ async function authorized(req: Request, deps: GatewayDeps): Promise<boolean> {
   }
 }
 
-async function toFunction(req: Request, name: string, rest: string, deps: GatewayDeps): Promise<Response> {
+async function toFunction(
+  req: Request,
+  name: string,
+  rest: string,
+  deps: GatewayDeps,
+): Promise<Response> {
   if (req.method === "OPTIONS") return new Response(null, { status: 204, headers: CORS_HEADERS });
   const host = deps.functions();
-  if (!host) return json(503, { error: "unavailable", message: "The functions host is not running." });
+  if (!host)
+    return json(503, { error: "unavailable", message: "The functions host is not running." });
   if (!host.names().includes(name)) {
     return json(404, { error: "not_found", message: `Function ${name} not found` });
   }
   if (host.verifyJwt(name) && !(await authorized(req, deps))) {
     const missing = !req.headers.get("authorization");
-    return json(401, { code: 401, message: missing ? "Missing authorization header" : "Invalid JWT" });
+    return json(401, {
+      code: 401,
+      message: missing ? "Missing authorization header" : "Invalid JWT",
+    });
   }
   const url = new URL(req.url);
   const target = `http://127.0.0.1:${host.port}/${name}${rest}${url.search}`;
@@ -71,7 +80,10 @@ async function toFunction(req: Request, name: string, rest: string, deps: Gatewa
     } catch (err) {
       // The host restarts on file changes in `npm run dev`; wait for it briefly.
       if (init.body || attempt === 19) {
-        return json(502, { error: "bad_gateway", message: `Function ${name} is unavailable: ${(err as Error).message}` });
+        return json(502, {
+          error: "bad_gateway",
+          message: `Function ${name} is unavailable: ${(err as Error).message}`,
+        });
       }
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -81,7 +93,11 @@ async function toFunction(req: Request, name: string, rest: string, deps: Gatewa
   out.delete("content-encoding");
   out.delete("content-length");
   out.delete("transfer-encoding");
-  return new Response(res!.body, { status: res!.status, statusText: res!.statusText, headers: out });
+  return new Response(res!.body, {
+    status: res!.status,
+    statusText: res!.statusText,
+    headers: out,
+  });
 }
 
 /**
@@ -91,7 +107,8 @@ async function toFunction(req: Request, name: string, rest: string, deps: Gatewa
  */
 export async function normalizeStorageUpload(req: Request): Promise<Request> {
   const type = req.headers.get("content-type") ?? "";
-  if (!type.startsWith("multipart/form-data") || (req.method !== "POST" && req.method !== "PUT")) return req;
+  if (!type.startsWith("multipart/form-data") || (req.method !== "POST" && req.method !== "PUT"))
+    return req;
   const form = await req.formData();
   if (form.get("file") instanceof Blob) return rebuild(req, form);
   const out = new FormData();

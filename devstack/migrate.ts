@@ -68,11 +68,15 @@ async function runStatements(tx: Tx, label: string, statements: string[]) {
 
 export async function applyPlatformSql(db: Db): Promise<void> {
   const statements = splitSqlStatements(readFileSync(PLATFORM_SQL, "utf8"));
-  await db.transaction((tx) => runStatements(tx, "Platform SQL (devstack/platform.sql)", statements));
+  await db.transaction((tx) =>
+    runStatements(tx, "Platform SQL (devstack/platform.sql)", statements),
+  );
 }
 
 export async function ensureHistoryTables(db: Db): Promise<void> {
-  await db.transaction((tx) => runStatements(tx, "Migration history tables", splitSqlStatements(HISTORY_SQL)));
+  await db.transaction((tx) =>
+    runStatements(tx, "Migration history tables", splitSqlStatements(HISTORY_SQL)),
+  );
 }
 
 export interface MigrateResult {
@@ -86,9 +90,11 @@ export async function applyMigrations(
 ): Promise<MigrateResult> {
   const files = listMigrations(opts.migrationsDir);
   const done = new Set(
-    (await db.query<{ version: string }>("select version from supabase_migrations.schema_migrations")).map(
-      (r) => r.version,
-    ),
+    (
+      await db.query<{ version: string }>(
+        "select version from supabase_migrations.schema_migrations",
+      )
+    ).map((r) => r.version),
   );
   const applied: string[] = [];
   for (const m of files) {
@@ -117,7 +123,10 @@ export async function applyMigrations(
     if (prior.length === 0) {
       await db.transaction(async (tx) => {
         await runStatements(tx, `Seed ${rel}`, splitSqlStatements(text));
-        await tx.query("insert into supabase_migrations.seed_files (path, hash) values ($1, $2)", [rel, hash]);
+        await tx.query("insert into supabase_migrations.seed_files (path, hash) values ($1, $2)", [
+          rel,
+          hash,
+        ]);
       });
       seeded = true;
     } else if (prior[0]!.hash !== hash) {

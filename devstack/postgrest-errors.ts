@@ -21,7 +21,12 @@ export function postgrestStatus(code: string): number {
   if (code === "P0001") return 400;
   if (cls === "08") return 503;
   if (["28", "0L", "0P"].includes(cls)) return 403;
-  if (["09", "25", "2D", "38", "39", "3B", "40", "54", "57", "58", "F0", "HV", "P0", "XX"].includes(cls)) return 500;
+  if (
+    ["09", "25", "2D", "38", "39", "3B", "40", "54", "57", "58", "F0", "HV", "P0", "XX"].includes(
+      cls,
+    )
+  )
+    return 500;
   return 400;
 }
 
@@ -30,7 +35,8 @@ export function installPostgrestErrors(connection: Connection): void {
   const original = target.normalizeDbError.bind(connection);
   target.normalizeDbError = (e: unknown) => {
     const err = original(e) as { code?: unknown; message?: string; detail?: string; hint?: string };
-    if (typeof err?.code !== "string" || !/^[0-9A-Z]{5}$/.test(err.code) || liteHandles(err.code)) return err;
+    if (typeof err?.code !== "string" || !/^[0-9A-Z]{5}$/.test(err.code) || liteHandles(err.code))
+      return err;
     return Object.assign(new Error(err.message), {
       code: "PGRST",
       message: JSON.stringify({

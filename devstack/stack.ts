@@ -33,12 +33,20 @@ export interface StartOptions extends StackOptions {
   log?: (line: string) => void;
 }
 
-export function listen(server: http.Server, port: number, host: string, variable: string): Promise<void> {
+export function listen(
+  server: http.Server,
+  port: number,
+  host: string,
+  variable: string,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
       reject(
         err.code === "EADDRINUSE"
-          ? new StackError(`Port ${port} is already in use; set ${variable} to another port.`, "PORT_IN_USE")
+          ? new StackError(
+              `Port ${port} is already in use; set ${variable} to another port.`,
+              "PORT_IN_USE",
+            )
           : err,
       );
     };

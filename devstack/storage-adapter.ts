@@ -57,14 +57,20 @@ export class FilesystemStorage implements Adapter {
       const end = range[2] ? Math.min(Number(range[2]), metadata.size - 1) : metadata.size - 1;
       return {
         httpStatusCode: 206,
-        metadata: { ...metadata, contentLength: end - start + 1, contentRange: `bytes ${start}-${end}/${metadata.size}` },
+        metadata: {
+          ...metadata,
+          contentLength: end - start + 1,
+          contentRange: `bytes ${start}-${end}/${metadata.size}`,
+        },
         body: Readable.toWeb(createReadStream(file, { start, end })) as never,
       };
     }
     return { httpStatusCode: 200, metadata, body: await readFile(file) };
   }
 
-  async uploadObject(...[bucket, key, , body, contentType, cacheControl]: Parameters<Adapter["uploadObject"]>) {
+  async uploadObject(
+    ...[bucket, key, , body, contentType, cacheControl]: Parameters<Adapter["uploadObject"]>
+  ) {
     const file = this.resolve(bucket, key);
     await mkdir(path.dirname(file), { recursive: true });
     let bytes: Uint8Array;
@@ -92,9 +98,7 @@ export class FilesystemStorage implements Adapter {
     for (const key of keys) await this.deleteObject(bucket, key);
   }
 
-  async copyObject(
-    ...[fromBucket, fromKey, , toBucket, toKey]: Parameters<Adapter["copyObject"]>
-  ) {
+  async copyObject(...[fromBucket, fromKey, , toBucket, toKey]: Parameters<Adapter["copyObject"]>) {
     const dest = this.resolve(toBucket, toKey);
     await mkdir(path.dirname(dest), { recursive: true });
     await copyFile(this.resolve(fromBucket, fromKey), dest);

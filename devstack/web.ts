@@ -49,7 +49,10 @@ function sourceHash(env: Record<string, string>): string {
   return h.digest("hex");
 }
 
-export async function buildWeb(env: Record<string, string>, log: (l: string) => void): Promise<void> {
+export async function buildWeb(
+  env: Record<string, string>,
+  log: (l: string) => void,
+): Promise<void> {
   const hash = sourceHash(env);
   if (existsSync(HASH_FILE) && readFileSync(HASH_FILE, "utf8") === hash) return;
   log("Building the web app…");
@@ -69,7 +72,9 @@ export async function serveBuiltWeb(port: number, host: string): Promise<http.Se
     const ext = path.extname(file);
     res.writeHead(200, {
       "content-type": TYPES[ext] ?? "application/octet-stream",
-      "cache-control": file.includes(`${path.sep}assets${path.sep}`) ? "public, max-age=31536000, immutable" : "no-cache",
+      "cache-control": file.includes(`${path.sep}assets${path.sep}`)
+        ? "public, max-age=31536000, immutable"
+        : "no-cache",
     });
     res.end(readFileSync(file));
   });
@@ -86,7 +91,10 @@ export async function serveDevWeb(port: number, host: string, env: Record<string
   } catch (err) {
     if ((err as Error).message.includes("already in use")) {
       const { StackError } = await import("./errors.ts");
-      throw new StackError(`Port ${port} is already in use; set WEB_PORT to another port.`, "PORT_IN_USE");
+      throw new StackError(
+        `Port ${port} is already in use; set WEB_PORT to another port.`,
+        "PORT_IN_USE",
+      );
     }
     throw err;
   }

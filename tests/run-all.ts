@@ -16,12 +16,17 @@ interface Result {
   note?: string;
 }
 
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
 const CI = process.env.CI === "true" || process.env.CI === "1";
 const only = process.argv.slice(2);
 const tmp = mkdtempSync(path.join(tmpdir(), "npm-test-"));
 const results: Result[] = [];
 
-function run(cmd: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, {
       cwd: ROOT,
@@ -35,8 +40,7 @@ function run(cmd: string, args: string[], env: Record<string, string> = {}): Pro
     };
     child.stdout.on("data", tee);
     child.stderr.on("data", tee);
-    // eslint-disable-next-line no-control-regex
-    child.on("close", (code) => resolve({ code: code ?? 1, out: out.replace(/\x1b\[[0-9;]*m/g, "") }));
+    child.on("close", (code) => resolve({ code: code ?? 1, out: out.replace(ANSI, "") }));
     child.on("error", (err) => resolve({ code: 127, out: String(err) }));
   });
 }
@@ -50,38 +54,83 @@ async function check(suite: string, cmd: string, args: string[]) {
 
 async function vitest(suite: string, config: string, env: Record<string, string> = {}) {
   const report = path.join(tmp, `${suite}.json`);
-  const { code } = await run(bin("vitest"), ["run", "--config", config, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], env);
-  if (!existsSync(report)) return results.push({ suite, passed: 0, failed: 1, skipped: 0, note: `runner exited ${code}` });
+  const { code } = await run(
+    bin("vitest"),
+    [
+      "run",
+      "--config",
+      config,
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${report}`,
+    ],
+    env,
+  );
+  if (!existsSync(report))
+    return results.push({ suite, passed: 0, failed: 1, skipped: 0, note: `runner exited ${code}` });
   const r = JSON.parse(readFileSync(report, "utf8"));
   const failed = r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0);
-  results.push({ suite, passed: r.numPassedTests, failed, skipped: r.numPendingTests + r.numTodoTests });
+  results.push({
+    suite,
+    passed: r.numPassedTests,
+    failed,
+    skipped: r.numPendingTests + r.numTodoTests,
+  });
 }
 
 async function deno(suite: string) {
-  const { code, out } = await run(bin("deno"), [
-    "test", "--node-modules-dir=none", "--config", "supabase/functions/deno.json",
-    "--allow-env", "--allow-net", "--allow-read", "supabase/functions",
-  ], { NO_COLOR: "1" });
+  const { code, out } = await run(
+    bin("deno"),
+    [
+      "test",
+      "--node-modules-dir=none",
+      "--config",
+      "supabase/functions/deno.json",
+      "--allow-env",
+      "--allow-net",
+      "--allow-read",
+      "supabase/functions",
+    ],
+    { NO_COLOR: "1" },
+  );
   const m = /(ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/.exec(out);
   const passed = m ? Number(m[2]) : 0;
   const failed = m ? Number(m[3]) : 1;
-  results.push({ suite, passed, failed: failed + (code !== 0 && failed === 0 ? 1 : 0), skipped: 0 });
+  results.push({
+    suite,
+    passed,
+    failed: failed + (code !== 0 && failed === 0 ? 1 : 0),
+    skipped: 0,
+  });
 }
 
 async function tap(suite: string, cmd: string, args: string[]) {
   const { code, out } = await run(cmd, args);
   const passed = (out.match(/^\s*ok \d+/gm) ?? []).length;
   const failed = (out.match(/^\s*not ok \d+/gm) ?? []).length;
-  results.push({ suite, passed, failed: failed + (code !== 0 && failed === 0 ? 1 : 0), skipped: 0 });
+  results.push({
+    suite,
+    passed,
+    failed: failed + (code !== 0 && failed === 0 ? 1 : 0),
+    skipped: 0,
+  });
 }
 
 async function playwright(suite: string) {
   const report = path.join(tmp, "e2e.json");
-  const { code } = await run(bin("playwright"), ["test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: report });
-  if (!existsSync(report)) return results.push({ suite, passed: 0, failed: 1, skipped: 0, note: `runner exited ${code}` });
+  const { code } = await run(bin("playwright"), ["test", "--reporter=list,json"], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+  });
+  if (!existsSync(report))
+    return results.push({ suite, passed: 0, failed: 1, skipped: 0, note: `runner exited ${code}` });
   const s = JSON.parse(readFileSync(report, "utf8")).stats;
   const failed = s.unexpected + s.flaky;
-  results.push({ suite, passed: s.expected, failed: failed + (code !== 0 && failed === 0 ? 1 : 0), skipped: s.skipped });
+  results.push({
+    suite,
+    passed: s.expected,
+    failed: failed + (code !== 0 && failed === 0 ? 1 : 0),
+    skipped: s.skipped,
+  });
 }
 
 async function missing(suite: string, why: string) {
@@ -100,13 +149,19 @@ const suites: Array<[string, () => Promise<unknown>]> = [
   ["format", () => check("format", "npm", ["run", "--silent", "format:check"])],
   ["unit", () => vitest("unit", "web/vitest.config.ts")],
   ["functions", () => deno("functions")],
-  ["stack-pglite", () => vitest("stack-pglite", "tests/vitest.stack.config.ts", { STACK_DB: "pglite" })],
+  [
+    "stack-pglite",
+    () => vitest("stack-pglite", "tests/vitest.stack.config.ts", { STACK_DB: "pglite" }),
+  ],
   [
     "stack-postgres",
     () =>
       postgresAvailable()
         ? vitest("stack-postgres", "tests/vitest.stack.config.ts", { STACK_DB: "postgres" })
-        : missing("stack-postgres", "PostgreSQL 15 binaries not found in /usr/lib/postgresql/15/bin"),
+        : missing(
+            "stack-postgres",
+            "PostgreSQL 15 binaries not found in /usr/lib/postgresql/15/bin",
+          ),
   ],
   [
     "pgtap",
@@ -117,7 +172,10 @@ const suites: Array<[string, () => Promise<unknown>]> = [
   ],
   [
     "e2e",
-    () => (existsSync("/usr/bin/chromium") ? playwright("e2e") : missing("e2e", "Debian chromium not installed")),
+    () =>
+      existsSync("/usr/bin/chromium")
+        ? playwright("e2e")
+        : missing("e2e", "Debian chromium not installed"),
   ],
 ];
 
@@ -130,9 +188,13 @@ rmSync(tmp, { recursive: true, force: true });
 
 console.log("\n=== summary ===");
 for (const r of results) {
-  console.log(`${r.suite.padEnd(16)} ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ""}${r.note ? `  (${r.note})` : ""}`);
+  console.log(
+    `${r.suite.padEnd(16)} ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ""}${r.note ? `  (${r.note})` : ""}`,
+  );
 }
 const sum = (k: "passed" | "failed" | "skipped") => results.reduce((a, r) => a + r[k], 0);
 const skipped = sum("skipped");
-console.log(`${sum("passed")} passed, ${sum("failed")} failed${skipped ? `, ${skipped} skipped` : ""}`);
+console.log(
+  `${sum("passed")} passed, ${sum("failed")} failed${skipped ? `, ${skipped} skipped` : ""}`,
+);
 process.exit(sum("failed") > 0 ? 1 : 0);

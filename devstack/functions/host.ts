@@ -71,7 +71,13 @@ export async function startFunctionsHost(opts: {
   let port = 0;
   const ready = new Promise<number>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new StackError("The Deno functions host did not start within 120 s.", "FUNCTIONS_TIMEOUT")),
+      () =>
+        reject(
+          new StackError(
+            "The Deno functions host did not start within 120 s.",
+            "FUNCTIONS_TIMEOUT",
+          ),
+        ),
       120_000,
     );
     createInterface({ input: child.stdout! }).on("line", (line) => {
@@ -91,7 +97,12 @@ export async function startFunctionsHost(opts: {
     });
     child.once("error", (err) => {
       clearTimeout(timer);
-      reject(new StackError(`Cannot start Deno (${err.message}); run the README's install command.`, "DENO_MISSING"));
+      reject(
+        new StackError(
+          `Cannot start Deno (${err.message}); run the README's install command.`,
+          "DENO_MISSING",
+        ),
+      );
     });
   });
   await ready;

@@ -16,7 +16,10 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function timeStart(env: Record<string, string>, apiPort: number): Promise<{ ms: number; child: ChildProcess }> {
+async function timeStart(
+  env: Record<string, string>,
+  apiPort: number,
+): Promise<{ ms: number; child: ChildProcess }> {
   const t0 = performance.now();
   const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["devstack/cli.ts", "start"], {
     cwd: ROOT,
@@ -56,7 +59,8 @@ async function readLatency(apiPort: number): Promise<{ p50: number; p95: number;
   });
   const { access_token } = (await login.json()) as { access_token: string };
   const headers = { apikey: key, authorization: `Bearer ${access_token}` };
-  for (let i = 0; i < 50; i++) await (await fetch(`${base}/rest/v1/profiles?select=*`, { headers })).text();
+  for (let i = 0; i < 50; i++)
+    await (await fetch(`${base}/rest/v1/profiles?select=*`, { headers })).text();
   const times: number[] = [];
   const t0 = performance.now();
   for (let i = 0; i < REQUESTS; i++) {

@@ -10,12 +10,14 @@ import { freePort, startStack } from "../../devstack/stack.ts";
 import { postgresAvailable, startTempPostgres } from "../support/postgres.ts";
 
 if (!postgresAvailable()) {
-  console.error("pgTAP: PostgreSQL 15 binaries are missing (apt-get install postgresql-15 postgresql-15-pgtap).");
+  console.error(
+    "pgTAP: PostgreSQL 15 binaries are missing (apt-get install postgresql-15 postgresql-15-pgtap).",
+  );
   process.exit(1);
 }
 const pg = await startTempPostgres();
 const tmp = mkdtempSync(path.join(tmpdir(), "pgtap-"));
-let code = 1;
+let code: number;
 try {
   const stack = await startStack({
     ...defaultOptions({}),
@@ -28,11 +30,29 @@ try {
   });
   await stack.stop();
   const dir = path.join(ROOT, "supabase/tests/database");
-  const files = readdirSync(dir).filter((f) => f.endsWith(".sql")).sort().map((f) => path.join(dir, f));
-  const res = spawnSync("pg_prove", ["--verbose", "--host", "127.0.0.1", "--port", String(pg.port), "--username", "postgres", "--dbname", "postgres", ...files], {
-    env: { ...process.env, PGPASSWORD: "postgres" },
-    encoding: "utf8",
-  });
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".sql"))
+    .sort()
+    .map((f) => path.join(dir, f));
+  const res = spawnSync(
+    "pg_prove",
+    [
+      "--verbose",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(pg.port),
+      "--username",
+      "postgres",
+      "--dbname",
+      "postgres",
+      ...files,
+    ],
+    {
+      env: { ...process.env, PGPASSWORD: "postgres" },
+      encoding: "utf8",
+    },
+  );
   process.stdout.write(res.stdout);
   process.stderr.write(res.stderr);
   code = res.status ?? 1;

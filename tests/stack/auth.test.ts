@@ -27,7 +27,9 @@ describe("auth through supabase-js", () => {
     expect((await client.auth.signOut()).error).toBeNull();
     const after = await anonClient().auth.getUser(first.access_token);
     // A signed-out session's refresh token is revoked.
-    const reuse = await anonClient().auth.refreshSession({ refresh_token: refreshed.data.session!.refresh_token });
+    const reuse = await anonClient().auth.refreshSession({
+      refresh_token: refreshed.data.session!.refresh_token,
+    });
     expect(reuse.error).not.toBeNull();
     expect(after.data.user === null || after.data.user.id === signUp.data.user?.id).toBe(true);
   });
@@ -38,7 +40,10 @@ describe("auth through supabase-js", () => {
     const short = await client.auth.signUp({ email, password: "short" });
     expect(short.error).not.toBeNull();
     await client.auth.signUp({ email, password: "long-enough-pw" });
-    const wrong = await anonClient().auth.signInWithPassword({ email, password: "not-the-password" });
+    const wrong = await anonClient().auth.signInWithPassword({
+      email,
+      password: "not-the-password",
+    });
     expect(wrong.error?.message).toMatch(/invalid/i);
   });
 

@@ -1,6 +1,14 @@
 // Bad input and faults of the local stack: clear one-line errors, nothing lost.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -44,7 +52,9 @@ describe("faults", () => {
     try {
       const res = cli(["start"], { API_PORT: String(port), DATA_DIR: path.join(tmp, "port") });
       expect(res.code).toBe(1);
-      expect(res.stderr).toBe(`error: Port ${port} is already in use; set API_PORT to another port.`);
+      expect(res.stderr).toBe(
+        `error: Port ${port} is already in use; set API_PORT to another port.`,
+      );
     } finally {
       blocker.close();
     }
@@ -57,7 +67,9 @@ describe("faults", () => {
       DATABASE_URL: `postgres://postgres:secret@127.0.0.1:${port}/postgres`,
     });
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/^error: Cannot connect to DATABASE_URL postgres:\/\/postgres:\*\*\*@127\.0\.0\.1/);
+    expect(res.stderr).toMatch(
+      /^error: Cannot connect to DATABASE_URL postgres:\/\/postgres:\*\*\*@127\.0\.0\.1/,
+    );
     expect(res.stderr).toMatch(/nothing is listening there/);
     expect(res.stderr).not.toMatch(/secret/);
     expect(res.stderr).not.toMatch(/\n\s+at /);

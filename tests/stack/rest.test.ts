@@ -27,12 +27,24 @@ describe("PostgREST under row-level security", () => {
     const a = await signedInUser();
     const b = await signedInUser();
     const name = `u_${a.user.id.slice(0, 8)}`;
-    const own = await a.client.from("profiles").update({ username: name }).eq("id", a.user.id).select();
+    const own = await a.client
+      .from("profiles")
+      .update({ username: name })
+      .eq("id", a.user.id)
+      .select();
     expect(own.error).toBeNull();
     expect(own.data?.[0]?.username).toBe(name);
-    const theirs = await a.client.from("profiles").update({ username: "hijack_x" }).eq("id", b.user.id).select();
+    const theirs = await a.client
+      .from("profiles")
+      .update({ username: "hijack_x" })
+      .eq("id", b.user.id)
+      .select();
     expect(theirs.data ?? []).toEqual([]);
-    const check = await serviceClient().from("profiles").select("username").eq("id", b.user.id).single();
+    const check = await serviceClient()
+      .from("profiles")
+      .select("username")
+      .eq("id", b.user.id)
+      .single();
     expect(check.data?.username).toBeNull();
   });
 
@@ -40,7 +52,10 @@ describe("PostgREST under row-level security", () => {
     const a = await signedInUser();
     const email = await a.client.from("profiles").update({ email: "x@y.z" }).eq("id", a.user.id);
     expect(email.error?.code).toBe("42501");
-    const bad = await a.client.from("profiles").update({ username: "no spaces!" }).eq("id", a.user.id);
+    const bad = await a.client
+      .from("profiles")
+      .update({ username: "no spaces!" })
+      .eq("id", a.user.id);
     expect(bad.error?.code).toBe("23514");
   });
 

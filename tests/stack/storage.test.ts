@@ -7,7 +7,9 @@ describe("storage through supabase-js", () => {
   it("uploads into the user's folder, then downloads the same bytes", async () => {
     const { client, user } = await signedInUser();
     const key = `${user.id}/avatar.png`;
-    const up = await client.storage.from("avatars").upload(key, new Blob([PNG], { type: "image/png" }));
+    const up = await client.storage
+      .from("avatars")
+      .upload(key, new Blob([PNG], { type: "image/png" }));
     expect(up.error).toBeNull();
     const down = await client.storage.from("avatars").download(key);
     expect(down.error).toBeNull();
@@ -20,9 +22,13 @@ describe("storage through supabase-js", () => {
   it("refuses an upload into another user's folder and an anonymous upload", async () => {
     const a = await signedInUser();
     const b = await signedInUser();
-    const cross = await a.client.storage.from("avatars").upload(`${b.user.id}/x.png`, new Blob([PNG], { type: "image/png" }));
+    const cross = await a.client.storage
+      .from("avatars")
+      .upload(`${b.user.id}/x.png`, new Blob([PNG], { type: "image/png" }));
     expect(cross.error).not.toBeNull();
-    const anon = await anonClient().storage.from("avatars").upload(`anon/x.png`, new Blob([PNG], { type: "image/png" }));
+    const anon = await anonClient()
+      .storage.from("avatars")
+      .upload(`anon/x.png`, new Blob([PNG], { type: "image/png" }));
     expect(anon.error).not.toBeNull();
   });
 

@@ -10,7 +10,13 @@ import { postgresAvailable, startTempPostgres, type TempPostgres } from "./postg
 
 declare module "vitest" {
   export interface ProvidedContext {
-    stack: { url: string; publishableKey: string; secretKey: string; jwtSecret: string; db: string };
+    stack: {
+      url: string;
+      publishableKey: string;
+      secretKey: string;
+      jwtSecret: string;
+      db: string;
+    };
   }
 }
 
@@ -23,7 +29,8 @@ export async function setup(project: TestProject) {
   tmp = mkdtempSync(path.join(tmpdir(), "stack-test-"));
   let databaseUrl: string | undefined;
   if (kind === "postgres") {
-    if (!postgresAvailable()) throw new Error("PostgreSQL 15 binaries are missing (apt-get install postgresql-15)");
+    if (!postgresAvailable())
+      throw new Error("PostgreSQL 15 binaries are missing (apt-get install postgresql-15)");
     pg = await startTempPostgres();
     databaseUrl = pg.url;
   }

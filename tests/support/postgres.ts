@@ -20,7 +20,9 @@ export interface TempPostgres {
 
 /** initdb refuses to run as root; run the server as the `postgres` system user then. */
 function asPostgresUser(cmd: string, args: string[]): [string, string[]] {
-  return process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", cmd, ...args]] : [cmd, args];
+  return process.getuid?.() === 0
+    ? ["runuser", ["-u", "postgres", "--", cmd, ...args]]
+    : [cmd, args];
 }
 
 export async function startTempPostgres(opts: { preload?: string[] } = {}): Promise<TempPostgres> {
@@ -32,7 +34,17 @@ export async function startTempPostgres(opts: { preload?: string[] } = {}): Prom
   const pwfile = path.join(dir, "pw");
   writeFileSync(pwfile, "postgres\n", { mode: 0o644 });
   const [c1, a1] = asPostgresUser(path.join(PG_BIN, "initdb"), [
-    "-D", data, "-U", "postgres", "--pwfile", pwfile, "-A", "scram-sha-256", "-E", "UTF8", "--no-sync",
+    "-D",
+    data,
+    "-U",
+    "postgres",
+    "--pwfile",
+    pwfile,
+    "-A",
+    "scram-sha-256",
+    "-E",
+    "UTF8",
+    "--no-sync",
   ]);
   execFileSync(c1, a1, { stdio: "pipe" });
   const conf = [
@@ -43,22 +55,43 @@ export async function startTempPostgres(opts: { preload?: string[] } = {}): Prom
     "synchronous_commit = off",
     "full_page_writes = off",
     "max_connections = 200",
-    ...(opts.preload?.length ? [`shared_preload_libraries = '${opts.preload.join(",")}'`, "cron.database_name = 'postgres'"] : []),
+    ...(opts.preload?.length
+      ? [
+          `shared_preload_libraries = '${opts.preload.join(",")}'`,
+          "cron.database_name = 'postgres'",
+        ]
+      : []),
   ].join("\n");
   execFileSync("bash", ["-c", `cat >> '${data}/postgresql.conf' <<'EOF'\n${conf}\nEOF`]);
-  const [c2, a2] = asPostgresUser(path.join(PG_BIN, "pg_ctl"), ["-D", data, "-l", path.join(dir, "log"), "-w", "start"]);
+  const [c2, a2] = asPostgresUser(path.join(PG_BIN, "pg_ctl"), [
+    "-D",
+    data,
+    "-l",
+    path.join(dir, "log"),
+    "-w",
+    "start",
+  ]);
   await new Promise<void>((resolve, reject) => {
     const p = spawn(c2, a2, { stdio: "pipe" });
     let err = "";
     p.stderr.on("data", (d) => (err += d));
-    p.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`pg_ctl start failed: ${err}`))));
+    p.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`pg_ctl start failed: ${err}`)),
+    );
   });
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
     port,
     dir,
     async stop() {
-      const [c3, a3] = asPostgresUser(path.join(PG_BIN, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]);
+      const [c3, a3] = asPostgresUser(path.join(PG_BIN, "pg_ctl"), [
+        "-D",
+        data,
+        "-m",
+        "immediate",
+        "-w",
+        "stop",
+      ]);
       try {
         execFileSync(c3, a3, { stdio: "pipe" });
       } finally {

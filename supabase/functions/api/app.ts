@@ -19,7 +19,9 @@ app.use(
 
 app.get("/health", (c) => c.json({ status: "ok", time: new Date().toISOString() }));
 
-app.notFound((c) => jsonError(404, "not_found", `No route ${c.req.method} ${new URL(c.req.url).pathname}`));
+app.notFound((c) =>
+  jsonError(404, "not_found", `No route ${c.req.method} ${new URL(c.req.url).pathname}`)
+);
 
 app.onError((err) => {
   if (err instanceof HttpError) return jsonError(err.status, err.code, err.message);

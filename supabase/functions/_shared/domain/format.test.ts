@@ -1,6 +1,4 @@
-// Portable test: `deno test` runs it natively; vitest maps `node:test` to its own runner.
-import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, expect, it } from "vitest";
 import {
   ageLabel,
   formatClockTime,
@@ -15,48 +13,48 @@ const spaces = (s: string) => s.replace(/[\u00a0\u202f]/g, " ");
 
 describe("formatSignedPercent", () => {
   it("signs gains and losses with two decimals", () => {
-    assert.equal(formatSignedPercent(12.3456), "+12.35%");
-    assert.equal(formatSignedPercent(-3.2), "-3.20%");
-    assert.equal(formatSignedPercent(150), "+150.00%");
+    expect(formatSignedPercent(12.3456)).toBe("+12.35%");
+    expect(formatSignedPercent(-3.2)).toBe("-3.20%");
+    expect(formatSignedPercent(150)).toBe("+150.00%");
   });
 
   it("shows zero without a sign", () => {
-    assert.equal(formatSignedPercent(0), "0.00%");
-    assert.equal(formatSignedPercent(-0), "0.00%");
+    expect(formatSignedPercent(0)).toBe("0.00%");
+    expect(formatSignedPercent(-0)).toBe("0.00%");
   });
 
   it("follows the locale", () => {
-    assert.equal(spaces(formatSignedPercent(12.34, "de")), "+12,34 %");
-    assert.equal(spaces(formatSignedPercent(-1.5, "fr")), "-1,50 %");
+    expect(spaces(formatSignedPercent(12.34, "de"))).toBe("+12,34 %");
+    expect(spaces(formatSignedPercent(-1.5, "fr"))).toBe("-1,50 %");
   });
 
   it("marks missing values", () => {
-    assert.equal(formatSignedPercent(Number.NaN), MISSING_VALUE);
-    assert.equal(formatSignedPercent(Number.POSITIVE_INFINITY), MISSING_VALUE);
+    expect(formatSignedPercent(Number.NaN)).toBe(MISSING_VALUE);
+    expect(formatSignedPercent(Number.POSITIVE_INFINITY)).toBe(MISSING_VALUE);
   });
 });
 
 describe("isGain", () => {
   it("is true only above zero", () => {
-    assert.equal(isGain(0.01), true);
-    assert.equal(isGain(0), false);
-    assert.equal(isGain(-0.01), false);
+    expect(isGain(0.01)).toBe(true);
+    expect(isGain(0)).toBe(false);
+    expect(isGain(-0.01)).toBe(false);
   });
 });
 
 describe("formatUsdPrice", () => {
   it("shows dollars with four decimals", () => {
-    assert.equal(formatUsdPrice(0.123456), "$0.1235");
-    assert.equal(formatUsdPrice(1234.5), "$1,234.5000");
-    assert.equal(formatUsdPrice(0), "$0.0000");
+    expect(formatUsdPrice(0.123456)).toBe("$0.1235");
+    expect(formatUsdPrice(1234.5)).toBe("$1,234.5000");
+    expect(formatUsdPrice(0)).toBe("$0.0000");
   });
 
   it("follows the locale", () => {
-    assert.equal(spaces(formatUsdPrice(1234.5, "de")), "1.234,5000 $");
+    expect(spaces(formatUsdPrice(1234.5, "de"))).toBe("1.234,5000 $");
   });
 
   it("marks missing values", () => {
-    assert.equal(formatUsdPrice(Number.NaN), MISSING_VALUE);
+    expect(formatUsdPrice(Number.NaN)).toBe(MISSING_VALUE);
   });
 });
 
@@ -64,18 +62,18 @@ describe("formatClockTime", () => {
   const ts = "2025-03-01T14:05:09Z";
 
   it("shows hours, minutes and seconds in the given time zone", () => {
-    assert.equal(formatClockTime(ts, "de", "UTC"), "14:05:09");
-    assert.equal(spaces(formatClockTime(ts, "en", "UTC")), "02:05:09 PM");
+    expect(formatClockTime(ts, "de", "UTC")).toBe("14:05:09");
+    expect(spaces(formatClockTime(ts, "en", "UTC"))).toBe("02:05:09 PM");
   });
 
   it("accepts epoch milliseconds and dates", () => {
     const ms = Date.parse(ts);
-    assert.equal(formatClockTime(ms, "de", "UTC"), "14:05:09");
-    assert.equal(formatClockTime(new Date(ms), "de", "UTC"), "14:05:09");
+    expect(formatClockTime(ms, "de", "UTC")).toBe("14:05:09");
+    expect(formatClockTime(new Date(ms), "de", "UTC")).toBe("14:05:09");
   });
 
   it("marks invalid timestamps", () => {
-    assert.equal(formatClockTime("not a date"), MISSING_VALUE);
+    expect(formatClockTime("not a date")).toBe(MISSING_VALUE);
   });
 });
 
@@ -84,22 +82,22 @@ describe("ageLabel", () => {
   const ago = (seconds: number) => now - seconds * 1000;
 
   it("says now under ten seconds and for future timestamps", () => {
-    assert.deepEqual(ageLabel(ago(0), now), { unit: "now" });
-    assert.deepEqual(ageLabel(ago(9.9), now), { unit: "now" });
-    assert.deepEqual(ageLabel(ago(-30), now), { unit: "now" });
+    expect(ageLabel(ago(0), now)).toEqual({ unit: "now" });
+    expect(ageLabel(ago(9.9), now)).toEqual({ unit: "now" });
+    expect(ageLabel(ago(-30), now)).toEqual({ unit: "now" });
   });
 
   it("counts seconds, minutes, hours and days", () => {
-    assert.deepEqual(ageLabel(ago(10), now), { unit: "seconds", value: 10 });
-    assert.deepEqual(ageLabel(ago(59), now), { unit: "seconds", value: 59 });
-    assert.deepEqual(ageLabel(ago(60), now), { unit: "minutes", value: 1 });
-    assert.deepEqual(ageLabel(ago(3599), now), { unit: "minutes", value: 59 });
-    assert.deepEqual(ageLabel(ago(3600), now), { unit: "hours", value: 1 });
-    assert.deepEqual(ageLabel(ago(86_400 * 3), now), { unit: "days", value: 3 });
+    expect(ageLabel(ago(10), now)).toEqual({ unit: "seconds", value: 10 });
+    expect(ageLabel(ago(59), now)).toEqual({ unit: "seconds", value: 59 });
+    expect(ageLabel(ago(60), now)).toEqual({ unit: "minutes", value: 1 });
+    expect(ageLabel(ago(3599), now)).toEqual({ unit: "minutes", value: 59 });
+    expect(ageLabel(ago(3600), now)).toEqual({ unit: "hours", value: 1 });
+    expect(ageLabel(ago(86_400 * 3), now)).toEqual({ unit: "days", value: 3 });
   });
 
   it("accepts ISO strings and dates", () => {
-    assert.deepEqual(ageLabel("2025-03-01T11:58:00Z", new Date(now)), {
+    expect(ageLabel("2025-03-01T11:58:00Z", new Date(now))).toEqual({
       unit: "minutes",
       value: 2,
     });

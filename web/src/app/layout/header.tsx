@@ -1,0 +1,68 @@
+import { ActivityIcon } from "lucide-react";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router-dom";
+import { Badge } from "@/components/ui/badge";
+import { useSignOut } from "@/features/auth/api/sign-out";
+import { useCurrentUser } from "@/features/auth/hooks/use-current-user";
+import { LanguageMenu } from "@/features/language/components/language-menu";
+import { ThemeToggle } from "@/features/theme/components/theme-toggle";
+import { AccountActions } from "./account-actions";
+import { MobileNav } from "./mobile-nav";
+import { getNavItems } from "./nav-items";
+import { NavLinks } from "./nav-links";
+
+export function Header() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { user, isSubscriber, isAdmin } = useCurrentUser();
+  const signOut = useSignOut();
+  const items = getNavItems({ isLoggedIn: user !== null, isSubscriber, isAdmin });
+
+  // Lives here, not in the (unmounting) mobile sheet, so the redirect always runs.
+  const handleSignOut = () => signOut.mutate(undefined, { onSettled: () => void navigate("/") });
+
+  return (
+    <header className="sticky top-0 z-40 border-b bg-background/80 backdrop-blur supports-[backdrop-filter]:bg-background/60">
+      <div className="mx-auto flex h-16 w-full max-w-6xl items-center gap-4 px-4">
+        <Link
+          to="/"
+          aria-label={t("app.home")}
+          className="flex shrink-0 items-center gap-2 rounded-md text-lg font-bold tracking-tight focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+        >
+          <ActivityIcon className="size-6 text-primary" aria-hidden="true" />
+          <span>{t("app.name")}</span>
+        </Link>
+        {isAdmin && (
+          <Badge variant="destructive" className="md:hidden">
+            {t("header.adminBadge")}
+          </Badge>
+        )}
+
+        <nav aria-label={t("header.mainNavigation")} className="hidden md:block">
+          <NavLinks items={items} orientation="horizontal" />
+        </nav>
+
+        <div className="ml-auto flex items-center gap-1">
+          <LanguageMenu />
+          <ThemeToggle />
+          <div className="ml-2 hidden md:block">
+            <AccountActions
+              user={user}
+              isAdmin={isAdmin}
+              orientation="horizontal"
+              isSigningOut={signOut.isPending}
+              onSignOut={handleSignOut}
+            />
+          </div>
+          <MobileNav
+            items={items}
+            user={user}
+            isAdmin={isAdmin}
+            isSigningOut={signOut.isPending}
+            onSignOut={handleSignOut}
+          />
+        </div>
+      </div>
+    </header>
+  );
+}

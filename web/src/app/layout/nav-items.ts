@@ -1,0 +1,33 @@
+import type { ParseKeys } from "i18next";
+
+export type NavItem = {
+  to: string;
+  labelKey: ParseKeys<"common">;
+};
+
+type Viewer = {
+  isLoggedIn: boolean;
+  isSubscriber: boolean;
+  isAdmin: boolean;
+};
+
+/** The header links a viewer may see (spec section 2, Header). */
+export function getNavItems({ isLoggedIn, isSubscriber, isAdmin }: Viewer): NavItem[] {
+  const items: NavItem[] = [];
+  if (isLoggedIn && isSubscriber) {
+    items.push(
+      { to: "/dashboard", labelKey: "nav.dashboard" },
+      { to: "/dashboard/settings", labelKey: "nav.settings" },
+    );
+  }
+  items.push({ to: "/pricing", labelKey: "nav.pricing" });
+  if (isLoggedIn) {
+    items.push(
+      { to: "/profile", labelKey: "nav.profile" },
+      { to: "/community/groups", labelKey: "nav.community" },
+      { to: "/support", labelKey: "nav.support" },
+    );
+    if (isAdmin) items.push({ to: "/admin", labelKey: "nav.admin" });
+  }
+  return items;
+}

@@ -1,0 +1,37 @@
+import { useTranslation } from "react-i18next";
+import { NavLink } from "react-router-dom";
+import { cn } from "@/lib/utils";
+import type { NavItem } from "./nav-items";
+
+type NavLinksProps = {
+  items: NavItem[];
+  orientation: "horizontal" | "vertical";
+  onNavigate?: () => void;
+};
+
+export function NavLinks({ items, orientation, onNavigate }: NavLinksProps) {
+  const { t } = useTranslation();
+
+  return (
+    <ul className={cn("flex", orientation === "horizontal" ? "items-center gap-1" : "flex-col")}>
+      {items.map((item) => (
+        <li key={item.to}>
+          <NavLink
+            to={item.to}
+            end
+            onClick={onNavigate}
+            className={({ isActive }) =>
+              cn(
+                "block rounded-md px-3 py-2 text-sm font-medium text-muted-foreground transition-colors hover:bg-accent hover:text-accent-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none",
+                orientation === "vertical" && "py-3 text-base",
+                isActive && "text-foreground",
+              )
+            }
+          >
+            {t(item.labelKey)}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,17 @@
+import { Outlet, ScrollRestoration } from "react-router-dom";
+import { Footer } from "./footer";
+import { Header } from "./header";
+
+/** Header and footer around every page. */
+export function RootLayout() {
+  return (
+    <div className="flex min-h-svh flex-col">
+      <Header />
+      <main className="flex flex-1 flex-col">
+        <Outlet />
+      </main>
+      <Footer />
+      <ScrollRestoration />
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { supabase } from "@/lib/supabase";
+import { authQueries } from "../api/queries";
+
+/**
+ * Keeps the cached session in step with supabase-js (sign-in, sign-out,
+ * token refresh, other tabs). The event carries the new session, so it is
+ * written to the cache directly instead of refetching. Mount once, at the app root.
+ */
+export function useAuthListener() {
+  const queryClient = useQueryClient();
+
+  useEffect(() => {
+    const { data } = supabase.auth.onAuthStateChange((event, session) => {
+      if (event === "SIGNED_OUT") {
+        // Nothing cached for the previous user may leak into the next session.
+        queryClient.removeQueries({
+          predicate: (query) => query.queryKey[0] !== authQueries.all[0],
+        });
+      }
+      queryClient.setQueryData(authQueries.session().queryKey, session);
+    });
+    return () => data.subscription.unsubscribe();
+  }, [queryClient]);
+}

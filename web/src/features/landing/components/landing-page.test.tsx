@@ -1,0 +1,84 @@
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { renderRoute } from "@/testing/render";
+import { supabaseMock } from "@/testing/supabase-mock";
+
+const movers = [
+  {
+    id: 1,
+    symbol: "PEPE/USDT",
+    exchange: "Binance",
+    pct: 12.3456,
+    price: 0.0000123,
+    ts: "2025-03-01T12:00:00Z",
+  },
+  {
+    id: 2,
+    symbol: "WIF/SOL",
+    exchange: "Raydium (Solana)",
+    pct: -4.5,
+    price: "2.5",
+    ts: "2025-03-01T12:01:00Z",
+  },
+  {
+    id: 3,
+    symbol: "ETH-USD",
+    exchange: "Coinbase",
+    pct: 0,
+    price: 3120.5,
+    ts: "2025-03-01T12:02:00Z",
+  },
+  { id: 4, symbol: "EXTRA", exchange: "Coinbase", pct: 1, price: 1, ts: "2025-03-01T12:03:00Z" },
+];
+
+describe("LandingPage", () => {
+  it("shows at most three recent movers with signed percent and dollar price", async () => {
+    supabaseMock.setTable("movers_teaser", { data: movers, error: null });
+    renderRoute("/");
+
+    const pepe = (await screen.findByRole("heading", { name: "PEPE/USDT" })).closest("li")!;
+    expect(within(pepe).getByText("Binance")).toBeInTheDocument();
+    expect(within(pepe).getByText("+12.35%")).toHaveClass("text-success");
+    expect(within(pepe).getByText("$0.0000")).toBeInTheDocument();
+
+    const wif = screen.getByRole("heading", { name: "WIF/SOL" }).closest("li")!;
+    expect(within(wif).getByText("-4.50%")).toHaveClass("text-destructive");
+    expect(within(wif).getByText("$2.5000")).toBeInTheDocument();
+
+    const eth = screen.getByRole("heading", { name: "ETH-USD" }).closest("li")!;
+    expect(within(eth).getByText("0.00%")).toHaveClass("text-destructive");
+
+    expect(screen.queryByRole("heading", { name: "EXTRA" })).not.toBeInTheDocument();
+    expect(supabaseMock.client.from).toHaveBeenCalledWith("movers_teaser");
+  });
+
+  it("shows a calm empty state when the view fails", async () => {
+    supabaseMock.setTable("movers_teaser", {
+      data: null,
+      error: { message: 'relation "movers_teaser" does not exist', code: "42P01" },
+    });
+    renderRoute("/");
+
+    expect(await screen.findByText("No live data yet")).toBeInTheDocument();
+    expect(screen.getByTestId("landing")).toBeInTheDocument();
+  });
+
+  it("shows the empty state when there are no movers yet", async () => {
+    renderRoute("/");
+    expect(await screen.findByText("No live data yet")).toBeInTheDocument();
+  });
+
+  it("leads to pricing from the hero and the closing call to action", async () => {
+    renderRoute("/");
+    const landing = await screen.findByTestId("landing");
+    expect(within(landing).getByRole("link", { name: "Get started" })).toHaveAttribute(
+      "href",
+      "/pricing",
+    );
+    expect(within(landing).getByRole("link", { name: "View Pricing" })).toHaveAttribute(
+      "href",
+      "/pricing",
+    );
+    expect(within(landing).getByRole("heading", { level: 1 })).toBeInTheDocument();
+  });
+});

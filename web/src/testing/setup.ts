@@ -1,0 +1,41 @@
+import "@testing-library/jest-dom/vitest";
+import { cleanup } from "@testing-library/react";
+import { afterEach, vi } from "vitest";
+import { i18n } from "@/i18n/i18n";
+import { supabaseMock } from "./supabase-mock";
+
+// No test talks to a real Supabase: every import of the client gets the in-memory mock.
+vi.mock("@/lib/supabase", async () => {
+  const { supabaseMock } = await import("./supabase-mock");
+  return { supabase: supabaseMock.client };
+});
+
+// jsdom lacks a few browser APIs Radix and sonner use.
+window.matchMedia ??= (query: string) =>
+  ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    addListener: () => {},
+    removeListener: () => {},
+    dispatchEvent: () => false,
+  }) as MediaQueryList;
+window.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
+window.scrollTo = () => {};
+Element.prototype.scrollIntoView ??= () => {};
+Element.prototype.hasPointerCapture ??= () => false;
+Element.prototype.releasePointerCapture ??= () => {};
+
+afterEach(async () => {
+  cleanup();
+  supabaseMock.reset();
+  await i18n.changeLanguage("en");
+  localStorage.clear();
+  document.documentElement.className = "";
+});

@@ -1,0 +1,43 @@
+import { fileURLToPath } from "node:url";
+import tailwindcss from "@tailwindcss/vite";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+const webRoot = fileURLToPath(new URL(".", import.meta.url));
+const repoRoot = fileURLToPath(new URL("..", import.meta.url));
+
+function devPort(): number {
+  const raw = process.env.WEB_PORT;
+  if (raw === undefined || raw === "") return 5173;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new Error(`WEB_PORT must be an integer between 1 and 65535, got "${raw}"`);
+  }
+  return port;
+}
+
+// The SPA lives in web/; `.env*` files are read from the repository root so
+// the SPA and the local stack share one set of VITE_* variables.
+export default defineConfig({
+  root: webRoot,
+  envDir: repoRoot,
+  plugins: [react(), tailwindcss()],
+  resolve: {
+    alias: {
+      "@domain": fileURLToPath(new URL("../supabase/functions/_shared/domain", import.meta.url)),
+      "@": fileURLToPath(new URL("./src", import.meta.url)),
+    },
+  },
+  server: {
+    port: devPort(),
+    strictPort: true,
+  },
+  preview: {
+    port: devPort(),
+    strictPort: true,
+  },
+  build: {
+    outDir: fileURLToPath(new URL("./dist", import.meta.url)),
+    emptyOutDir: true,
+  },
+});
