@@ -12,7 +12,8 @@ import {
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import postgres from "postgres";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { defaultOptions, ROOT } from "../../devstack/config.ts";
 import { StackError } from "../../devstack/errors.ts";
 import { freePort, startStack } from "../../devstack/stack.ts";
@@ -30,11 +31,25 @@ function cli(args: string[], env: Record<string, string>) {
   return { code: res.status, stderr: res.stderr.trim(), stdout: res.stdout };
 }
 
+const postgresUrl = inject("stack").postgresUrl;
+
+/** On the Postgres suite, a fresh database of the temporary cluster; on PGlite, none. */
+async function databaseFor(name: string): Promise<string | undefined> {
+  if (!postgresUrl) return undefined;
+  const admin = postgres(postgresUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "faults_${name}"`);
+  await admin.end();
+  const url = new URL(postgresUrl);
+  url.pathname = `/faults_${name}`;
+  return url.toString();
+}
+
 async function options(name: string, extra: Partial<ReturnType<typeof defaultOptions>> = {}) {
   const dir = path.join(tmp, name);
   mkdirSync(dir, { recursive: true });
   return {
     ...defaultOptions({}),
+    databaseUrl: await databaseFor(name),
     apiPort: await freePort(),
     dataDir: path.join(dir, "data"),
     envFile: path.join(dir, ".env.local"),
@@ -75,26 +90,45 @@ describe("faults", () => {
     expect(res.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it("refuses a half-written data folder, names db:reset and deletes nothing", async () => {
-    const opts = await options("half");
-    mkdirSync(path.join(opts.dataDir, "pglite"), { recursive: true });
-    writeFileSync(path.join(opts.dataDir, "pglite", "PG_VERSION"), "17");
-    const err = await startStack(opts).catch((e) => e);
-    expect(err).toBeInstanceOf(StackError);
-    expect(err.message).toMatch(/half-written.*npm run db:reset/);
-    expect(readdirSync(path.join(opts.dataDir, "pglite"))).toEqual(["PG_VERSION"]);
-  });
+  it.runIf(postgresUrl)(
+    "explains a wrong DATABASE_URL password without a stack trace",
+    async () => {
+      const url = new URL(postgresUrl!);
+      url.password = "wrong-password";
+      const opts = await options("wrongpw");
+      const err = await startStack({ ...opts, databaseUrl: url.toString() }).catch((e) => e);
+      expect(err).toBeInstanceOf(StackError);
+      expect(err.message).toMatch(/the password was refused/);
+      expect(err.message).not.toMatch(/wrong-password/);
+    },
+  );
 
-  it("refuses a corrupt data folder, names db:reset and deletes nothing", async () => {
-    const opts = await options("corrupt");
-    mkdirSync(path.join(opts.dataDir, "pglite", "base"), { recursive: true });
-    writeFileSync(path.join(opts.dataDir, "pglite", "PG_VERSION"), "not a version");
-    writeFileSync(path.join(opts.dataDir, "READY"), "x");
-    const err = await startStack(opts).catch((e) => e);
-    expect(err).toBeInstanceOf(StackError);
-    expect(err.message).toMatch(/corrupt.*npm run db:reset/);
-    expect(existsSync(path.join(opts.dataDir, "pglite", "PG_VERSION"))).toBe(true);
-  });
+  it.skipIf(postgresUrl)(
+    "refuses a half-written data folder, names db:reset and deletes nothing",
+    async () => {
+      const opts = await options("half");
+      mkdirSync(path.join(opts.dataDir, "pglite"), { recursive: true });
+      writeFileSync(path.join(opts.dataDir, "pglite", "PG_VERSION"), "17");
+      const err = await startStack(opts).catch((e) => e);
+      expect(err).toBeInstanceOf(StackError);
+      expect(err.message).toMatch(/half-written.*npm run db:reset/);
+      expect(readdirSync(path.join(opts.dataDir, "pglite"))).toEqual(["PG_VERSION"]);
+    },
+  );
+
+  it.skipIf(postgresUrl)(
+    "refuses a corrupt data folder, names db:reset and deletes nothing",
+    async () => {
+      const opts = await options("corrupt");
+      mkdirSync(path.join(opts.dataDir, "pglite", "base"), { recursive: true });
+      writeFileSync(path.join(opts.dataDir, "pglite", "PG_VERSION"), "not a version");
+      writeFileSync(path.join(opts.dataDir, "READY"), "x");
+      const err = await startStack(opts).catch((e) => e);
+      expect(err).toBeInstanceOf(StackError);
+      expect(err.message).toMatch(/corrupt.*npm run db:reset/);
+      expect(existsSync(path.join(opts.dataDir, "pglite", "PG_VERSION"))).toBe(true);
+    },
+  );
 
   it("stops on a failing migration, names file and statement, and leaves the database as it was", async () => {
     const migrationsDir = path.join(tmp, "bad-migrations");

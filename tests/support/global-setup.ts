@@ -48,6 +48,7 @@ export async function setup(project: TestProject) {
     secretKey: stack.secrets.secretKey,
     jwtSecret: stack.secrets.jwtSecret,
     db: stack.db.kind,
+    postgresUrl: pg?.url ?? null,
   });
 }
 
