@@ -16,6 +16,8 @@ declare module "vitest" {
       secretKey: string;
       jwtSecret: string;
       db: string;
+      /** The temporary cluster's URL when STACK_DB=postgres (tests may create databases). */
+      postgresUrl: string | null;
     };
   }
 }
