@@ -148,6 +148,7 @@ const suites: Array<[string, () => Promise<unknown>]> = [
   ["lint", () => check("lint", "npm", ["run", "--silent", "lint"])],
   ["format", () => check("format", "npm", ["run", "--silent", "format:check"])],
   ["unit", () => vitest("unit", "web/vitest.config.ts")],
+  ["devstack", () => vitest("devstack", "tests/vitest.devstack.config.ts")],
   ["functions", () => deno("functions")],
   [
     "stack-pglite",
