@@ -106,13 +106,21 @@ export async function startFunctionsHost(opts: {
     });
   });
   await ready;
-  const settings = () => readFunctionSettings(opts.configToml);
+  // Read once; in watch mode (npm run dev) re-read so new functions and settings apply.
+  let settings = readFunctionSettings(opts.configToml);
+  let names = listFunctions(opts.functionsDir);
+  const fresh = () => {
+    if (opts.watch) {
+      settings = readFunctionSettings(opts.configToml);
+      names = listFunctions(opts.functionsDir);
+    }
+  };
   return {
     get port() {
       return port;
     },
-    names: () => listFunctions(opts.functionsDir),
-    verifyJwt: (name) => settings()[name]?.verify_jwt !== false,
+    names: () => (fresh(), names),
+    verifyJwt: (name) => settings[name]?.verify_jwt !== false,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
