@@ -68,7 +68,7 @@ async function run(mode: "start" | "dev") {
       "",
       `  Demo accounts (password ${DEMO_PASSWORD}):`,
       ...DEMO_ACCOUNTS.map(
-        (a) => `    ${a.email.padEnd(24)} ${a.role === "admin" ? "admin, " : ""}plan ${a.plan}`,
+        (a) => `    ${a.email.padEnd(24)} ${a.role === "user" ? "" : `${a.role}, `}plan ${a.plan}`,
       ),
       "",
       "  Press Ctrl+C to stop.",

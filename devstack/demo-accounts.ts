@@ -7,4 +7,5 @@ export const DEMO_ACCOUNTS = [
   { email: "pro@demo.local", plan: "pro", role: "user" },
   { email: "enterprise@demo.local", plan: "enterprise", role: "user" },
   { email: "admin@demo.local", plan: "enterprise", role: "admin" },
+  { email: "banned@demo.local", plan: "pro", role: "banned" },
 ] as const;

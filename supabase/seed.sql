@@ -10,7 +10,8 @@ from (values
   ('00000000-0000-4000-8000-000000000002'::uuid, 'basic@demo.local'),
   ('00000000-0000-4000-8000-000000000003'::uuid, 'pro@demo.local'),
   ('00000000-0000-4000-8000-000000000004'::uuid, 'enterprise@demo.local'),
-  ('00000000-0000-4000-8000-000000000005'::uuid, 'admin@demo.local')
+  ('00000000-0000-4000-8000-000000000005'::uuid, 'admin@demo.local'),
+  ('00000000-0000-4000-8000-000000000006'::uuid, 'banned@demo.local')
 ) as u (id, email)
 on conflict do nothing;
 
@@ -22,3 +23,71 @@ where u.email like '%@demo.local'
 on conflict do nothing;
 
 update public.profiles set username = split_part(email, '@', 1) where email like '%@demo.local';
+
+-- Plans, the admin and the banned user (the service role may set these columns).
+update public.profiles p set plan = d.plan, subscription_active = d.active, role = d.role
+from (values
+  ('basic@demo.local', 'basic'::public.plan, true, 'user'::public.app_role),
+  ('pro@demo.local', 'pro', true, 'user'),
+  ('enterprise@demo.local', 'enterprise', true, 'user'),
+  ('admin@demo.local', 'enterprise', true, 'admin'),
+  ('banned@demo.local', 'pro', true, 'user')
+) as d (email, plan, active, role)
+where p.email = d.email;
+update public.profiles set banned = true, banned_reason = 'Spamming the community chat'
+where email = 'banned@demo.local';
+update public.profiles set email_alert = 'enterprise@demo.local' where email = 'enterprise@demo.local';
+
+-- Groups with members and a few messages.
+insert into public.groups (id, name, description, is_public, created_by) values
+  ('10000000-0000-4000-8000-000000000001', 'Momentum Traders', 'Breakouts, pumps and the windows that caught them.', true,
+   '00000000-0000-4000-8000-000000000003'),
+  ('10000000-0000-4000-8000-000000000002', 'DEX Hunters', 'On-chain pools before they trend.', true,
+   '00000000-0000-4000-8000-000000000004'),
+  ('10000000-0000-4000-8000-000000000003', 'Enterprise Desk', 'Private group for the enterprise desk.', false,
+   '00000000-0000-4000-8000-000000000004')
+on conflict do nothing;
+insert into public.group_members (group_id, user_id) values
+  ('10000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000001'),
+  ('10000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'),
+  ('10000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000004'),
+  ('10000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000003'),
+  ('10000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000005')
+on conflict do nothing;
+insert into public.messages (group_id, sender_id, content, created_at) values
+  ('10000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000003', 'Welcome! Post the movers you are watching.', now() - interval '50 minutes'),
+  ('10000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', 'The 30-minute window caught a nice run on SOL.', now() - interval '20 minutes'),
+  ('10000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000004', 'Watch the volume before you chase it.', now() - interval '5 minutes'),
+  ('10000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000004', 'New pools on Base are heating up.', now() - interval '15 minutes');
+
+-- Support tickets, one with an admin reply and one closed.
+insert into public.support_tickets (id, user_id, subject, content, status, priority, created_at) values
+  ('20000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000003', 'Alerts arrive late',
+   'My Discord alerts arrive about a minute after the dashboard shows the move.', 'open', 'high', now() - interval '2 days'),
+  ('20000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000002', 'Invoice address',
+   'Please put my company name on the next invoices.', 'open', 'low', now() - interval '6 days')
+on conflict do nothing;
+insert into public.ticket_messages (ticket_id, sender_id, content, created_at) values
+  ('20000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000005',
+   'Thanks for the report, we are looking at the delivery queue.', now() - interval '1 day'),
+  ('20000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000005',
+   'Done: the company name is on your next invoice.', now() - interval '5 days');
+update public.support_tickets set status = 'closed' where id = '20000000-0000-4000-8000-000000000002';
+
+-- A few movers so the landing page's live strip has data before the first scan.
+insert into public.instruments (symbol, exchange, exchange_type, network, source, pool_url) values
+  ('SOL/USDT', 'Binance', 'cex', null, 'simulated', null),
+  ('PEPE/WETH', 'Uniswap V3 (Ethereum)', 'dex', 'ethereum', 'simulated', 'https://app.uniswap.org/explore/pools/ethereum/0x11950d141ecb863f01007add7d1a342041227b58'),
+  ('BRETT/WETH', 'Aerodrome (Base)', 'dex', 'base', 'simulated', 'https://aerodrome.finance/pools')
+on conflict do nothing;
+insert into public.movers (instrument_id, symbol, exchange, exchange_type, network, source, pool_url, price,
+                           price_3hour_ago, pct, pct_5min, pct_15min, pct_30min, pct_3hour, ts)
+select i.id, i.symbol, i.exchange, i.exchange_type, i.network, i.source, i.pool_url, v.price, v.p3h,
+       v.pct30, v.pct5, v.pct15, v.pct30, v.pct3h, now() - v.age
+from public.instruments i
+join (values
+  ('SOL/USDT', 187.4213, 179.20, 1.10, 2.35, 3.12, 4.59, interval '40 seconds'),
+  ('PEPE/WETH', 0.0000142, 0.0000121, 4.20, 9.80, 14.60, 17.36, interval '25 seconds'),
+  ('BRETT/WETH', 0.1432, 0.1561, -1.40, -3.90, -6.20, -8.26, interval '10 seconds')
+) as v (symbol, price, p3h, pct5, pct15, pct30, pct3h, age) on v.symbol = i.symbol
+on conflict (instrument_id) do nothing;
