@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeStorageUpload } from "./gateway.ts";
+import { normalizeStorageUpload, withForwardedFor } from "./gateway.ts";
 
 describe("storage upload normalisation", () => {
   it("moves a file sent under an empty field name (storage-js) to the field `file`", async () => {
@@ -24,5 +24,16 @@ describe("storage upload normalisation", () => {
       body: new Uint8Array([9]),
     });
     expect(await normalizeStorageUpload(req)).toBe(req);
+  });
+});
+
+describe("forwarded-for", () => {
+  it("replaces a client-supplied X-Forwarded-For with the socket's address", () => {
+    const req = new Request("http://x/rest/v1/rpc/f", {
+      headers: { "x-forwarded-for": "6.6.6.6", "x-real-ip": "6.6.6.6" },
+    });
+    const out = withForwardedFor(req, "::ffff:127.0.0.1");
+    expect(out.headers.get("x-forwarded-for")).toBe("127.0.0.1");
+    expect(out.headers.get("x-real-ip")).toBeNull();
   });
 });

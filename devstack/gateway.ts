@@ -129,6 +129,19 @@ function rebuild(req: Request, form: FormData): Request {
   return new Request(req.url, { method: req.method, headers, body: form });
 }
 
+/**
+ * The gateway is the edge: like Supabase's, it sets X-Forwarded-For to the socket's address
+ * (a client-supplied value is discarded, so it cannot be spoofed) and the database sees the
+ * caller's IP in `request.headers` (admin actions log it).
+ */
+export function withForwardedFor(req: Request, peerAddress: string | null): Request {
+  const headers = new Headers(req.headers);
+  headers.delete("x-real-ip");
+  if (peerAddress) headers.set("x-forwarded-for", peerAddress.replace(/^::ffff:/, ""));
+  else headers.delete("x-forwarded-for");
+  return new Request(req, { headers });
+}
+
 export function createGateway(deps: GatewayDeps) {
   return async (req: Request, peerAddress: string | null): Promise<Response> => {
     const { pathname } = new URL(req.url);
@@ -138,6 +151,6 @@ export function createGateway(deps: GatewayDeps) {
       return toFunction(req, "api", pathname.slice("/api".length), deps);
     }
     if (pathname.startsWith("/storage/v1/object/")) req = await normalizeStorageUpload(req);
-    return deps.lite(req, peerAddress);
+    return deps.lite(withForwardedFor(req, peerAddress), peerAddress);
   };
 }

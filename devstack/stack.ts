@@ -28,6 +28,8 @@ export interface Stack {
 export interface StartOptions extends StackOptions {
   /** Restart functions on file changes (npm run dev). */
   watch?: boolean;
+  /** Shared secret for admin self-promotion (default: ADMIN_SETUP_SECRET). */
+  adminSecret?: string;
   /** Skip the Deno functions host (faster for suites that do not call functions). */
   functions?: boolean;
   log?: (line: string) => void;
@@ -139,6 +141,15 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
     }
     const migrations = await applyMigrations(db, opts);
     mark("migrations");
+    // The admin self-promotion secret is kept in the database, never in the client.
+    const adminSecret = opts.adminSecret ?? process.env.ADMIN_SETUP_SECRET;
+    if (adminSecret) {
+      await db.query(
+        `insert into private.app_settings (key, value) values ('admin_setup_secret', $1)
+         on conflict (key) do update set value = excluded.value, updated_at = now()`,
+        [adminSecret],
+      );
+    }
     await app.init();
 
     if (opts.functions !== false) {

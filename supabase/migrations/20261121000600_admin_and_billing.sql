@@ -266,7 +266,7 @@ begin
   perform private.require_admin();
   return query
     select count(*),
-           count(*) filter (where p.subscription_active and p.plan <> 'none'),
+           count(*) filter (where p.subscription_active and p.plan <> 'none' and not p.banned),
            count(*) filter (where p.last_activity_at > now() - interval '5 minutes'),
            count(*) filter (where p.created_at > now() - interval '7 days'),
            coalesce(sum(public.plan_price_eur(p.plan)) filter (where p.subscription_active and not p.banned), 0)::bigint,
