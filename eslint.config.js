@@ -28,7 +28,13 @@ export default defineConfig(
     },
   },
   {
-    files: ["web/*.config.ts", "*.config.{js,ts}", "devstack/**/*.ts", "tests/**/*.ts"],
+    files: [
+      "web/*.config.ts",
+      "*.config.{js,ts}",
+      "devstack/**/*.ts",
+      "scripts/**/*.ts",
+      "tests/**/*.ts",
+    ],
     languageOptions: {
       globals: globals.node,
     },

@@ -8,6 +8,7 @@ import { createPostgresConnection } from "@supabase/lite/postgres";
 import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
 import postgres from "postgres";
 import { StackError } from "./errors.ts";
+import { pgliteParsers, postgresJsTypes } from "./pg-types.ts";
 
 export interface Tx {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -52,7 +53,7 @@ async function openPglite(dataDir: string): Promise<Db> {
   try {
     connection = await createPgliteConnection({
       url: dir,
-      pgliteOptions: { extensions: { pgcrypto } },
+      pgliteOptions: { extensions: { pgcrypto }, parsers: pgliteParsers },
     });
     await connection.driver.query("select 1");
   } catch (err) {
@@ -94,7 +95,10 @@ async function openPostgres(url: string): Promise<Db> {
       "DATABASE_UNREACHABLE",
     );
   }
-  const connection = createPostgresConnection({ url, postgresOptions: { onnotice: () => {} } });
+  const connection = createPostgresConnection({
+    url,
+    postgresOptions: { onnotice: () => {}, types: postgresJsTypes as never },
+  });
   const wrap = (q: postgres.Sql | postgres.TransactionSql): Tx => ({
     async query<T>(text: string, params?: unknown[]) {
       const rows = await q.unsafe(text, (params ?? []) as postgres.ParameterOrJSON<never>[]);

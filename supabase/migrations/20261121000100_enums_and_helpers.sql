@@ -13,7 +13,8 @@ create type public.strategy as enum ('rsi', 'macd', 'ema_cross', 'bollinger', 'v
 create type public.signal_direction as enum ('bullish', 'bearish', 'neutral');
 create type public.confidence_tier as enum ('low', 'medium', 'high');
 create type public.liquidity_score as enum ('good', 'medium', 'poor');
-create type public.funding_sentiment as enum ('bullish', 'bearish', 'neutral');
+create type public.order_book_depth as enum ('shallow', 'moderate', 'deep');
+create type public.funding_sentiment as enum ('overcrowded_longs', 'bullish', 'neutral', 'bearish', 'overcrowded_shorts');
 create type public.group_role as enum ('admin', 'member');
 
 -- Plan rules (docs/decisions/0005-windows-per-plan.md).

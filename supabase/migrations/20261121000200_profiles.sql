@@ -34,7 +34,7 @@ alter table public.profiles
     telegram_chat_id is null or telegram_chat_id = '' or telegram_chat_id ~ '^(-?[0-9]{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31})$'
   ),
   add constraint profiles_ban_reason check (
-    (banned and banned_reason is not null and char_length(btrim(banned_reason)) between 5 and 500)
+    (banned and banned_reason is not null and char_length(btrim(banned_reason, E' \t\r\n\f\v')) between 5 and 500)
     or (not banned)
   );
 
@@ -131,8 +131,9 @@ create policy "profiles: active users update their own profile" on public.profil
   for update to authenticated
   using ((select auth.uid()) = id and (select private.is_active_user()))
   with check ((select auth.uid()) = id);
-create policy "profiles: admins read every profile" on public.profiles
-  for select to authenticated using ((select private.is_admin()));
+drop policy "profiles: users read their own profile" on public.profiles;
+create policy "profiles: users read their own profile, admins every profile" on public.profiles
+  for select to authenticated using ((select auth.uid()) = id or (select private.is_admin()));
 
 -- Availability of a username (case-insensitive) without exposing other profiles.
 create function public.username_available(candidate text) returns boolean

@@ -93,27 +93,33 @@ create table public.order_books (
   id bigint generated always as identity primary key,
   symbol text not null,
   exchange text not null,
-  bids jsonb not null default '[]'::jsonb,
-  asks jsonb not null default '[]'::jsonb,
+  best_bid numeric check (best_bid >= 0),
+  best_ask numeric check (best_ask >= 0),
   spread_pct numeric check (spread_pct >= 0),
-  depth_usd numeric check (depth_usd >= 0),
-  liquidity_score public.liquidity_score not null,
-  captured_at timestamptz not null default now()
+  bid_volume_1pct numeric check (bid_volume_1pct >= 0),
+  ask_volume_1pct numeric check (ask_volume_1pct >= 0),
+  liquidity_score public.order_book_depth not null,
+  buy_wall_price numeric check (buy_wall_price >= 0),
+  buy_wall_size numeric check (buy_wall_size >= 0),
+  sell_wall_price numeric check (sell_wall_price >= 0),
+  sell_wall_size numeric check (sell_wall_size >= 0),
+  snapshot_at timestamptz not null default now()
 );
-comment on table public.order_books is 'Order-book snapshots with a liquidity score.';
-create index order_books_symbol_idx on public.order_books (symbol, exchange, captured_at desc);
+comment on table public.order_books is 'Order-book snapshots: spread, depth within 1 %, walls and a depth score.';
+create index order_books_symbol_idx on public.order_books (symbol, exchange, snapshot_at desc);
 
 create table public.funding_rates (
   id bigint generated always as identity primary key,
   symbol text not null,
   exchange text not null,
-  rate numeric not null,
+  funding_rate numeric not null,
+  funding_rate_pct numeric not null,
   sentiment public.funding_sentiment not null,
-  next_funding_at timestamptz,
-  captured_at timestamptz not null default now()
+  next_funding_time timestamptz,
+  fetched_at timestamptz not null default now()
 );
 comment on table public.funding_rates is 'Perpetual funding rates with the sentiment they imply.';
-create index funding_rates_symbol_idx on public.funding_rates (symbol, exchange, captured_at desc);
+create index funding_rates_symbol_idx on public.funding_rates (symbol, exchange, fetched_at desc);
 
 -- RLS: only active paid subscribers read; only the service role (scanner) writes.
 alter table public.instruments enable row level security;
@@ -185,7 +191,7 @@ grant execute on function public.movers_feed(integer) to authenticated, service_
 create view public.movers_teaser
   with (security_invoker = false)
 as
-  select m.id, m.symbol, m.exchange, m.pct_30min as pct, m.price, m.ts
+  select m.id, m.symbol, m.exchange, coalesce(m.pct_30min, m.pct) as pct, m.price, m.ts
   from public.movers m
   order by m.ts desc, m.id desc
   limit 3;

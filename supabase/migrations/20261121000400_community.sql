@@ -5,7 +5,7 @@
 
 create table public.groups (
   id uuid primary key default gen_random_uuid(),
-  name text not null check (char_length(btrim(name)) between 3 and 50),
+  name text not null check (char_length(btrim(name, E' \t\r\n\f\v')) between 3 and 50),
   description text check (description is null or char_length(description) <= 200),
   is_public boolean not null default true,
   invite_code uuid not null unique default gen_random_uuid(),
@@ -30,14 +30,14 @@ create table public.messages (
   id uuid primary key default gen_random_uuid(),
   group_id uuid not null references public.groups (id) on delete cascade,
   sender_id uuid not null default auth.uid() references public.profiles (id) on delete cascade,
-  content text not null check (char_length(content) between 1 and 2000 and btrim(content) <> ''),
+  content text not null check (char_length(content) between 1 and 2000 and content ~ '\S'),
   attachment_type public.attachment_type not null default 'none',
   attachment_url text,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   constraint messages_attachment_consistent check (
     (attachment_type = 'none' and attachment_url is null)
-    or (attachment_type = 'gif' and attachment_url ~ '^https?://')
+    or (attachment_type = 'gif' and attachment_url is not null and attachment_url ~ '^https?://')
   )
 );
 comment on table public.messages is 'Group chat messages (text, optionally one GIF).';
@@ -103,7 +103,10 @@ grant execute on function private.is_group_member(uuid), private.is_group_admin(
 -- groups
 create policy "groups: active users see public groups and their own" on public.groups
   for select to authenticated
-  using ((select private.is_active_user()) and (is_public or (select private.is_group_member(id))));
+  using (
+    (select private.is_active_user())
+    and (is_public or created_by = (select auth.uid()) or (select private.is_group_member(id)))
+  );
 create policy "groups: active users create groups" on public.groups
   for insert to authenticated
   with check ((select private.is_active_user()) and created_by = (select auth.uid()));
@@ -113,7 +116,8 @@ create policy "groups: group admins update" on public.groups
 create policy "groups: group admins delete" on public.groups
   for delete to authenticated
   using ((select private.is_active_user()) and (select private.is_group_admin(id)));
-revoke update on public.groups from authenticated;
+revoke insert, update on public.groups from anon, authenticated;
+grant insert (id, name, description, is_public, created_by) on public.groups to authenticated;
 grant update (name, description, is_public) on public.groups to authenticated;
 
 -- The creator becomes the group's admin.
@@ -148,7 +152,8 @@ create policy "members: users leave, group admins remove" on public.group_member
 create policy "members: group admins change roles" on public.group_members
   for update to authenticated
   using ((select private.is_active_user()) and (select private.is_group_admin(group_id)));
-revoke update on public.group_members from authenticated;
+revoke insert, update on public.group_members from anon, authenticated;
+grant insert (id, group_id, user_id, role) on public.group_members to authenticated;
 grant update (role) on public.group_members to authenticated;
 
 -- Join a private (or public) group with its invite code.
@@ -195,7 +200,8 @@ create policy "messages: senders edit their own" on public.messages
 create policy "messages: senders delete their own" on public.messages
   for delete to authenticated
   using ((select private.is_active_user()) and sender_id = (select auth.uid()));
-revoke update on public.messages from authenticated;
+revoke insert, update on public.messages from anon, authenticated;
+grant insert (id, group_id, sender_id, content, attachment_type, attachment_url) on public.messages to authenticated;
 grant update (content) on public.messages to authenticated;
 
 create trigger messages_touch_updated_at before update on public.messages
@@ -208,7 +214,8 @@ create policy "blocks: users block others" on public.user_blocks
   for insert to authenticated with check ((select private.is_active_user()) and blocker_id = (select auth.uid()));
 create policy "blocks: users unblock" on public.user_blocks
   for delete to authenticated using ((select private.is_active_user()) and blocker_id = (select auth.uid()));
-revoke update on public.user_blocks from authenticated;
+revoke insert, update on public.user_blocks from anon, authenticated;
+grant insert (id, blocker_id, blocked_id) on public.user_blocks to authenticated;
 
 -- user_reports
 create policy "reports: reporters and admins read" on public.user_reports
@@ -218,4 +225,5 @@ create policy "reports: users report others" on public.user_reports
   for insert to authenticated with check ((select private.is_active_user()) and reporter_id = (select auth.uid()));
 create policy "reports: admins delete" on public.user_reports
   for delete to authenticated using ((select private.is_admin()));
-revoke update on public.user_reports from authenticated;
+revoke insert, update on public.user_reports from anon, authenticated;
+grant insert (id, reporter_id, reported_id, reason, description) on public.user_reports to authenticated;

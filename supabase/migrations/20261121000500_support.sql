@@ -7,8 +7,8 @@ create table public.support_tickets (
   id uuid primary key default gen_random_uuid(),
   ticket_number bigint not null unique default nextval('public.support_ticket_number_seq'),
   user_id uuid not null default auth.uid() references public.profiles (id) on delete cascade,
-  subject text not null check (char_length(btrim(subject)) between 5 and 100),
-  content text not null check (char_length(btrim(content)) between 10 and 2000),
+  subject text not null check (char_length(btrim(subject, E' \t\r\n\f\v')) between 5 and 100),
+  content text not null check (char_length(btrim(content, E' \t\r\n\f\v')) between 10 and 2000),
   status public.ticket_status not null default 'open',
   priority public.ticket_priority not null default 'medium',
   created_at timestamptz not null default now(),
@@ -22,7 +22,7 @@ create table public.ticket_messages (
   id uuid primary key default gen_random_uuid(),
   ticket_id uuid not null references public.support_tickets (id) on delete cascade,
   sender_id uuid not null default auth.uid() references public.profiles (id) on delete cascade,
-  content text not null check (char_length(content) between 1 and 2000 and btrim(content) <> ''),
+  content text not null check (char_length(content) between 1 and 2000 and content ~ '\S'),
   is_admin_reply boolean not null default false,
   created_at timestamptz not null default now()
 );
@@ -49,9 +49,8 @@ create policy "tickets: active users open tickets" on public.support_tickets
   with check ((select private.is_active_user()) and user_id = (select auth.uid()));
 create policy "tickets: admins delete" on public.support_tickets
   for delete to authenticated using ((select private.is_admin()));
-revoke update on public.support_tickets from authenticated;
-revoke insert on public.support_tickets from authenticated;
-grant insert (subject, content, priority) on public.support_tickets to authenticated;
+revoke insert, update on public.support_tickets from anon, authenticated;
+grant insert (id, user_id, subject, content, priority) on public.support_tickets to authenticated;
 
 create trigger support_tickets_touch_updated_at before update on public.support_tickets
   for each row execute function private.touch_updated_at();
@@ -65,9 +64,8 @@ create policy "ticket messages: owners and admins reply" on public.ticket_messag
     sender_id = (select auth.uid())
     and ((select private.is_admin()) or ((select private.is_active_user()) and (select private.owns_ticket(ticket_id))))
   );
-revoke update, delete on public.ticket_messages from authenticated;
-revoke insert on public.ticket_messages from authenticated;
-grant insert (ticket_id, content) on public.ticket_messages to authenticated;
+revoke insert, update, delete on public.ticket_messages from anon, authenticated;
+grant insert (id, ticket_id, sender_id, content) on public.ticket_messages to authenticated;
 
 create function private.prepare_ticket_message() returns trigger
   language plpgsql security definer

@@ -74,9 +74,9 @@ create policy "activity logs: admins read" on public.activity_logs
 create policy "alerts: admins read" on public.alerts_sent
   for select to authenticated using ((select private.is_admin()));
 create policy "billing customers: users read their own" on public.billing_customers
-  for select to authenticated using (user_id = (select auth.uid()));
+  for select to authenticated using ((select private.is_active_user()) and user_id = (select auth.uid()));
 create policy "billing subscriptions: users read their own" on public.billing_subscriptions
-  for select to authenticated using (user_id = (select auth.uid()));
+  for select to authenticated using ((select private.is_active_user()) and user_id = (select auth.uid()));
 
 -- Server-side settings (admin secret, ...), never exposed through the API.
 create table private.app_settings (
@@ -196,14 +196,14 @@ declare
   p public.profiles;
 begin
   perform private.require_admin();
-  if reason is null or char_length(btrim(reason)) not between 5 and 500 then
-    raise exception 'Ban reason must be between 5 and 500 characters long' using errcode = '23514';
+  if reason is null or char_length(btrim(reason, E' \t\r\n\f\v')) not between 5 and 500 then
+    raise exception 'Ban reason must be at least 5 characters long (500 at most)' using errcode = '23514';
   end if;
   p := private.target_profile(target);
   if p.role = 'admin' then
     raise exception 'Admins cannot be banned' using errcode = 'PT403';
   end if;
-  update public.profiles set banned = true, banned_reason = btrim(reason), banned_at = now() where id = target;
+  update public.profiles set banned = true, banned_reason = btrim(reason, E' \t\r\n\f\v'), banned_at = now() where id = target;
   perform private.log_admin_action('ban_user', target, btrim(reason));
 end;
 $$;
@@ -351,3 +351,6 @@ grant execute on function public.admin_set_plan(uuid, public.plan), public.admin
   public.admin_ban_user(uuid, text), public.admin_unban_user(uuid), public.admin_delete_user(uuid),
   public.admin_set_ticket_status(uuid, public.ticket_status), public.admin_stats(), public.admin_live_visitors(),
   public.admin_latest_alerts(), public.promote_self(text) to authenticated, service_role;
+
+-- TRUNCATE bypasses RLS: no API role needs it.
+revoke truncate on all tables in schema public from anon, authenticated;
