@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { splitSqlStatements } from "@supabase/lite";
+import { ROOT } from "./config.ts";
 import type { Db, Tx } from "./database.ts";
 import { StackError } from "./errors.ts";
 
@@ -115,7 +116,7 @@ export async function applyMigrations(
   if (opts.seedFile && existsSync(opts.seedFile)) {
     const text = readFileSync(opts.seedFile, "utf8");
     const hash = createHash("sha256").update(text).digest("hex");
-    const rel = "supabase/seed.sql";
+    const rel = path.relative(ROOT, opts.seedFile);
     const prior = await db.query<{ hash: string }>(
       "select hash from supabase_migrations.seed_files where path = $1",
       [rel],

@@ -137,7 +137,8 @@ begin
 end;
 $$;
 
-create function private.target_profile(target uuid) returns public.profiles
+-- The profile an admin action applies to; `change` names a change a banned user may not get.
+create function private.target_profile(target uuid, change text default null) returns public.profiles
   language plpgsql stable security definer
   set search_path = ''
 as $$
@@ -147,6 +148,9 @@ begin
   select * into p from public.profiles where id = target;
   if p.id is null then
     raise exception 'User not found' using errcode = 'PT404';
+  end if;
+  if change is not null and p.banned then
+    raise exception 'Unban the user before changing the %', change using errcode = 'PT409';
   end if;
   return p;
 end;
@@ -162,10 +166,7 @@ declare
   p public.profiles;
 begin
   perform private.require_admin();
-  p := private.target_profile(target);
-  if p.banned then
-    raise exception 'Unban the user before changing the plan' using errcode = 'PT409';
-  end if;
+  p := private.target_profile(target, 'plan');
   update public.profiles set plan = new_plan where id = target;
   perform private.log_admin_action('set_plan', target, format('%s -> %s', p.plan, new_plan));
 end;
@@ -175,14 +176,9 @@ create function public.admin_set_subscription(target uuid, active boolean) retur
   language plpgsql security definer
   set search_path = ''
 as $$
-declare
-  p public.profiles;
 begin
   perform private.require_admin();
-  p := private.target_profile(target);
-  if p.banned then
-    raise exception 'Unban the user before changing the subscription' using errcode = 'PT409';
-  end if;
+  perform private.target_profile(target, 'subscription');
   update public.profiles set subscription_active = active where id = target;
   perform private.log_admin_action('set_subscription', target, case when active then 'active' else 'inactive' end);
 end;
