@@ -61,7 +61,7 @@ async function run(mode: "start" | "dev") {
     [
       "",
       `  App        ${webUrl}`,
-      `  API        ${stack.url}   (/auth/v1 /rest/v1 /storage/v1 /functions/v1 /api)`,
+      `  API        ${stack.url}   (/auth/v1 /rest/v1 /storage/v1 /realtime/v1 /functions/v1 /api)`,
       `  Database   ${stack.db.kind} · ${stack.db.location}`,
       `  Keys       publishable ${stack.secrets.publishableKey} (secret key in .env.local)`,
       `  Started    API in ${(apiReady / 1000).toFixed(1)} s${stack.migrations.applied.length ? ` · ${stack.migrations.applied.length} migrations applied` : ""}${stack.migrations.seeded ? " · demo data seeded" : ""}`,

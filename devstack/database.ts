@@ -21,6 +21,8 @@ export interface Db extends Tx {
   /** The connection handed to @supabase/lite. */
   connection: Connection;
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** LISTENs on a notification channel; resolves to a function that stops listening. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -75,6 +77,8 @@ async function openPglite(dataDir: string): Promise<Db> {
     connection,
     ...wrap(pg),
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    listen: (channel, onPayload) =>
+      pg.listen(`"${channel.replace(/"/g, '""')}"`, (payload) => onPayload(payload)),
     close: () => connection.close(),
   };
 }
@@ -111,6 +115,11 @@ async function openPostgres(url: string): Promise<Db> {
     connection,
     ...wrap(sql),
     transaction: async (fn) => (await sql.begin((tx) => fn(wrap(tx)))) as never,
+    listen: async (channel, onPayload) => {
+      // postgres.js keeps one dedicated connection for LISTEN and re-listens after it drops.
+      const { unlisten } = await sql.listen(channel, (payload) => onPayload(payload));
+      return unlisten;
+    },
     close: async () => {
       await Promise.all([sql.end({ timeout: 2 }), connection.close()]);
     },

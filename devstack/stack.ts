@@ -1,5 +1,6 @@
 // The Docker-free local Supabase stack: @supabase/lite (Auth, PostgREST, Storage) over
-// PGlite or Postgres, the Deno functions host, and the gateway that puts them on one port.
+// PGlite or Postgres, the Realtime stand-in, the Deno functions host, and the gateway that
+// puts them on one port.
 import { mkdirSync, writeFileSync, existsSync } from "node:fs";
 import http from "node:http";
 import { createServer as createNetServer } from "node:net";
@@ -13,6 +14,7 @@ import { startFunctionsHost, type FunctionsHost } from "./functions/host.ts";
 import { createGateway } from "./gateway.ts";
 import { applyMigrations, applyPlatformSql, ensureHistoryTables } from "./migrate.ts";
 import { installPostgrestErrors } from "./postgrest-errors.ts";
+import { RealtimeServer } from "./realtime/server.ts";
 import { FilesystemStorage } from "./storage-adapter.ts";
 
 export interface Stack {
@@ -20,6 +22,7 @@ export interface Stack {
   secrets: StackSecrets;
   db: Db;
   app: App;
+  realtime: RealtimeServer;
   migrations: { applied: string[]; seeded: boolean };
   timings: Record<string, number>;
   stop(): Promise<void>;
@@ -33,6 +36,8 @@ export interface StartOptions extends StackOptions {
   /** Skip the Deno functions host (faster for suites that do not call functions). */
   functions?: boolean;
   log?: (line: string) => void;
+  /** Realtime: close sockets silent for this long (default 60 s; tests shorten it). */
+  realtimeIdleTimeoutMs?: number;
 }
 
 export function listen(
@@ -86,11 +91,19 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
   );
   const server = http.createServer(listener);
   server.keepAliveTimeout = 65_000;
+  let realtime: RealtimeServer | undefined;
+  server.on("upgrade", (req, socket, head) => {
+    if (realtime) return realtime.handleUpgrade(req, socket, head);
+    socket.end(
+      "HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-length: 0\r\n\r\n",
+    );
+  });
   await listen(server, opts.apiPort, opts.host, "API_PORT");
 
   let db: Db | undefined;
   let functions: FunctionsHost | null = null;
   const stop = async () => {
+    await realtime?.stop();
     await new Promise<void>((r) => {
       server.close(() => r());
       server.closeAllConnections();
@@ -172,14 +185,27 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
       mark("functions");
     }
 
+    const rt = new RealtimeServer({
+      db,
+      jwtSecret: secrets.jwtSecret,
+      publishableKey: secrets.publishableKey,
+      secretKey: secrets.secretKey,
+      log,
+      idleTimeoutMs: opts.realtimeIdleTimeoutMs,
+    });
+    await rt.start();
+    realtime = rt;
+    mark("realtime");
+
     handler = createGateway({
       lite: (req, peerAddress) => app.fetch(req, { peerAddress }) as Promise<Response>,
       functions: () => functions,
+      realtime: (req) => rt.fetch(req),
       jwtSecret: secrets.jwtSecret,
       secretKey: secrets.secretKey,
     });
     mark("ready");
-    return { url, secrets, db, app, migrations, timings, stop };
+    return { url, secrets, db, app, realtime: rt, migrations, timings, stop };
   } catch (err) {
     await stop().catch(() => {});
     throw err;
