@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeStorageUpload, withForwardedFor } from "./gateway.ts";
+import { createGateway, normalizeStorageUpload, withForwardedFor } from "./gateway.ts";
 
 describe("storage upload normalisation", () => {
   it("moves a file sent under an empty field name (storage-js) to the field `file`", async () => {
@@ -35,5 +35,40 @@ describe("forwarded-for", () => {
     const out = withForwardedFor(req, "::ffff:127.0.0.1");
     expect(out.headers.get("x-forwarded-for")).toBe("127.0.0.1");
     expect(out.headers.get("x-real-ip")).toBeNull();
+  });
+});
+
+describe("CORS", () => {
+  const deps = {
+    lite: async () => new Response("{}", { status: 200 }),
+    functions: () => null,
+    jwtSecret: "x".repeat(40),
+    secretKey: "sb_secret_x",
+  };
+
+  it("answers preflights for Auth with the requested headers (lite leaves them out)", async () => {
+    const gateway = createGateway(deps);
+    const res = await gateway(
+      new Request("http://x/auth/v1/token?grant_type=password", {
+        method: "OPTIONS",
+        headers: {
+          origin: "http://127.0.0.1:5173",
+          "access-control-request-method": "POST",
+          "access-control-request-headers":
+            "apikey,content-type,x-client-info,x-supabase-api-version",
+        },
+      }),
+      null,
+    );
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-allow-headers")).toBe(
+      "apikey,content-type,x-client-info,x-supabase-api-version",
+    );
+  });
+
+  it("adds an allow-origin header to lite's answers that lack one", async () => {
+    const res = await createGateway(deps)(new Request("http://x/auth/v1/user"), null);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
   });
 });

@@ -1,6 +1,8 @@
 // The API gateway on 127.0.0.1:54321: routes /functions/v1/<name> and /api/* to the Deno
 // functions host (with CORS and per-function JWT verification, as Supabase's edge gateway
-// does) and everything else (/auth/v1, /rest/v1, /storage/v1) to @supabase/lite.
+// does), /realtime/v1 HTTP calls to the Realtime stand-in (its WebSocket is served by the
+// HTTP server's upgrade handler) and everything else (/auth/v1, /rest/v1, /storage/v1) to
+// @supabase/lite.
 import { jwtVerify } from "jose";
 import type { FunctionsHost } from "./functions/host.ts";
 
@@ -20,6 +22,7 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 export interface GatewayDeps {
   lite: (req: Request, peerAddress: string | null) => Promise<Response>;
   functions: () => FunctionsHost | null;
+  realtime?: (req: Request) => Promise<Response>;
   jwtSecret: string;
   secretKey: string;
 }
@@ -142,6 +145,21 @@ export function withForwardedFor(req: Request, peerAddress: string | null): Requ
   return new Request(req, { headers });
 }
 
+/** A CORS preflight answer allowing the requested method and headers from any origin. */
+export function preflight(req: Request): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      "access-control-allow-origin": "*",
+      "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD",
+      "access-control-allow-headers":
+        req.headers.get("access-control-request-headers") ??
+        CORS_HEADERS["access-control-allow-headers"]!,
+      "access-control-max-age": "86400",
+    },
+  });
+}
+
 export function createGateway(deps: GatewayDeps) {
   return async (req: Request, peerAddress: string | null): Promise<Response> => {
     const { pathname } = new URL(req.url);
@@ -150,7 +168,26 @@ export function createGateway(deps: GatewayDeps) {
     if (pathname === "/api" || pathname.startsWith("/api/")) {
       return toFunction(req, "api", pathname.slice("/api".length), deps);
     }
+    if (pathname.startsWith("/realtime/v1/")) {
+      if (req.method === "OPTIONS")
+        return new Response(null, { status: 204, headers: CORS_HEADERS });
+      if (!deps.realtime) return json(503, { message: "Realtime is not running" });
+      const res = await deps.realtime(req);
+      for (const [k, v] of Object.entries(CORS_HEADERS)) res.headers.set(k, v);
+      return res;
+    }
+    // lite 0.10.0 answers Auth's CORS preflight without access-control-allow-headers, so
+    // browsers refuse supabase-js's sign-in; answer every preflight here, as Supabase's gateway does.
+    if (req.method === "OPTIONS" && req.headers.has("access-control-request-method")) {
+      return preflight(req);
+    }
     if (pathname.startsWith("/storage/v1/object/")) req = await normalizeStorageUpload(req);
-    return deps.lite(withForwardedFor(req, peerAddress), peerAddress);
+    const res = await deps.lite(withForwardedFor(req, peerAddress), peerAddress);
+    if (!res.headers.has("access-control-allow-origin")) {
+      const headers = new Headers(res.headers);
+      headers.set("access-control-allow-origin", "*");
+      return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+    }
+    return res;
   };
 }
