@@ -133,7 +133,15 @@ begin
 end
 $platform$;
 
-grant execute on all functions in schema realtime to anon, authenticated, service_role;
+-- API roles may read the current topic but not send: broadcasts come from the database
+-- (security definer triggers and functions) and the service role only.
+grant execute on function realtime.topic() to anon, authenticated, service_role;
+revoke execute on function realtime.send(jsonb, text, text, boolean),
+  realtime.broadcast_changes(text, text, text, text, text, record, record, text)
+  from public, anon, authenticated;
+grant execute on function realtime.send(jsonb, text, text, boolean),
+  realtime.broadcast_changes(text, text, text, text, text, record, record, text)
+  to service_role;
 
 -- Storage tables are reachable by the API roles and guarded by RLS, as on Supabase.
 do $platform$

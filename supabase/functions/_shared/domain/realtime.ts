@@ -1,0 +1,79 @@
+/**
+ * The live streams: Realtime topics, events and payload shapes.
+ *
+ * Every stream is a private Supabase Realtime channel fed by *Broadcast from Database*
+ * (triggers calling `realtime.broadcast_changes` / `realtime.send`) and authorised by the
+ * policies on `realtime.messages` (migration 20261121000700, decision 0008).
+ *
+ * Runtime-agnostic: imported by the edge functions (Deno), the SPA (alias `@domain`) and the
+ * local stack's tests. No Deno, Node or DOM globals, no dependencies.
+ */
+
+/** Windows in minutes a movers topic exists for (0 is the 10-second window). */
+export const MOVERS_TOPIC_WINDOWS = [0, 5, 10, 15, 20, 25, 30] as const;
+export type MoversTopicWindow = (typeof MOVERS_TOPIC_WINDOWS)[number];
+
+/** Group chat: `group:<group uuid>`, members only. */
+export function groupTopic(groupId: string): string {
+  return `group:${groupId}`;
+}
+
+/** A support ticket's thread and status: `ticket:<ticket uuid>`, its owner and admins only. */
+export function ticketTopic(ticketId: string): string {
+  return `ticket:${ticketId}`;
+}
+
+/**
+ * The movers of one window: `market:movers:<minutes>`. Only active paid subscribers whose plan
+ * offers that window may join, so a basic subscriber cannot receive the other windows.
+ */
+export function moversTopic(windowMinutes: number): string {
+  return `market:movers:${windowMinutes}`;
+}
+
+/** Events of `broadcast_changes` (the event name is the operation). */
+export const CHANGE_EVENTS = ["INSERT", "UPDATE", "DELETE"] as const;
+export type ChangeEvent = (typeof CHANGE_EVENTS)[number];
+
+/** The payload `realtime.broadcast_changes` sends. */
+export interface BroadcastChange<Row> {
+  schema: string;
+  table: string;
+  operation: ChangeEvent;
+  /** The new row (INSERT, UPDATE), otherwise null. */
+  record: Row | null;
+  /** The old row (UPDATE, DELETE), otherwise null. */
+  old_record: Row | null;
+}
+
+/** Event name of a scan's movers on `market:movers:<window>`. */
+export const MOVERS_EVENT = "movers";
+
+/** One entry of a movers broadcast: the same shape `movers_feed(window)` returns. */
+export interface MoverEntry {
+  id: number;
+  instrument_id: number;
+  symbol: string;
+  exchange: string;
+  exchange_type: "cex" | "dex";
+  network: string | null;
+  source: string;
+  pool_url: string | null;
+  price: number;
+  price_3hour_ago: number | null;
+  pct: number;
+  window_used: number;
+  pct_3hour: number | null;
+  volume_24h: number | null;
+  ts: string;
+}
+
+/** Payload of a `movers` event: the scan's top movers for one window, strongest first. */
+export interface MoversBroadcast {
+  window: number;
+  scanned_at: string;
+  entries: MoverEntry[];
+}
+
+/** The live list keeps at most this many entries (specification section 9). */
+export const LIVE_LIST_CAP = 100;
