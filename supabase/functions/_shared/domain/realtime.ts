@@ -46,6 +46,21 @@ export interface BroadcastChange<Row> {
   old_record: Row | null;
 }
 
+/**
+ * Whether a payload looks like what `realtime.broadcast_changes` sends: an object with a `table`
+ * and one of the `CHANGE_EVENTS` as `operation`. Rows are not checked; stream messages come from
+ * the network, so whoever reads `record` or `old_record` checks the fields it needs.
+ */
+export function isBroadcastChange(payload: unknown): payload is BroadcastChange<unknown> {
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return false;
+  const { table, operation } = payload as Record<string, unknown>;
+  return (
+    typeof table === "string" &&
+    typeof operation === "string" &&
+    (CHANGE_EVENTS as readonly string[]).includes(operation)
+  );
+}
+
 /** Event name of a scan's movers on `market:movers:<window>`. */
 export const MOVERS_EVENT = "movers";
 

@@ -1,0 +1,59 @@
+import { type BroadcastChange, isBroadcastChange, ticketTopic } from "@domain/realtime";
+import { useQueryClient } from "@tanstack/react-query";
+import { ticketKeys } from "../api/queries";
+import {
+  applyTicketMessage,
+  applyTicketStatus,
+  type SupportTicket,
+  type TicketMessage,
+} from "../utils/apply-ticket-changes";
+import { type RealtimeStatus, useRealtimeChannel } from "@/hooks/use-realtime-channel";
+
+/**
+ * Streams a support ticket (`ticket:<id>`): new replies (INSERT on `ticket_messages`) are appended
+ * to the `ticketKeys.messages(ticketId)` cache, status changes (UPDATE on `support_tickets`) are
+ * merged into the `ticketKeys.detail(ticketId)` cache. After a rejoin both are refetched. Nothing is
+ * written into a cache that has no data yet.
+ */
+export function useTicketStream(
+  ticketId: string,
+  { enabled = true }: { enabled?: boolean } = {},
+): { status: RealtimeStatus } {
+  const queryClient = useQueryClient();
+
+  const parse = (payload: unknown) => {
+    if (isBroadcastChange(payload)) return payload;
+    console.warn("[realtime] ignored stream message: not a database change", payload);
+    return null;
+  };
+
+  return useRealtimeChannel({
+    topic: ticketTopic(ticketId),
+    enabled,
+    bindings: [
+      {
+        event: "INSERT",
+        handler: (payload) => {
+          const change = parse(payload) as BroadcastChange<TicketMessage> | null;
+          if (change?.table !== "ticket_messages") return;
+          queryClient.setQueryData<TicketMessage[]>(ticketKeys.messages(ticketId), (old) =>
+            old === undefined ? undefined : applyTicketMessage(old, change),
+          );
+        },
+      },
+      {
+        event: "UPDATE",
+        handler: (payload) => {
+          const change = parse(payload) as BroadcastChange<SupportTicket> | null;
+          if (change?.table !== "support_tickets") return;
+          queryClient.setQueryData<SupportTicket>(ticketKeys.detail(ticketId), (old) =>
+            applyTicketStatus(old, change),
+          );
+        },
+      },
+    ],
+    // The detail key prefixes the messages key: both are refetched.
+    onResubscribed: () =>
+      void queryClient.invalidateQueries({ queryKey: ticketKeys.detail(ticketId) }),
+  });
+}
