@@ -1,6 +1,14 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // The SPA's aliases, for the suites that drive its hooks against the stack.
+  resolve: {
+    alias: {
+      "@domain": fileURLToPath(new URL("../supabase/functions/_shared/domain", import.meta.url)),
+      "@": fileURLToPath(new URL("../web/src", import.meta.url)),
+    },
+  },
   test: {
     include: ["tests/stack/**/*.test.ts"],
     environment: "node",

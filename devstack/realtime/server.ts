@@ -146,6 +146,14 @@ export class RealtimeServer {
     await this.dbQueue.catch(() => {});
   }
 
+  /** Cuts every connection, as a network failure would; clients reconnect on their own. */
+  dropConnections(): void {
+    for (const client of this.clients) {
+      this.dropClient(client);
+      client.ws.terminate();
+    }
+  }
+
   /** Figures for the bench: sockets, channel subscriptions and topics. */
   stats() {
     let subs = 0;

@@ -1,0 +1,163 @@
+// @vitest-environment jsdom
+// The SPA's stream hooks with the real supabase-js against the local stack's Realtime: a scan's
+// movers land in the TanStack Query cache, a connection drop shows "reconnecting", the rejoin
+// refetches what was broadcast while offline, a refused join is final, and chat changes update
+// the cached thread. The stack runs in a child process (steered over IPC) so the test can run
+// SQL as the owner and cut connections while jsdom hosts the hooks.
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
+import { cleanup, renderHook, waitFor } from "@testing-library/react";
+import postgres from "postgres";
+import { createElement, type ReactNode } from "react";
+import WebSocket from "ws";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
+import type { MoverEntry } from "../../supabase/functions/_shared/domain/realtime.ts";
+import type { Database } from "../../web/src/lib/database.types.ts";
+import { useGroupChatStream } from "../../web/src/features/community/hooks/use-group-chat-stream.ts";
+import { useMoversStream } from "../../web/src/features/dashboard/hooks/use-movers-stream.ts";
+import { startStackProcess, type StackProcess } from "../support/stack-process.ts";
+
+let current: SupabaseClient<Database>;
+vi.mock("@/lib/supabase", () => ({
+  get supabase() {
+    return current;
+  },
+}));
+
+const tmp = mkdtempSync(path.join(tmpdir(), "realtime-hooks-"));
+const postgresUrl = inject("stack").postgresUrl;
+let stack: StackProcess;
+
+beforeAll(async () => {
+  let databaseUrl: string | undefined;
+  if (postgresUrl) {
+    const admin = postgres(postgresUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database realtime_hooks`);
+    await admin.end();
+    const url = new URL(postgresUrl);
+    url.pathname = "/realtime_hooks";
+    databaseUrl = url.toString();
+  }
+  mkdirSync(path.join(tmp, "data"), { recursive: true });
+  stack = await startStackProcess(tmp, databaseUrl);
+});
+afterEach(async () => {
+  cleanup();
+  await current?.removeAllChannels();
+});
+afterAll(async () => {
+  await stack?.stop();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+async function signIn(email: string) {
+  const client = createClient<Database>(stack.url, stack.publishableKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: {
+      transport: WebSocket as never,
+      heartbeatIntervalMs: 500,
+      reconnectAfterMs: () => 200,
+    },
+  });
+  const { data, error } = await client.auth.signInWithPassword({ email, password: DEMO_PASSWORD });
+  expect(error).toBeNull();
+  current = client;
+  return { client, userId: data.user!.id };
+}
+
+function wrapper(queryClient: QueryClient) {
+  return ({ children }: { children: ReactNode }) =>
+    createElement(QueryClientProvider, { client: queryClient }, children);
+}
+
+const newQueryClient = () =>
+  new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+
+describe("useMoversStream", () => {
+  it("goes live, applies a scan, shows reconnecting on a drop and refetches what it missed", async () => {
+    const { client } = await signIn("enterprise@demo.local");
+    const queryClient = newQueryClient();
+    let fetches = 0;
+    const { result } = renderHook(
+      () => {
+        const feed = useQuery({
+          queryKey: ["movers", 5],
+          queryFn: async () => {
+            fetches++;
+            const { data, error } = await client.rpc("movers_feed", { window_minutes: 5 });
+            if (error) throw error;
+            return data as unknown as MoverEntry[];
+          },
+        });
+        return { feed, stream: useMoversStream(5) };
+      },
+      { wrapper: wrapper(queryClient) },
+    );
+    await waitFor(() => expect(result.current.stream.status).toBe("live"), { timeout: 10_000 });
+    await waitFor(() => expect(result.current.feed.data).toBeDefined());
+    const sol = () => result.current.feed.data!.find((m) => m.symbol === "SOL/USDT");
+
+    await stack.sql(
+      `update public.movers set pct_5min = 77.7, ts = now() where symbol = 'SOL/USDT'`,
+    );
+    await stack.sql(`select private.broadcast_movers(now() - interval '1 minute')`);
+    await waitFor(() => expect(sol()?.pct).toBe(77.7));
+    expect(result.current.feed.data![0]!.symbol).toBe("SOL/USDT");
+    expect(fetches).toBe(1);
+
+    await stack.dropConnections();
+    await waitFor(() => expect(result.current.stream.status).toBe("reconnecting"));
+    // A scan while the client is offline: its broadcast is lost to this client...
+    await stack.sql(
+      `update public.movers set pct_5min = 88.8, ts = now() where symbol = 'SOL/USDT'`,
+    );
+    await stack.sql(`select private.broadcast_movers(now() - interval '1 minute')`);
+    // ...and the rejoin refetches it.
+    await waitFor(() => expect(result.current.stream.status).toBe("live"), { timeout: 10_000 });
+    await waitFor(() => expect(sol()?.pct).toBe(88.8));
+    expect(fetches).toBe(2);
+  });
+
+  it("stops for good when the plan does not offer the window", async () => {
+    await signIn("basic@demo.local");
+    const { result } = renderHook(() => useMoversStream(5), { wrapper: wrapper(newQueryClient()) });
+    await waitFor(() => expect(result.current.status).toBe("denied"), { timeout: 10_000 });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(result.current.status).toBe("denied");
+    expect((await stack.realtimeStats()).subscriptions).toBe(0);
+  });
+});
+
+describe("useGroupChatStream", () => {
+  it("appends, edits and removes messages in the cached thread", async () => {
+    const { client } = await signIn("pro@demo.local");
+    const group = "10000000-0000-4000-8000-000000000002"; // seeded; pro@ is a member
+    const queryClient = newQueryClient();
+    const key = ["groups", group, "messages"];
+    queryClient.setQueryData(key, []);
+    const { result } = renderHook(() => useGroupChatStream(group), {
+      wrapper: wrapper(queryClient),
+    });
+    await waitFor(() => expect(result.current.status).toBe("live"), { timeout: 10_000 });
+    const thread = () => queryClient.getQueryData<{ id: string; content: string }[]>(key)!;
+
+    const sent = await client
+      .from("messages")
+      .insert({ group_id: group, content: "From the hook test" })
+      .select("id")
+      .single();
+    expect(sent.error).toBeNull();
+    await waitFor(() => expect(thread().map((m) => m.content)).toEqual(["From the hook test"]));
+    await client
+      .from("messages")
+      .update({ content: "Edited by the hook test" })
+      .eq("id", sent.data!.id);
+    await waitFor(() => expect(thread()[0]!.content).toBe("Edited by the hook test"));
+    await client.from("messages").delete().eq("id", sent.data!.id);
+    await waitFor(() => expect(thread()).toEqual([]));
+  });
+});
