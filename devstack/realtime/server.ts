@@ -491,14 +491,18 @@ export class RealtimeServer {
   }
 
   private async refreshToken(sub: Sub, token: unknown) {
+    // The channel may be left while the token is being checked; then there is nothing to update.
+    const active = () => sub.client.channels.get(sub.topic) === sub;
     let identity: { who: Identity; exp?: number };
     try {
       identity = await this.identify(token, sub.client.apiIdentity);
     } catch (err) {
-      return this.closeSub(sub, (err as Error).message);
+      if (active()) this.closeSub(sub, (err as Error).message);
+      return;
     }
     if (sub.isPrivate) {
       const perms = await authorizeTopic(this.opts.db, sub.subTopic, identity.who);
+      if (!active()) return;
       if (!perms.read.broadcast && !perms.read.presence) {
         return this.closeSub(
           sub,
@@ -507,6 +511,7 @@ export class RealtimeServer {
       }
       sub.perms = perms;
     }
+    if (!active()) return;
     sub.identity = identity.who;
     this.armExpiry(sub, identity.exp);
   }
