@@ -34,6 +34,13 @@ async function memory() {
 
 type ChildMsg = { type: "ready" } | { type: "armed" } | { type: "round"; times: number[] };
 
+interface Scenario {
+  what: string;
+  topic: string;
+  /** Commits one change whose triggers or functions broadcast to the topic. */
+  trigger: (round: number) => Promise<unknown>;
+}
+
 export async function benchFanout(label: string, databaseUrl?: string): Promise<string> {
   const tmp = mkdtempSync(path.join(tmpdir(), "bench-fanout-"));
   const stack = await startStack({
@@ -45,7 +52,6 @@ export async function benchFanout(label: string, databaseUrl?: string): Promise<
     functions: false,
     quiet: true,
   });
-  let child: ReturnType<typeof fork> | undefined;
   try {
     const login = await fetch(`${stack.url}/auth/v1/token?grant_type=password`, {
       method: "POST",
@@ -55,14 +61,66 @@ export async function benchFanout(label: string, databaseUrl?: string): Promise<
     const { access_token } = (await login.json()) as { access_token: string };
     const ws = `${stack.url.replace("http", "ws")}/realtime/v1/websocket?apikey=${stack.secrets.publishableKey}&vsn=2.0.0`;
 
-    const before = await memory();
-    const joinStart = performance.now();
-    const proc = fork(
-      path.join(ROOT, "tests/bench/fanout-clients.ts"),
-      [ws, `group:${GROUP}`, access_token, String(SOCKETS)],
-      { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] },
+    // 100 more movers, so a scan's broadcast carries a full list of 100 entries.
+    await stack.db.query(
+      `with i as (
+         insert into public.instruments (symbol, exchange, exchange_type, source)
+         select 'BENCH' || g || '/USDT', 'Binance', 'cex', 'simulated' from generate_series(1, 100) g
+         returning id, symbol, exchange)
+       insert into public.movers (instrument_id, symbol, exchange, exchange_type, price, pct, pct_30min)
+       select id, symbol, exchange, 'cex', 1.2345, random() * 20 - 10, random() * 20 - 10 from i`,
     );
-    child = proc;
+    const scenarios: Scenario[] = [
+      {
+        what: "chat message (group topic, trigger on insert)",
+        topic: `group:${GROUP}`,
+        trigger: (r) =>
+          stack.db.query(
+            `insert into public.messages (group_id, sender_id, content) values ($1, $2, $3)`,
+            [GROUP, SENDER, `fan-out round ${r + 1}`],
+          ),
+      },
+      {
+        what: "scan of 100 movers (market:movers:30, broadcast_movers)",
+        topic: "market:movers:30",
+        trigger: () =>
+          stack.db.transaction(async (tx) => {
+            await tx.query(`update public.movers set ts = now(), pct_30min = random() * 20 - 10`);
+            await tx.query(`select private.broadcast_movers(now() - interval '1 second')`);
+          }),
+      },
+    ];
+    const lines: string[] = [];
+    for (const scenario of scenarios) {
+      lines.push(await runScenario(stack, ws, access_token, scenario, label));
+    }
+    const [size] = await stack.db.query<{ bytes: number }>(
+      `select octet_length(payload::text) as bytes from realtime.messages
+        where topic = 'market:movers:30' order by inserted_at desc limit 1`,
+    );
+    lines[1] += ` · payload ${((size?.bytes ?? 0) / 1024).toFixed(1)} KiB`;
+    return lines.join("\n");
+  } finally {
+    await stack.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+async function runScenario(
+  stack: Awaited<ReturnType<typeof startStack>>,
+  ws: string,
+  token: string,
+  scenario: Scenario,
+  label: string,
+): Promise<string> {
+  const before = await memory();
+  const joinStart = performance.now();
+  const proc = fork(
+    path.join(ROOT, "tests/bench/fanout-clients.ts"),
+    [ws, scenario.topic, token, String(SOCKETS)],
+    { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] },
+  );
+  try {
     const next = () =>
       new Promise<ChildMsg>((resolve, reject) => {
         const onExit = (code: number | null) =>
@@ -85,11 +143,9 @@ export async function benchFanout(label: string, databaseUrl?: string): Promise<
       proc.send({ type: "round" });
       if ((await next()).type !== "armed") throw new Error("the fan-out clients are out of step");
       const result = next();
+      result.catch(() => {}); // awaited below; a failing trigger must not leave it unhandled
       const sentAt = performance.timeOrigin + performance.now();
-      await stack.db.query(
-        `insert into public.messages (group_id, sender_id, content) values ($1, $2, $3)`,
-        [GROUP, SENDER, `fan-out round ${r + 1}`],
-      );
+      await scenario.trigger(r);
       const msg = await result;
       if (msg.type !== "round") throw new Error("the fan-out clients are out of step");
       const times = msg.times.map((t) => t - sentAt);
@@ -100,16 +156,15 @@ export async function benchFanout(label: string, databaseUrl?: string): Promise<
     lastArrivals.sort((a, b) => a - b);
     const kb = (n: number) => (n / 1024).toFixed(1);
     return (
-      `${label.padEnd(14)} Realtime fan-out, ${SOCKETS} sockets on one private topic, ${ROUNDS} database broadcasts: ` +
+      `${label.padEnd(14)} Realtime fan-out to ${SOCKETS} sockets, ${ROUNDS} rounds of a ${scenario.what}: ` +
       `delivery p50 ${percentile(latencies, 50).toFixed(1)} ms · p95 ${percentile(latencies, 95).toFixed(1)} ms · ` +
       `last socket (median round) ${percentile(lastArrivals, 50).toFixed(1)} ms · ` +
-      `${SOCKETS} joins (RLS-authorised) in ${(joinMs / 1000).toFixed(2)} s · ` +
+      `${SOCKETS} RLS-authorised joins in ${(joinMs / 1000).toFixed(2)} s · ` +
       `memory per socket ${kb((after.rss - before.rss) / SOCKETS)} KiB RSS, ${kb((after.heap - before.heap) / SOCKETS)} KiB JS heap`
     );
   } finally {
-    child?.send({ type: "close" });
-    child?.kill();
-    await stack.stop();
-    rmSync(tmp, { recursive: true, force: true });
+    proc.send({ type: "close" });
+    proc.kill();
+    await new Promise((r) => setTimeout(r, 200));
   }
 }
