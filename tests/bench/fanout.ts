@@ -160,7 +160,10 @@ async function runScenario(
       `delivery p50 ${percentile(latencies, 50).toFixed(1)} ms · p95 ${percentile(latencies, 95).toFixed(1)} ms · ` +
       `last socket (median round) ${percentile(lastArrivals, 50).toFixed(1)} ms · ` +
       `${SOCKETS} RLS-authorised joins in ${(joinMs / 1000).toFixed(2)} s · ` +
-      `memory per socket ${kb((after.rss - before.rss) / SOCKETS)} KiB RSS, ${kb((after.heap - before.heap) / SOCKETS)} KiB JS heap`
+      `memory per socket ${kb((after.heap - before.heap) / SOCKETS)} KiB JS heap, ` +
+      (after.rss > before.rss
+        ? `${kb((after.rss - before.rss) / SOCKETS)} KiB RSS`
+        : `RSS not measurable (the previous run's memory was returned meanwhile)`)
     );
   } finally {
     proc.send({ type: "close" });
