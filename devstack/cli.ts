@@ -16,14 +16,17 @@ async function resetDatabase() {
   if (opts.databaseUrl) {
     const db = await openDatabase(opts);
     await db.query(
-      "drop schema if exists public, auth, storage, realtime, supabase_migrations, extensions cascade",
+      "drop schema if exists public, private, auth, storage, realtime, supabase_migrations, extensions cascade",
     );
     await db.query("create schema public");
     await db.close();
   } else {
-    for (const p of ["pglite", "storage", "READY"]) {
-      rmSync(path.join(opts.dataDir, p), { recursive: true, force: true });
-    }
+    rmSync(path.join(opts.dataDir, "pglite"), { recursive: true, force: true });
+    rmSync(path.join(opts.dataDir, "READY"), { force: true });
+  }
+  // Files that belong to the database's rows: stored objects and the Stripe stand-in's state.
+  for (const p of ["storage", "stripe.json"]) {
+    rmSync(path.join(opts.dataDir, p), { recursive: true, force: true });
   }
   const stack = await startStack({ ...opts, functions: false, quiet: true });
   await stack.stop();
@@ -64,6 +67,7 @@ async function run(mode: "start" | "dev") {
       `  API        ${stack.url}   (/auth/v1 /rest/v1 /storage/v1 /realtime/v1 /functions/v1 /api)`,
       `  Database   ${stack.db.kind} · ${stack.db.location}`,
       `  Keys       publishable ${stack.secrets.publishableKey} (secret key in .env.local)`,
+      `  Stripe     ${stack.stripe ? `local stand-in at ${stack.url}/v1, webhooks to stripe-webhook (keys in .env.local)` : "your STRIPE_SECRET_KEY (stand-in off)"}`,
       `  Started    API in ${(apiReady / 1000).toFixed(1)} s${stack.migrations.applied.length ? ` · ${stack.migrations.applied.length} migrations applied` : ""}${stack.migrations.seeded ? " · demo data seeded" : ""}`,
       "",
       `  Demo accounts (password ${DEMO_PASSWORD}):`,

@@ -13,6 +13,87 @@ export interface StackSecrets {
   jwtSecret: string;
   publishableKey: string;
   secretKey: string;
+  stripe: StripeSettings;
+}
+
+/** Price id per plan, from STRIPE_PRICE_BASIC/_PRO/_ENTERPRISE. */
+export const STRIPE_PRICE_VARS = {
+  basic: "STRIPE_PRICE_BASIC",
+  pro: "STRIPE_PRICE_PRO",
+  enterprise: "STRIPE_PRICE_ENTERPRISE",
+} as const;
+
+export interface StripeSettings {
+  /** True when the local stand-in serves Stripe: no real key is configured. */
+  standIn: boolean;
+  secretKey: string | null;
+  webhookSecret: string | null;
+  prices: Record<keyof typeof STRIPE_PRICE_VARS, string | null>;
+  /** Server-side only (never VITE_): what the functions host gets. */
+  env: Record<string, string>;
+}
+
+/** A key of a real Stripe account (not one the stand-in generated). */
+export function isRealStripeKey(key: string | undefined): boolean {
+  return !!key && /^(sk|rk)_(live|test)_/.test(key) && !key.startsWith("sk_test_local_");
+}
+
+/**
+ * Stripe settings: with a real STRIPE_SECRET_KEY (and no STRIPE_API_URL) they are passed through
+ * untouched; otherwise the local stand-in is on, with a generated key and webhook secret, fixed
+ * price ids, and STRIPE_API_URL pointing the SDK at the stack.
+ */
+function stripeSettings(
+  apiUrl: string,
+  get: (k: string) => string | undefined,
+  additions: Record<string, string>,
+): StripeSettings {
+  const key = get("STRIPE_SECRET_KEY");
+  const vars = ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", ...Object.values(STRIPE_PRICE_VARS)];
+  if (isRealStripeKey(key) && !get("STRIPE_API_URL")) {
+    const env: Record<string, string> = {};
+    for (const k of vars) if (get(k)) env[k] = get(k)!;
+    return {
+      standIn: false,
+      secretKey: key!,
+      webhookSecret: get("STRIPE_WEBHOOK_SECRET") ?? null,
+      prices: {
+        basic: get(STRIPE_PRICE_VARS.basic) ?? null,
+        pro: get(STRIPE_PRICE_VARS.pro) ?? null,
+        enterprise: get(STRIPE_PRICE_VARS.enterprise) ?? null,
+      },
+      env,
+    };
+  }
+  const value = (k: string, make: () => string) => get(k) || (additions[k] = make());
+  const secretKey = value(
+    "STRIPE_SECRET_KEY",
+    () => `sk_test_local_${randomBytes(24).toString("hex")}`,
+  );
+  const webhookSecret = value(
+    "STRIPE_WEBHOOK_SECRET",
+    () => `whsec_${randomBytes(24).toString("hex")}`,
+  );
+  const prices = {
+    basic: value(STRIPE_PRICE_VARS.basic, () => "price_local_basic"),
+    pro: value(STRIPE_PRICE_VARS.pro, () => "price_local_pro"),
+    enterprise: value(STRIPE_PRICE_VARS.enterprise, () => "price_local_enterprise"),
+  };
+  return {
+    standIn: true,
+    secretKey,
+    webhookSecret,
+    prices,
+    env: {
+      STRIPE_SECRET_KEY: secretKey,
+      STRIPE_WEBHOOK_SECRET: webhookSecret,
+      [STRIPE_PRICE_VARS.basic]: prices.basic,
+      [STRIPE_PRICE_VARS.pro]: prices.pro,
+      [STRIPE_PRICE_VARS.enterprise]: prices.enterprise,
+      // Not persisted: it follows API_PORT.
+      STRIPE_API_URL: apiUrl,
+    },
+  };
 }
 
 /** Parse a dotenv-style file into a map (no interpolation; quotes stripped). */
@@ -54,6 +135,7 @@ export async function ensureSecrets(apiUrl: string, file = ENV_FILE): Promise<St
   if (fromFile.VITE_SUPABASE_URL === undefined) additions.VITE_SUPABASE_URL = apiUrl;
   if (fromFile.VITE_SUPABASE_PUBLISHABLE_KEY !== publishableKey)
     additions.VITE_SUPABASE_PUBLISHABLE_KEY = publishableKey;
+  const stripe = stripeSettings(apiUrl, get, additions);
   if (Object.keys(additions).length > 0) {
     const header = existsSync(file)
       ? ""
@@ -69,7 +151,7 @@ export async function ensureSecrets(apiUrl: string, file = ENV_FILE): Promise<St
       mode: 0o600,
     });
   }
-  return { jwtSecret, publishableKey, secretKey };
+  return { jwtSecret, publishableKey, secretKey, stripe };
 }
 
 export interface StackOptions {

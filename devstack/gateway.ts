@@ -1,8 +1,8 @@
 // The API gateway on 127.0.0.1:54321: routes /functions/v1/<name> and /api/* to the Deno
 // functions host (with CORS and per-function JWT verification, as Supabase's edge gateway
 // does), /realtime/v1 HTTP calls to the Realtime stand-in (its WebSocket is served by the
-// HTTP server's upgrade handler) and everything else (/auth/v1, /rest/v1, /storage/v1) to
-// @supabase/lite.
+// HTTP server's upgrade handler), /v1/* and /stripe/* to the Stripe stand-in when it is on,
+// and everything else (/auth/v1, /rest/v1, /storage/v1) to @supabase/lite.
 import { jwtVerify } from "jose";
 import type { FunctionsHost } from "./functions/host.ts";
 
@@ -23,6 +23,8 @@ export interface GatewayDeps {
   lite: (req: Request, peerAddress: string | null) => Promise<Response>;
   functions: () => FunctionsHost | null;
   realtime?: (req: Request) => Promise<Response>;
+  /** The Stripe stand-in (Stripe's /v1 API and its hosted pages); absent with a real key. */
+  stripe?: (req: Request) => Promise<Response>;
   jwtSecret: string;
   secretKey: string;
 }
@@ -167,6 +169,9 @@ export function createGateway(deps: GatewayDeps) {
     if (fn) return toFunction(req, fn[1]!, fn[2] ?? "", deps);
     if (pathname === "/api" || pathname.startsWith("/api/")) {
       return toFunction(req, "api", pathname.slice("/api".length), deps);
+    }
+    if (deps.stripe && (pathname.startsWith("/v1/") || pathname.startsWith("/stripe/"))) {
+      return deps.stripe(req);
     }
     if (pathname.startsWith("/realtime/v1/")) {
       if (req.method === "OPTIONS")

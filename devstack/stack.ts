@@ -1,6 +1,6 @@
 // The Docker-free local Supabase stack: @supabase/lite (Auth, PostgREST, Storage) over
-// PGlite or Postgres, the Realtime stand-in, the Deno functions host, and the gateway that
-// puts them on one port.
+// PGlite or Postgres, the Realtime stand-in, the Deno functions host, the Stripe stand-in
+// (when no real Stripe key is set) and the gateway that puts them on one port.
 import { mkdirSync, writeFileSync, existsSync } from "node:fs";
 import http from "node:http";
 import { createServer as createNetServer } from "node:net";
@@ -16,6 +16,7 @@ import { applyMigrations, applyPlatformSql, ensureHistoryTables } from "./migrat
 import { installPostgrestErrors } from "./postgrest-errors.ts";
 import { RealtimeServer } from "./realtime/server.ts";
 import { FilesystemStorage } from "./storage-adapter.ts";
+import { StripeStandIn } from "./stripe/standin.ts";
 
 export interface Stack {
   url: string;
@@ -23,6 +24,8 @@ export interface Stack {
   db: Db;
   app: App;
   realtime: RealtimeServer;
+  /** The local Stripe stand-in, or null when a real Stripe key is configured. */
+  stripe: StripeStandIn | null;
   migrations: { applied: string[]; seeded: boolean };
   timings: Record<string, number>;
   stop(): Promise<void>;
@@ -38,6 +41,15 @@ export interface StartOptions extends StackOptions {
   log?: (line: string) => void;
   /** Realtime: close sockets silent for this long (default 60 s; tests shorten it). */
   realtimeIdleTimeoutMs?: number;
+  /** Stripe stand-in: where it sends webhook events (default `<url>/functions/v1/stripe-webhook`). */
+  stripeWebhookUrl?: string;
+  /** Stripe stand-in: pauses before the retries of a failed delivery (default 0.5 s, 1 s, 2 s). */
+  stripeWebhookRetryDelaysMs?: number[];
+}
+
+/** Where the SPA is served (SITE_URL, else WEB_PORT on the stack's host, as the CLI does). */
+export function siteUrl(host: string, env: NodeJS.ProcessEnv = process.env): string {
+  return env.SITE_URL || `http://${host}:${Number(env.WEB_PORT ?? 5173)}`;
 }
 
 export function listen(
@@ -102,7 +114,9 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
 
   let db: Db | undefined;
   let functions: FunctionsHost | null = null;
+  let stripe: StripeStandIn | null = null;
   const stop = async () => {
+    await stripe?.close();
     await realtime?.stop();
     await new Promise<void>((r) => {
       server.close(() => r());
@@ -133,7 +147,7 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
         jwt_secret: secrets.jwtSecret,
         publishable_key: secrets.publishableKey,
         secret_key: secrets.secretKey,
-        site_url: process.env.SITE_URL ?? "http://127.0.0.1:5173",
+        site_url: siteUrl(opts.host),
         jwt_expiry: 3600,
         enable_refresh_token_rotation: true,
         minimum_password_length: 8,
@@ -165,6 +179,23 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
     }
     await app.init();
 
+    if (secrets.stripe.standIn) {
+      stripe = new StripeStandIn({
+        apiUrl: url,
+        secretKey: secrets.stripe.secretKey!,
+        webhookSecret: secrets.stripe.webhookSecret!,
+        prices: {
+          basic: secrets.stripe.prices.basic!,
+          pro: secrets.stripe.prices.pro!,
+          enterprise: secrets.stripe.prices.enterprise!,
+        },
+        dataFile: path.join(opts.dataDir, "stripe.json"),
+        webhookUrl: opts.stripeWebhookUrl,
+        webhookRetryDelaysMs: opts.stripeWebhookRetryDelaysMs,
+        log,
+      });
+    }
+
     if (opts.functions !== false) {
       const hostPort = await freePort();
       functions = await startFunctionsHost({
@@ -180,6 +211,8 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
           SUPABASE_SERVICE_ROLE_KEY: secrets.secretKey,
           SUPABASE_SECRET_KEY: secrets.secretKey,
           ...(opts.databaseUrl ? { SUPABASE_DB_URL: opts.databaseUrl } : {}),
+          SITE_URL: siteUrl(opts.host),
+          ...secrets.stripe.env,
         },
       });
       mark("functions");
@@ -197,15 +230,17 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
     realtime = rt;
     mark("realtime");
 
+    const standIn = stripe;
     handler = createGateway({
       lite: (req, peerAddress) => app.fetch(req, { peerAddress }) as Promise<Response>,
       functions: () => functions,
       realtime: (req) => rt.fetch(req),
+      stripe: standIn ? (req) => standIn.fetch(req) : undefined,
       jwtSecret: secrets.jwtSecret,
       secretKey: secrets.secretKey,
     });
     mark("ready");
-    return { url, secrets, db, app, realtime: rt, migrations, timings, stop };
+    return { url, secrets, db, app, realtime: rt, stripe, migrations, timings, stop };
   } catch (err) {
     await stop().catch(() => {});
     throw err;

@@ -1,0 +1,73 @@
+// The stand-in's state: kept in memory and written to DATA_DIR/stripe.json after every change,
+// so customers and subscriptions survive a restart of the stack.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type {
+  Customer,
+  Invoice,
+  PortalSession,
+  SessionRecord,
+  StripeEvent,
+  Subscription,
+} from "./objects.ts";
+
+export interface StripeState {
+  version: 1;
+  customers: Record<string, Customer>;
+  checkoutSessions: Record<string, SessionRecord>;
+  subscriptions: Record<string, Subscription>;
+  invoices: Record<string, Invoice>;
+  portalSessions: Record<string, PortalSession>;
+  /** The latest events, newest last (GET /v1/events/:id). */
+  events: StripeEvent[];
+}
+
+const MAX_EVENTS = 200;
+
+const empty = (): StripeState => ({
+  version: 1,
+  customers: {},
+  checkoutSessions: {},
+  subscriptions: {},
+  invoices: {},
+  portalSessions: {},
+  events: [],
+});
+
+export class StripeStore {
+  readonly state: StripeState;
+
+  constructor(
+    readonly file: string,
+    log: (line: string) => void = () => {},
+  ) {
+    this.state = empty();
+    if (!existsSync(file)) return;
+    try {
+      const saved = JSON.parse(readFileSync(file, "utf8")) as Partial<StripeState>;
+      if (saved.version !== 1) throw new Error(`unknown version ${String(saved.version)}`);
+      Object.assign(this.state, saved);
+    } catch (err) {
+      // Keep the unreadable file for inspection rather than overwrite it on the next change.
+      const aside = `${file}.unreadable-${Date.now()}`;
+      renameSync(file, aside);
+      log(
+        `stripe: ${path.basename(file)} is unreadable (${(err as Error).message}); moved to ${aside}`,
+      );
+    }
+  }
+
+  addEvent(event: StripeEvent) {
+    this.state.events.push(event);
+    if (this.state.events.length > MAX_EVENTS)
+      this.state.events.splice(0, this.state.events.length - MAX_EVENTS);
+  }
+
+  /** Atomic write: a crash mid-write leaves the previous file intact. */
+  save() {
+    mkdirSync(path.dirname(this.file), { recursive: true });
+    const tmp = `${this.file}.tmp`;
+    writeFileSync(tmp, JSON.stringify(this.state, null, 1), { mode: 0o600 });
+    renameSync(tmp, this.file);
+  }
+}
