@@ -1,7 +1,17 @@
 import { createBrowserRouter, type RouteObject } from "react-router-dom";
+import { LoginPage } from "@/features/auth/components/login-page";
+import { RegisterPage } from "@/features/auth/components/register-page";
 import { LandingPage } from "@/features/landing/components/landing-page";
+import { ImprintPage } from "@/features/legal/components/imprint-page";
+import { PrivacyPage } from "@/features/legal/components/privacy-page";
+import { PricingPage } from "@/features/pricing/components/pricing-page";
+import { ProfilePage } from "@/features/profile/components/profile-page";
+import { SettingsPage } from "@/features/settings/components/settings-page";
 import { RootLayout } from "./layout/root-layout";
+import { LoginRedirect, SupportTicketRedirect } from "./routes/legacy-redirects";
 import { NotFoundRoute } from "./routes/not-found";
+import { RequireAuth } from "./routes/require-auth";
+import { RequireSubscriber } from "./routes/require-subscriber";
 import { RouteError } from "./routes/route-error";
 
 /** The route table (spec section 2). Screens are added here as their features land. */
@@ -13,6 +23,28 @@ export const routes: RouteObject[] = [
         errorElement: <RouteError />,
         children: [
           { index: true, element: <LandingPage /> },
+          { path: "pricing", element: <PricingPage /> },
+          { path: "auth/login", element: <LoginPage /> },
+          { path: "auth/register", element: <RegisterPage /> },
+          { path: "impressum", element: <ImprintPage /> },
+          { path: "datenschutz", element: <PrivacyPage /> },
+
+          {
+            element: <RequireAuth />,
+            children: [
+              { path: "profile", element: <ProfilePage /> },
+              {
+                element: <RequireSubscriber />,
+                children: [{ path: "dashboard/settings", element: <SettingsPage /> }],
+              },
+            ],
+          },
+
+          // One login route; older spellings land on it with their ?redirect=.
+          { path: "auth", element: <LoginRedirect /> },
+          { path: "login", element: <LoginRedirect /> },
+          { path: "support/:id", element: <SupportTicketRedirect /> },
+
           { path: "*", element: <NotFoundRoute /> },
         ],
       },

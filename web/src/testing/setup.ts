@@ -1,5 +1,6 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@testing-library/react";
+import { toast } from "sonner";
 import { afterEach, vi } from "vitest";
 import { i18n } from "@/i18n/i18n";
 import { supabaseMock } from "./supabase-mock";
@@ -34,6 +35,8 @@ Element.prototype.releasePointerCapture ??= () => {};
 
 afterEach(async () => {
   cleanup();
+  // sonner keeps its toasts in module state and replays active ones to a new Toaster.
+  toast.dismiss();
   supabaseMock.reset();
   await i18n.changeLanguage("en");
   localStorage.clear();

@@ -1,7 +1,49 @@
 import type { AuthChangeEvent, Session, User } from "@supabase/supabase-js";
 import { vi } from "vitest";
+import type { Profile } from "@/lib/profile-query";
 
-type Result = { data: unknown; error: unknown };
+/** The id of the user `signIn` / `signInWithProfile` log in as. */
+export const TEST_USER_ID = "00000000-0000-4000-8000-000000000001";
+
+/** A complete `profiles` row for the test user; override what a test cares about. */
+export function testProfile(overrides: Partial<Profile> = {}): Profile {
+  return {
+    id: TEST_USER_ID,
+    email: "trader@example.com",
+    username: null,
+    avatar_url: null,
+    plan: "none",
+    subscription_active: false,
+    role: "user",
+    banned: false,
+    banned_at: null,
+    banned_reason: null,
+    created_at: "2025-01-01T00:00:00Z",
+    updated_at: "2025-01-01T00:00:00Z",
+    last_activity_at: null,
+    discord_webhook_url: null,
+    telegram_chat_id: null,
+    email_alert: null,
+    selected_exchanges: ["coinbase", "dex", "cex-major"],
+    selected_window_minutes: 30,
+    user_threshold: 10,
+    ...overrides,
+  };
+}
+
+type Result = { data: unknown; error: unknown; status?: number };
+
+/** A write made through `supabase.from(table).update(values).eq(column, value)`. */
+export type RecordedUpdate = {
+  table: string;
+  values: Record<string, unknown>;
+  /** The `.eq(column, value)` filters, in call order. */
+  filters: [string, unknown][];
+};
+
+/** A call of `supabase.functions.invoke(name, options)`. */
+export type FunctionResult =
+  Result | ((options: { body?: unknown } | undefined) => Result | Promise<Result>);
 type AuthListener = (event: AuthChangeEvent, session: Session | null) => void;
 
 export type ChannelStatus = "SUBSCRIBED" | "TIMED_OUT" | "CLOSED" | "CHANNEL_ERROR";
@@ -49,15 +91,47 @@ function createFakeChannel(topic: string, params: unknown) {
   return channel;
 }
 
-/** A chainable, awaitable stand-in for a PostgREST query builder. */
-function queryBuilder(result: () => Result) {
+/**
+ * A chainable, awaitable stand-in for a PostgREST query builder. A read resolves to `result`;
+ * after `.update(values)` it resolves to `onUpdate` and the write is handed to `record`.
+ */
+function queryBuilder(
+  result: () => Result,
+  update?: {
+    onUpdate: () => Result | Promise<Result>;
+    record: (values: Record<string, unknown>) => RecordedUpdate;
+  },
+) {
+  let write: RecordedUpdate | undefined;
+  let singleRow = false;
+  const firstRow = (value: Result): Result =>
+    singleRow && Array.isArray(value.data) ? { ...value, data: value.data[0] ?? null } : value;
   const builder = {
     select: () => builder,
-    eq: () => builder,
+    eq: (column?: string, value?: unknown) => {
+      if (write && column !== undefined) write.filters.push([column, value]);
+      return builder;
+    },
     order: () => builder,
     limit: () => builder,
+    // A row list set with `setTable` yields its first row (or null), like PostgREST.
+    maybeSingle: () => {
+      singleRow = true;
+      return builder;
+    },
+    single: () => {
+      singleRow = true;
+      return builder;
+    },
+    update: (values: Record<string, unknown>) => {
+      write = update?.record(values);
+      return builder;
+    },
     then: <T>(resolve: (value: Result) => T, reject?: (reason: unknown) => T) =>
-      Promise.resolve().then(result).then(resolve, reject),
+      Promise.resolve()
+        .then(write && update ? update.onUpdate : result)
+        .then(firstRow)
+        .then(resolve, reject),
   };
   return builder;
 }
@@ -69,10 +143,21 @@ function queryBuilder(result: () => Result) {
 function createSupabaseMock() {
   let session: Session | null = null;
   let tables = new Map<string, Result>();
+  let tableUpdates = new Map<string, Result | (() => Result | Promise<Result>)>();
+  let updates: RecordedUpdate[] = [];
+  let rpcResults = new Map<string, Result | ((args: unknown) => Result)>();
+  let functionResults = new Map<string, FunctionResult>();
   const listeners = new Set<AuthListener>();
   let channels: FakeChannel[] = [];
   const emit = (event: AuthChangeEvent) =>
     listeners.forEach((listener) => listener(event, session));
+  let authFailures = new Map<"signIn" | "signUp", Error>();
+  const startSession = (email: string) => {
+    const user = { id: TEST_USER_ID, email } as User;
+    session = { user, access_token: "test-token" } as Session;
+    emit("SIGNED_IN");
+    return session;
+  };
 
   const client = {
     auth: {
@@ -81,6 +166,18 @@ function createSupabaseMock() {
         listeners.add(listener);
         return { data: { subscription: { unsubscribe: () => listeners.delete(listener) } } };
       }),
+      signInWithPassword: vi.fn(async ({ email }: { email: string; password: string }) => {
+        const failure = authFailures.get("signIn");
+        if (failure) return { data: { user: null, session: null }, error: failure };
+        const started = startSession(email);
+        return { data: { user: started.user, session: started }, error: null };
+      }),
+      signUp: vi.fn(async ({ email }: { email: string; password: string; options?: unknown }) => {
+        const failure = authFailures.get("signUp");
+        if (failure) return { data: { user: null, session: null }, error: failure };
+        // As with e-mail confirmation on: a user, no session.
+        return { data: { user: { id: TEST_USER_ID, email } as User, session: null }, error: null };
+      }),
       signOut: vi.fn(async () => {
         session = null;
         emit("SIGNED_OUT");
@@ -88,8 +185,31 @@ function createSupabaseMock() {
       }),
     },
     from: vi.fn((table: string) =>
-      queryBuilder(() => tables.get(table) ?? { data: [], error: null }),
+      queryBuilder(() => tables.get(table) ?? { data: [], error: null }, {
+        onUpdate: () => {
+          const result = tableUpdates.get(table);
+          if (typeof result === "function") return result();
+          return result ?? { data: null, error: null, status: 204 };
+        },
+        record: (values) => {
+          const write: RecordedUpdate = { table, values, filters: [] };
+          updates.push(write);
+          return write;
+        },
+      }),
     ),
+    rpc: vi.fn(async (fn: string, args?: unknown) => {
+      const result = rpcResults.get(fn);
+      if (typeof result === "function") return result(args);
+      return result ?? { data: null, error: null };
+    }),
+    functions: {
+      invoke: vi.fn(async (name: string, options?: { body?: unknown }) => {
+        const result = functionResults.get(name);
+        if (typeof result === "function") return result(options);
+        return result ?? { data: null, error: null };
+      }),
+    },
     // Like realtime-js, a topic that already has a channel gets that channel back.
     channel: vi.fn((topic: string, params?: unknown) => {
       const existing = channels.find((channel) => channel.topic === topic && !channel.removed);
@@ -115,13 +235,39 @@ function createSupabaseMock() {
     client,
     /** Start the test logged in as a user with this e-mail. */
     signIn(email: string) {
-      const user = { id: "00000000-0000-4000-8000-000000000001", email } as User;
-      session = { user, access_token: "test-token" } as Session;
-      emit("SIGNED_IN");
+      startSession(email);
+    },
+    /** Log in and give the user this `profiles` row (defaults: free plan, user role). */
+    signInWithProfile(email: string, profile: Partial<Profile> = {}) {
+      startSession(email);
+      tables.set("profiles", { data: testProfile({ email, ...profile }), error: null });
+    },
+    /** Make `auth.signInWithPassword` / `auth.signUp` answer with this error. */
+    failAuth(call: "signIn" | "signUp", error: Error) {
+      authFailures.set(call, error);
     },
     /** What `supabase.from(table)...` resolves to. */
     setTable(table: string, result: Result) {
       tables.set(table, result);
+    },
+    /**
+     * What `supabase.from(table).update(...)...` resolves to (default: success, 204); a function
+     * is called per update and may return a promise (to hold the save pending).
+     */
+    setTableUpdate(table: string, result: Result | (() => Result | Promise<Result>)) {
+      tableUpdates.set(table, result);
+    },
+    /** Every `update` made through `supabase.from(...)`, oldest first. */
+    get updates(): readonly RecordedUpdate[] {
+      return updates;
+    },
+    /** What `supabase.rpc(fn, args)` resolves to; a function sees the arguments. */
+    setRpc(fn: string, result: Result | ((args: unknown) => Result)) {
+      rpcResults.set(fn, result);
+    },
+    /** What `supabase.functions.invoke(name, options)` resolves to; a function sees the options. */
+    setFunction(name: string, result: FunctionResult) {
+      functionResults.set(name, result);
     },
     /** Every channel `supabase.channel(...)` created, oldest first. */
     get channels(): readonly FakeChannel[] {
@@ -137,6 +283,11 @@ function createSupabaseMock() {
     reset() {
       session = null;
       tables = new Map();
+      tableUpdates = new Map();
+      authFailures = new Map();
+      updates = [];
+      rpcResults = new Map();
+      functionResults = new Map();
       channels = [];
       listeners.clear();
       vi.clearAllMocks();

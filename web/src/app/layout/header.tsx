@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router-dom";
 import { Badge } from "@/components/ui/badge";
 import { useSignOut } from "@/features/auth/api/sign-out";
-import { useCurrentUser } from "@/features/auth/hooks/use-current-user";
+import { useCurrentUser } from "@/hooks/use-current-user";
 import { LanguageMenu } from "@/features/language/components/language-menu";
 import { ThemeToggle } from "@/features/theme/components/theme-toggle";
 import { AccountActions } from "./account-actions";
@@ -19,7 +19,11 @@ export function Header() {
   const items = getNavItems({ isLoggedIn: user !== null, isSubscriber, isAdmin });
 
   // Lives here, not in the (unmounting) mobile sheet, so the redirect always runs.
-  const handleSignOut = () => signOut.mutate(undefined, { onSettled: () => void navigate("/") });
+  // Leave the page first: a guarded page would otherwise send the logged-out user to login.
+  const handleSignOut = () => {
+    void navigate("/");
+    signOut.mutate();
+  };
 
   return (
     <header className="sticky top-0 z-40 border-b bg-background/80 backdrop-blur supports-[backdrop-filter]:bg-background/60">

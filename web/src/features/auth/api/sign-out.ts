@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { sessionQueries } from "@/lib/session-query";
 import { supabase } from "@/lib/supabase";
-import { authQueries } from "./queries";
 
 /**
  * Ends the session. Per the spec a failed logout is silently ignored; if the
@@ -8,14 +8,25 @@ import { authQueries } from "./queries";
  * logged out on this device.
  */
 export async function signOut(): Promise<void> {
-  const { error } = await supabase.auth.signOut();
-  if (error) await supabase.auth.signOut({ scope: "local" });
+  try {
+    const { error } = await supabase.auth.signOut();
+    if (error) await supabase.auth.signOut({ scope: "local" });
+  } catch {
+    // Ignored (spec section 4): the cache is cleared below regardless.
+  }
 }
 
+/** Logout (spec section 4): sign out, ignore failures, clear every cached query. */
 export function useSignOut() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: signOut,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: authQueries.all }),
+    onSettled: () => {
+      queryClient.removeQueries({
+        predicate: (query) => query.queryKey[0] !== sessionQueries.all[0],
+      });
+      // Observers of the session (header, guards) switch to "logged out" at once.
+      queryClient.setQueryData(sessionQueries.session().queryKey, null);
+    },
   });
 }

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { supabase } from "@/lib/supabase";
-import { authQueries } from "../api/queries";
+import { sessionQueries } from "@/lib/session-query";
 
 /**
  * Keeps the cached session in step with supabase-js (sign-in, sign-out,
@@ -16,10 +16,10 @@ export function useAuthListener() {
       if (event === "SIGNED_OUT") {
         // Nothing cached for the previous user may leak into the next session.
         queryClient.removeQueries({
-          predicate: (query) => query.queryKey[0] !== authQueries.all[0],
+          predicate: (query) => query.queryKey[0] !== sessionQueries.all[0],
         });
       }
-      queryClient.setQueryData(authQueries.session().queryKey, session);
+      queryClient.setQueryData(sessionQueries.session().queryKey, session);
     });
     return () => data.subscription.unsubscribe();
   }, [queryClient]);

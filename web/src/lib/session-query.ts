@@ -7,11 +7,16 @@ async function getSession() {
   return data.session;
 }
 
-export const authQueries = {
+/**
+ * The stored Supabase session. Shared (not in the auth feature) because the
+ * current-user hook, the guards and several features read it. The auth
+ * listener keeps it in step with supabase-js.
+ */
+export const sessionQueries = {
   all: ["auth"] as const,
   session: () =>
     queryOptions({
-      queryKey: [...authQueries.all, "session"] as const,
+      queryKey: [...sessionQueries.all, "session"] as const,
       queryFn: getSession,
     }),
 };

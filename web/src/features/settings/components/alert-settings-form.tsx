@@ -1,0 +1,257 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMemo } from "react";
+import { useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import {
+  Form,
+  FormControl,
+  FormDescription,
+  FormField,
+  FormItem,
+  FormLabel,
+  FormMessage,
+} from "@/components/ui/form";
+import { Input } from "@/components/ui/input";
+import { Spinner } from "@/components/ui/spinner";
+import type { Profile } from "@/lib/profile-query";
+import { useSessionExpiredHandler } from "@/lib/session-expired";
+import {
+  allowedWindows,
+  effectiveWindow,
+  hasSelectableWindow,
+  windowLabel,
+  type PlanId,
+} from "@domain/plans";
+import {
+  canChooseWindow,
+  createSettingsSchema,
+  THRESHOLD_MAX,
+  THRESHOLD_MIN,
+  toProfileUpdate,
+  useUpdateSettings,
+  type SettingsFormValues,
+  type SettingsInput,
+} from "../api/update-settings";
+import { NativeSelect } from "./native-select";
+
+type AlertSettingsFormProps = {
+  profile: Pick<
+    Profile,
+    | "id"
+    | "plan"
+    | "subscription_active"
+    | "selected_window_minutes"
+    | "user_threshold"
+    | "email_alert"
+    | "discord_webhook_url"
+    | "telegram_chat_id"
+  >;
+};
+
+function toFormValues(input: {
+  plan: PlanId;
+  windowMinutes: number;
+  threshold: number;
+  emailAlert: string | null;
+  discordWebhookUrl: string | null;
+  telegramChatId: string | null;
+}): SettingsFormValues {
+  return {
+    windowMinutes: String(effectiveWindow(input.plan, input.windowMinutes)),
+    threshold: String(input.threshold),
+    emailAlert: input.emailAlert ?? "",
+    discordWebhookUrl: input.discordWebhookUrl ?? "",
+    telegramChatId: input.telegramChatId ?? "",
+  };
+}
+
+/** A failed save: the server's message, with the hint (e.g. the allowed windows) when given. */
+function failureText(error: Error & { hint?: unknown }): string | null {
+  const parts = [error.message, typeof error.hint === "string" ? error.hint : ""]
+    .map((part) => part.trim().replace(/\.$/, ""))
+    .filter((part) => part !== "");
+  return parts.length > 0 ? `${parts.join(". ")}.` : null;
+}
+
+/** Time window, threshold and alert channels; every field checked by the same rule as the server. */
+export function AlertSettingsForm({ profile }: AlertSettingsFormProps) {
+  const { t } = useTranslation("settings");
+  const account = { plan: profile.plan, subscriptionActive: profile.subscription_active };
+  const schema = useMemo(() => createSettingsSchema(profile.plan), [profile.plan]);
+  const form = useForm<SettingsFormValues, unknown, SettingsInput>({
+    resolver: zodResolver(schema),
+    defaultValues: toFormValues({
+      plan: profile.plan,
+      windowMinutes: profile.selected_window_minutes,
+      threshold: profile.user_threshold,
+      emailAlert: profile.email_alert,
+      discordWebhookUrl: profile.discord_webhook_url,
+      telegramChatId: profile.telegram_chat_id,
+    }),
+  });
+  const save = useUpdateSettings(profile.id);
+  const handleSessionExpired = useSessionExpiredHandler({
+    title: t("sessionExpired.title"),
+    description: t("sessionExpired.description"),
+  });
+
+  const onSubmit = form.handleSubmit((values) =>
+    save.mutate(toProfileUpdate(values, account), {
+      onSuccess: () => {
+        form.reset(toFormValues({ plan: profile.plan, ...values }));
+        toast.success(t("saved.title"), { description: t("saved.description") });
+      },
+      onError: (error) => {
+        if (handleSessionExpired(error)) return;
+        toast.error(t("saveFailed.title"), {
+          description: failureText(error) ?? t("saveFailed.fallback"),
+        });
+      },
+    }),
+  );
+
+  const selectable = hasSelectableWindow(profile.plan);
+  const windowEnabled = canChooseWindow(account);
+  const enterprise = profile.plan === "enterprise";
+  const saving = save.isPending;
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{t("alerts.title")}</CardTitle>
+        <CardDescription>{t("alerts.description")}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Form {...form}>
+          <form noValidate onSubmit={onSubmit} className="flex flex-col gap-6">
+            <FormField
+              control={form.control}
+              name="windowMinutes"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>{t("window.label")}</FormLabel>
+                  <FormControl>
+                    <NativeSelect {...field} disabled={!windowEnabled}>
+                      {selectable ? (
+                        allowedWindows(profile.plan).map((minutes) => {
+                          const label = windowLabel(minutes);
+                          return (
+                            <option key={minutes} value={String(minutes)}>
+                              {t(label.unit === "seconds" ? "window.seconds" : "window.minutes", {
+                                count: label.count,
+                              })}
+                            </option>
+                          );
+                        })
+                      ) : (
+                        <option value={field.value}>{t("window.fixed")}</option>
+                      )}
+                    </NativeSelect>
+                  </FormControl>
+                  <FormDescription>
+                    {selectable && !profile.subscription_active
+                      ? t("window.inactive")
+                      : t("window.hint")}
+                  </FormDescription>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormField
+              control={form.control}
+              name="threshold"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>{t("threshold.label")}</FormLabel>
+                  <FormControl>
+                    <Input
+                      {...field}
+                      type="number"
+                      inputMode="decimal"
+                      step={0.1}
+                      min={THRESHOLD_MIN}
+                      max={THRESHOLD_MAX}
+                    />
+                  </FormControl>
+                  <FormDescription>{t("threshold.hint")}</FormDescription>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormField
+              control={form.control}
+              name="emailAlert"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>{t("email.label")}</FormLabel>
+                  <FormControl>
+                    <Input
+                      {...field}
+                      type="email"
+                      inputMode="email"
+                      autoComplete="email"
+                      placeholder={t("email.placeholder")}
+                      disabled={!enterprise}
+                    />
+                  </FormControl>
+                  <FormDescription>
+                    {enterprise ? t("email.hint") : t("email.enterpriseOnly")}
+                  </FormDescription>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormField
+              control={form.control}
+              name="discordWebhookUrl"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>{t("discord.label")}</FormLabel>
+                  <FormControl>
+                    <Input
+                      {...field}
+                      type="url"
+                      inputMode="url"
+                      autoComplete="off"
+                      spellCheck={false}
+                      placeholder={t("discord.placeholder")}
+                    />
+                  </FormControl>
+                  <FormDescription>{t("discord.hint")}</FormDescription>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormField
+              control={form.control}
+              name="telegramChatId"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>{t("telegram.label")}</FormLabel>
+                  <FormControl>
+                    <Input
+                      {...field}
+                      autoComplete="off"
+                      autoCapitalize="none"
+                      spellCheck={false}
+                      placeholder={t("telegram.placeholder")}
+                    />
+                  </FormControl>
+                  <FormDescription>{t("telegram.hint")}</FormDescription>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <Button type="submit" className="self-start" disabled={saving}>
+              {saving && <Spinner />}
+              {saving ? t("saving") : t("save")}
+            </Button>
+          </form>
+        </Form>
+      </CardContent>
+    </Card>
+  );
+}

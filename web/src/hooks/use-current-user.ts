@@ -1,0 +1,40 @@
+import type { User } from "@supabase/supabase-js";
+import { useQuery } from "@tanstack/react-query";
+import { hasActivePaidPlan } from "@domain/plans";
+import { profileQueryOptions, type Profile } from "@/lib/profile-query";
+import { sessionQueries } from "@/lib/session-query";
+
+export type CurrentUser = {
+  /** The signed-in Supabase user, or null when logged out. */
+  user: User | null;
+  /** The user's own profile row, or null when logged out or not loaded (yet). */
+  profile: Profile | null;
+  /** Paid plan (basic, pro, enterprise) with an active subscription, not banned. */
+  isSubscriber: boolean;
+  /** role === 'admin', not banned. */
+  isAdmin: boolean;
+  /** True until the session (and, when logged in, the profile) has been read. */
+  isPending: boolean;
+};
+
+/** The current user for navigation and gating: session plus profile. */
+export function useCurrentUser(): CurrentUser {
+  const session = useQuery(sessionQueries.session());
+  const user = session.data?.user ?? null;
+  const profileQuery = useQuery({
+    ...profileQueryOptions(user?.id ?? ""),
+    enabled: user !== null,
+  });
+  const profile = user ? (profileQuery.data ?? null) : null;
+  const active = profile !== null && !profile.banned;
+
+  return {
+    user,
+    profile,
+    isSubscriber:
+      active &&
+      hasActivePaidPlan({ plan: profile.plan, subscriptionActive: profile.subscription_active }),
+    isAdmin: active && profile.role === "admin",
+    isPending: session.isPending || (user !== null && profileQuery.isPending),
+  };
+}
