@@ -34,6 +34,14 @@ export function toRequestError(
   return result;
 }
 
+/**
+ * Row-level security turns an update the caller may not make (a banned account) into "no rows
+ * changed" without an error; a save that changed no row is reported as a failure.
+ */
+export function assertSaved(rows: readonly unknown[] | null, message: string): void {
+  if (!rows || rows.length === 0) throw toRequestError({ message, code: "not_saved" }, 200);
+}
+
 function read(value: unknown, key: string): unknown {
   return typeof value === "object" && value !== null
     ? (value as Record<string, unknown>)[key]

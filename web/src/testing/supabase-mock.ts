@@ -104,10 +104,14 @@ function queryBuilder(
 ) {
   let write: RecordedUpdate | undefined;
   let singleRow = false;
+  let returning = false;
   const firstRow = (value: Result): Result =>
     singleRow && Array.isArray(value.data) ? { ...value, data: value.data[0] ?? null } : value;
   const builder = {
-    select: () => builder,
+    select: () => {
+      if (write) returning = true;
+      return builder;
+    },
     eq: (column?: string, value?: unknown) => {
       if (write && column !== undefined) write.filters.push([column, value]);
       return builder;
@@ -130,6 +134,12 @@ function queryBuilder(
     then: <T>(resolve: (value: Result) => T, reject?: (reason: unknown) => T) =>
       Promise.resolve()
         .then(write && update ? update.onUpdate : result)
+        // An update with `.select()` returns the changed rows: by default the filtered row.
+        .then((value) =>
+          write && returning && value.data === null && !value.error
+            ? { ...value, data: [{ id: write.filters.find(([c]) => c === "id")?.[1] }] }
+            : value,
+        )
         .then(firstRow)
         .then(resolve, reject),
   };

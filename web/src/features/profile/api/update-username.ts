@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
 import { profileQueryOptions } from "@/lib/profile-query";
 import { supabase } from "@/lib/supabase";
-import { toRequestError } from "@/lib/session-expired";
+import { i18n } from "@/i18n/i18n";
+import { assertSaved, toRequestError } from "@/lib/session-expired";
 
 /** The database's `profiles_username_format` check: `^[A-Za-z0-9_]{3,30}$`. */
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]+$/;
@@ -23,11 +24,13 @@ export type UpdateUsernameInput = z.infer<typeof updateUsernameInputSchema>;
 export const UNIQUE_VIOLATION = "23505";
 
 export async function updateUsername(userId: string, input: UpdateUsernameInput): Promise<void> {
-  const { error, status } = await supabase
+  const { data, error, status } = await supabase
     .from("profiles")
     .update({ username: input.username })
-    .eq("id", userId);
+    .eq("id", userId)
+    .select("id");
   if (error) throw toRequestError(error, status);
+  assertSaved(data, i18n.t("common:error.notSaved"));
 }
 
 export function useUpdateUsername(userId: string) {

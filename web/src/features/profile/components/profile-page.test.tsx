@@ -291,6 +291,21 @@ describe("ProfilePage: username", () => {
     expect(screen.getAllByText("Username is already taken").length).toBeGreaterThan(0);
   });
 
+  it("reports a save that changed no row (row-level security refused it) as a failure", async () => {
+    supabaseMock.setTableUpdate("profiles", { data: [], error: null, status: 200 });
+    renderProfile();
+    await screen.findByRole("textbox", { name: "Username" });
+    typeUsername("new_name");
+    await screen.findByText("Username is available");
+    fireEvent.click(saveButton());
+
+    expect(await screen.findByText("Update failed")).toBeInTheDocument();
+    expect(
+      screen.getByText("Nothing was saved: your account cannot be changed right now."),
+    ).toBeInTheDocument();
+    expect(screen.queryByText("Profile updated")).not.toBeInTheDocument();
+  });
+
   it("shows the server's message when the save fails", async () => {
     supabaseMock.setTableUpdate("profiles", {
       data: null,

@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { Database } from "@/lib/database.types";
 import { profileQueryOptions } from "@/lib/profile-query";
 import { supabase } from "@/lib/supabase";
-import { toRequestError } from "@/lib/session-expired";
+import { i18n } from "@/i18n/i18n";
+import { assertSaved, toRequestError } from "@/lib/session-expired";
 import { hasSelectableWindow, isWindowAllowed, type PlanId } from "@domain/plans";
 
 /*
@@ -102,8 +103,13 @@ export function toProfileUpdate(input: SettingsInput, account: SettingsAccount):
 }
 
 export async function updateSettings(userId: string, update: ProfileUpdate): Promise<void> {
-  const { error, status } = await supabase.from("profiles").update(update).eq("id", userId);
+  const { data, error, status } = await supabase
+    .from("profiles")
+    .update(update)
+    .eq("id", userId)
+    .select("id");
   if (error) throw toRequestError(error, status);
+  assertSaved(data, i18n.t("common:error.notSaved"));
 }
 
 export function useUpdateSettings(userId: string) {

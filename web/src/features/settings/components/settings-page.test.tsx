@@ -292,6 +292,19 @@ describe("SettingsPage: save", () => {
     ).toBeInTheDocument();
   });
 
+  it("reports a save that changed no row (row-level security refused it) as a failure", async () => {
+    supabaseMock.setTableUpdate("profiles", { data: [], error: null, status: 200 });
+    renderSettings();
+    await ready();
+    fireEvent.click(saveButton());
+
+    expect(await screen.findByText("Error")).toBeInTheDocument();
+    expect(
+      screen.getByText("Nothing was saved: your account cannot be changed right now."),
+    ).toBeInTheDocument();
+    expect(screen.queryByText("Settings saved")).not.toBeInTheDocument();
+  });
+
   it("falls back to 'Failed to save settings.' without a server message", async () => {
     supabaseMock.setTableUpdate("profiles", {
       data: null,
