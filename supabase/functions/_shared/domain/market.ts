@@ -1,0 +1,52 @@
+/**
+ * The scanner's contract: what a market source delivers and what one scan ingests.
+ *
+ * Runtime-agnostic: imported by the edge functions (Deno), the SPA (alias `@domain`) and the
+ * local stack. No Deno, Node or DOM globals, no dependencies.
+ */
+
+/** Where quotes come from. `simulated` is the offline default. */
+export const MARKET_SOURCES = ["binance", "coinbase", "dex", "simulated"] as const;
+export type MarketSource = (typeof MARKET_SOURCES)[number];
+
+/**
+ * A user's `selected_exchanges` (profiles) and the venues they stand for:
+ * `cex-major` = Binance spot, `coinbase` = Coinbase, `dex` = DEX pools (GeckoTerminal /
+ * DexScreener). Simulated instruments carry the venue they imitate.
+ */
+export const EXCHANGE_SELECTIONS = ["coinbase", "dex", "cex-major"] as const;
+export type ExchangeSelection = (typeof EXCHANGE_SELECTIONS)[number];
+
+/** One price observation of one instrument, as every adapter returns it. */
+export interface Quote {
+  /** Pair as the venue names it, normalised to `BASE/QUOTE`, e.g. `SOL/USDT`, `PEPE/WETH`. */
+  symbol: string;
+  /** The spec's exchange text: venue, and for DEX pools the network in parentheses. */
+  exchange: string;
+  exchangeType: "cex" | "dex";
+  /** Chain of a DEX pool (`ethereum`, `base`, `solana`, …); null for CEX. */
+  network: string | null;
+  source: MarketSource;
+  /** Which `selected_exchanges` value this quote belongs to. */
+  selection: ExchangeSelection;
+  /** https link to the pool (DEX) or market page; null when unknown. */
+  poolUrl: string | null;
+  /** Last price in USD (or the quote stablecoin), > 0. */
+  price: number;
+  volume24h: number | null;
+  /** ISO 8601 time of the observation. */
+  ts: string;
+}
+
+/** What `public.ingest_scan(quotes jsonb, scanned_at timestamptz)` returns. */
+export interface ScanResult {
+  instruments: number;
+  movers: number;
+  pruned: number;
+  broadcasts: number;
+  /** Quotes refused by the database's rules (counted, never fatal). */
+  skipped: number;
+}
+
+/** Price history kept for window maths and analysis (3 hours plus a margin). */
+export const HISTORY_RETENTION_MINUTES = 200;
