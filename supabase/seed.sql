@@ -37,6 +37,9 @@ where p.email = d.email;
 update public.profiles set banned = true, banned_reason = 'Spamming the community chat'
 where email = 'banned@demo.local';
 update public.profiles set email_alert = 'enterprise@demo.local' where email = 'enterprise@demo.local';
+-- Demo subscribers see every move of 1 % or more (new accounts start at the spec's 10 %, which
+-- hides a calm simulated market).
+update public.profiles set user_threshold = 1 where email like '%@demo.local';
 
 -- Groups with members and a few messages.
 insert into public.groups (id, name, description, is_public, created_by) values

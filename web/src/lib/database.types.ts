@@ -900,6 +900,10 @@ export type Database = {
         Args: { p: Database["public"]["Enums"]["plan"] };
         Returns: number;
       };
+      ingest_scan: {
+        Args: { quotes: Json; scanned_at?: string };
+        Returns: Json;
+      };
       join_group_by_invite: {
         Args: { code: string };
         Returns: string;
