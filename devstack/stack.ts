@@ -9,6 +9,7 @@ import { getRequestListener } from "@hono/node-server";
 import { App, setExperimental } from "@supabase/lite";
 import { ensureSecrets, type StackOptions, type StackSecrets } from "./config.ts";
 import { openDatabase, READY_MARKER, type Db } from "./database.ts";
+import { startCron, scanIntervalMs, type CronRunner } from "./cron.ts";
 import { StackError } from "./errors.ts";
 import { startFunctionsHost, type FunctionsHost } from "./functions/host.ts";
 import { createGateway } from "./gateway.ts";
@@ -45,6 +46,8 @@ export interface StartOptions extends StackOptions {
   stripeWebhookUrl?: string;
   /** Stripe stand-in: pauses before the retries of a failed delivery (default 0.5 s, 1 s, 2 s). */
   stripeWebhookRetryDelaysMs?: number[];
+  /** Invoke the `scan` function every SCAN_INTERVAL_SECONDS (default on when functions run). */
+  cron?: boolean;
 }
 
 /** Where the SPA is served (SITE_URL, else WEB_PORT on the stack's host, as the CLI does). */
@@ -115,7 +118,9 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
   let db: Db | undefined;
   let functions: FunctionsHost | null = null;
   let stripe: StripeStandIn | null = null;
+  let cron: CronRunner | null = null;
   const stop = async () => {
+    await cron?.stop();
     await stripe?.close();
     await realtime?.stop();
     await new Promise<void>((r) => {
@@ -212,6 +217,8 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
           SUPABASE_SECRET_KEY: secrets.secretKey,
           ...(opts.databaseUrl ? { SUPABASE_DB_URL: opts.databaseUrl } : {}),
           SITE_URL: siteUrl(opts.host),
+          MARKET_SOURCES: process.env.MARKET_SOURCES || "simulated",
+          ...(process.env.SCAN_SECRET ? { SCAN_SECRET: process.env.SCAN_SECRET } : {}),
           ...secrets.stripe.env,
         },
       });
@@ -239,6 +246,15 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
       jwtSecret: secrets.jwtSecret,
       secretKey: secrets.secretKey,
     });
+    // What pg_cron + pg_net do on a hosted project: call the scan on schedule.
+    if (functions && opts.cron !== false) {
+      cron = startCron({
+        apiUrl: url,
+        serviceKey: secrets.secretKey,
+        intervalMs: scanIntervalMs(),
+        log,
+      });
+    }
     mark("ready");
     return { url, secrets, db, app, realtime: rt, stripe, migrations, timings, stop };
   } catch (err) {

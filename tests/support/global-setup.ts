@@ -42,6 +42,8 @@ export async function setup(project: TestProject) {
     dataDir: path.join(tmp, "data"),
     envFile: path.join(tmp, ".env.local"),
     databaseUrl,
+    // No scheduled scans: suites that need one call the scan function themselves.
+    cron: false,
     quiet: true,
   });
   project.provide("stack", {

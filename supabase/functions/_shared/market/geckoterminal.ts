@@ -1,0 +1,173 @@
+// DEX pools from GeckoTerminal's public API (JSON:API): a network's trending pools with their
+// DEX names in one call. The free tier allows 30 calls per minute, so each scan reads ONE
+// network and the adapter instance rotates through them from scan to scan.
+import type { Quote } from "../domain/market.ts";
+import { Backoff, getJson, isRecord, requestContext, toNumber, type VenueOptions } from "./http.ts";
+import {
+  type FetchQuotesOptions,
+  type FetchQuotesResult,
+  type MarketAdapter,
+  MarketSourceError,
+} from "./types.ts";
+
+export const GECKOTERMINAL_API = "https://api.geckoterminal.com/api/v2";
+
+/** GeckoTerminal's network id → our `Quote.network` value and the name shown to users. */
+export const DEX_NETWORKS = {
+  eth: { network: "ethereum", name: "Ethereum" },
+  base: { network: "base", name: "Base" },
+  solana: { network: "solana", name: "Solana" },
+  bsc: { network: "bsc", name: "BSC" },
+  arbitrum: { network: "arbitrum", name: "Arbitrum" },
+} as const satisfies Record<string, { network: string; name: string }>;
+export type DexNetworkId = keyof typeof DEX_NETWORKS;
+export const DEX_NETWORK_IDS = Object.keys(DEX_NETWORKS) as DexNetworkId[];
+
+export function trendingPoolsUrl(network: DexNetworkId): string {
+  return `${GECKOTERMINAL_API}/networks/${network}/trending_pools?include=dex&page=1`;
+}
+
+export function geckoTerminalPoolUrl(network: DexNetworkId, address: string): string {
+  return `https://www.geckoterminal.com/${network}/pools/${address}`;
+}
+
+const BRANDS: Record<string, string> = {
+  uniswap: "Uniswap",
+  pancakeswap: "PancakeSwap",
+  sushiswap: "SushiSwap",
+  traderjoe: "Trader Joe",
+  clmm: "CLMM",
+  cpmm: "CPMM",
+  dlmm: "DLMM",
+  amm: "AMM",
+  fun: "Fun",
+};
+const NETWORK_WORDS = new Set(["eth", "ethereum", "base", "solana", "bsc", "arbitrum", "one"]);
+
+/** `uniswap_v3` → `Uniswap V3`, `pancakeswap-v3-bsc` → `PancakeSwap V3` (used when the
+ * response does not include the DEX's own name). */
+export function prettifyDexId(id: string): string {
+  const words = id.split(/[-_\s]+/).filter((w) => w !== "");
+  const kept = words.filter((w, i) => i === 0 || !NETWORK_WORDS.has(w.toLowerCase()));
+  return kept
+    .map((w) => {
+      const lower = w.toLowerCase();
+      if (BRANDS[lower]) return BRANDS[lower];
+      if (/^v\d+$/.test(lower)) return lower.toUpperCase();
+      return lower.charAt(0).toUpperCase() + lower.slice(1);
+    })
+    .join(" ");
+}
+
+/** `PEPE / WETH` or `WETH / USDC 0.05%` → `PEPE/WETH`, `WETH/USDC`; null when not a pair. */
+export function pairSymbol(name: string): string | null {
+  const parts = name.split(" / ");
+  if (parts.length !== 2) return null;
+  const base = parts[0]!.trim();
+  const quote = parts[1]!.replace(/\s+\d+(\.\d+)?%$/, "").trim();
+  if (!base || !quote || base.includes("/") || quote.includes("/")) return null;
+  const symbol = `${base}/${quote}`;
+  return symbol.length <= 64 ? symbol : null;
+}
+
+function dexNames(included: unknown): Map<string, string> {
+  const names = new Map<string, string>();
+  if (!Array.isArray(included)) return names;
+  for (const item of included) {
+    if (
+      isRecord(item) && item.type === "dex" && typeof item.id === "string" &&
+      isRecord(item.attributes) && typeof item.attributes.name === "string" &&
+      item.attributes.name.trim() !== ""
+    ) {
+      // `Raydium (CLMM)` → `Raydium CLMM`: parentheses in the exchange text hold the network.
+      names.set(item.id, item.attributes.name.replace(/\s*\(([^)]*)\)/g, " $1").trim());
+    }
+  }
+  return names;
+}
+
+/** Maps one network's pool list; unusable pools are skipped and counted. */
+export function parseGeckoTerminalPools(
+  body: unknown,
+  networkId: DexNetworkId,
+  now: Date,
+): { quotes: Quote[]; skipped: number } {
+  if (!isRecord(body) || !Array.isArray(body.data)) {
+    throw new MarketSourceError("dex", "parse", `${networkId} pools: no data list`);
+  }
+  const net = DEX_NETWORKS[networkId];
+  const names = dexNames(body.included);
+  const ts = now.toISOString();
+  const quotes: Quote[] = [];
+  let skipped = 0;
+  for (const row of body.data) {
+    const attrs = isRecord(row) ? row.attributes : undefined;
+    if (!isRecord(row) || row.type !== "pool" || !isRecord(attrs)) {
+      skipped++;
+      continue;
+    }
+    const symbol = typeof attrs.name === "string" ? pairSymbol(attrs.name) : null;
+    const address = typeof attrs.address === "string" && /^[A-Za-z0-9]{20,80}$/.test(attrs.address)
+      ? attrs.address
+      : null;
+    const price = toNumber(attrs.base_token_price_usd);
+    const volume = isRecord(attrs.volume_usd) ? toNumber(attrs.volume_usd.h24) : null;
+    const relationships = isRecord(row.relationships) ? row.relationships : {};
+    const dexData = isRecord(relationships.dex) && isRecord(relationships.dex.data)
+      ? relationships.dex.data
+      : null;
+    const dexId = dexData && typeof dexData.id === "string" ? dexData.id : null;
+    if (!symbol || !address || price === null || price <= 0 || !dexId) {
+      skipped++;
+      continue;
+    }
+    const dexName = names.get(dexId) ?? prettifyDexId(dexId);
+    quotes.push({
+      symbol,
+      exchange: `${dexName} (${net.name})`,
+      exchangeType: "dex",
+      network: net.network,
+      source: "dex",
+      selection: "dex",
+      poolUrl: geckoTerminalPoolUrl(networkId, address),
+      price,
+      volume24h: volume !== null && volume >= 0 ? volume : null,
+      ts,
+    });
+  }
+  return { quotes, skipped };
+}
+
+export interface DexAdapterOptions extends VenueOptions {
+  /** Networks to rotate through (default eth, base, solana, bsc, arbitrum). */
+  networks?: readonly DexNetworkId[];
+}
+
+/** The DEX adapter; each `fetchQuotes` reads the next network of the rotation. */
+export function createDexAdapter(venue: DexAdapterOptions = {}): MarketAdapter & {
+  /** The network the next call reads (null before the first call picks a start). */
+  nextNetwork(): DexNetworkId | null;
+} {
+  const networks = venue.networks?.length ? [...venue.networks] : DEX_NETWORK_IDS;
+  const backoff = new Backoff();
+  let next: number | null = null;
+  return {
+    source: "dex",
+    nextNetwork: () => (next === null ? null : networks[next]!),
+    async fetchQuotes(opts: FetchQuotesOptions = {}): Promise<FetchQuotesResult> {
+      const ctx = requestContext("dex", backoff, venue, opts);
+      const now = ctx.now();
+      const paused = backoff.activeAt(now);
+      if (paused) return { quotes: [], skipped: 0, source: "dex", backoffUntil: paused };
+      // A fresh worker starts where the clock says, so cold starts do not always read `eth`.
+      if (next === null) next = Math.floor(now.getTime() / 10_000) % networks.length;
+      const networkId = networks[next]!;
+      next = (next + 1) % networks.length;
+      const answer = await getJson(ctx, trendingPoolsUrl(networkId));
+      if (!answer.ok) {
+        return { quotes: [], skipped: 0, source: "dex", backoffUntil: answer.backoffUntil };
+      }
+      return { ...parseGeckoTerminalPools(answer.body, networkId, ctx.now()), source: "dex" };
+    },
+  };
+}

@@ -1,0 +1,186 @@
+// Reading a venue's public JSON API: a timeout per request, rate-limit answers turned into a
+// "do not call before" time, and every other failure turned into a `MarketSourceError`.
+import type { MarketSource } from "../domain/market.ts";
+import { MarketSourceError } from "./types.ts";
+
+export const DEFAULT_TIMEOUT_MS = 8_000;
+/** The pause after a rate-limit answer that names none (no or unreadable Retry-After). */
+export const DEFAULT_BACKOFF_SECONDS = 60;
+/** HTTP statuses that mean "you are calling too often" (418: Binance's ban after ignored 429s). */
+export const RATE_LIMIT_STATUSES: ReadonlySet<number> = new Set([429, 418]);
+
+/**
+ * Milliseconds to wait from a Retry-After header: delay-seconds (Binance, Coinbase and
+ * GeckoTerminal send these) or an HTTP date; null when absent or unreadable.
+ */
+export function retryAfterMs(value: string | null, now: Date): number | null {
+  const text = value?.trim();
+  if (!text) return null;
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  // An HTTP date (`Wed, 21 Oct 2026 07:28:00 GMT`); anything else is unreadable.
+  const at = /^[A-Za-z]{3}, /.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(at)) return null;
+  return Math.max(0, at - now.getTime());
+}
+
+/** The "do not call before" time of one adapter instance. */
+export class Backoff {
+  #until = 0;
+
+  /** The ISO time calls are paused until, or null when calling is allowed at `now`. */
+  activeAt(now: Date): string | null {
+    return now.getTime() < this.#until ? new Date(this.#until).toISOString() : null;
+  }
+
+  /** Pauses calls until the venue's Retry-After (default 60 s) has passed; returns that time. */
+  pause(now: Date, retryAfter: string | null): string {
+    const ms = retryAfterMs(retryAfter, now) ?? DEFAULT_BACKOFF_SECONDS * 1000;
+    this.#until = Math.max(this.#until, now.getTime() + ms);
+    return new Date(this.#until).toISOString();
+  }
+}
+
+export interface RequestContext {
+  source: MarketSource;
+  fetch: typeof fetch;
+  now: () => Date;
+  signal?: AbortSignal;
+  timeoutMs: number;
+  backoff: Backoff;
+}
+
+export type JsonAnswer = { ok: true; body: unknown } | { ok: false; backoffUntil: string };
+
+/** Settles like `work`, or rejects once `signal` aborts (even if `work` ignores the signal). */
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function snippet(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat;
+}
+
+/**
+ * GET `url` and parse its JSON body within `timeoutMs`. A 429/418 pauses the adapter (see
+ * `Backoff`) and answers `{ ok: false, backoffUntil }`; anything else that is not a 2xx with a
+ * JSON body throws `MarketSourceError`.
+ */
+export async function getJson(ctx: RequestContext, url: string): Promise<JsonAnswer> {
+  const timeout = AbortSignal.timeout(ctx.timeoutMs);
+  const signal = ctx.signal ? AbortSignal.any([timeout, ctx.signal]) : timeout;
+  const host = new URL(url).host;
+  let status = 0;
+  let text: string;
+  try {
+    const res = await raceAbort(
+      ctx.fetch(url, { headers: { accept: "application/json" }, signal }),
+      signal,
+    );
+    status = res.status;
+    if (RATE_LIMIT_STATUSES.has(res.status)) {
+      await res.body?.cancel().catch(() => {});
+      const backoffUntil = ctx.backoff.pause(ctx.now(), res.headers.get("retry-after"));
+      console.warn(
+        `[market] ${ctx.source}: HTTP ${res.status} from ${host}; paused until ${backoffUntil}`,
+      );
+      return { ok: false, backoffUntil };
+    }
+    text = await raceAbort(res.text(), signal);
+  } catch (err) {
+    if (timeout.aborted) {
+      throw new MarketSourceError(
+        ctx.source,
+        "timeout",
+        `${host} did not answer within ${ctx.timeoutMs} ms`,
+        undefined,
+        { cause: err },
+      );
+    }
+    if (ctx.signal?.aborted) {
+      throw new MarketSourceError(
+        ctx.source,
+        "network",
+        `request to ${host} was cancelled`,
+        undefined,
+        {
+          cause: err,
+        },
+      );
+    }
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new MarketSourceError(
+      ctx.source,
+      "network",
+      `${host} unreachable: ${reason}`,
+      undefined,
+      {
+        cause: err,
+      },
+    );
+  }
+  if (status < 200 || status > 299) {
+    const detail = snippet(text);
+    throw new MarketSourceError(
+      ctx.source,
+      "http",
+      `${host} answered HTTP ${status}${detail ? `: ${detail}` : ""}`,
+      status,
+    );
+  }
+  try {
+    return { ok: true, body: JSON.parse(text) };
+  } catch (err) {
+    throw new MarketSourceError(
+      ctx.source,
+      "parse",
+      `${host} sent a body that is not JSON`,
+      status,
+      {
+        cause: err,
+      },
+    );
+  }
+}
+
+/** A finite number from a JSON number or numeric string; null otherwise. */
+export function toNumber(value: unknown): number | null {
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (typeof value === "string" && value.trim() !== "") {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The request settings shared by the real-venue adapters. */
+export interface VenueOptions {
+  /** Per-request timeout (default 8 s). */
+  timeoutMs?: number;
+}
+
+/** Builds the request context of one call. */
+export function requestContext(
+  source: MarketSource,
+  backoff: Backoff,
+  venue: VenueOptions,
+  opts: { fetch?: typeof fetch; now?: () => Date; signal?: AbortSignal },
+): RequestContext {
+  return {
+    source,
+    backoff,
+    fetch: opts.fetch ?? globalThis.fetch,
+    now: opts.now ?? (() => new Date()),
+    signal: opts.signal,
+    timeoutMs: venue.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  };
+}

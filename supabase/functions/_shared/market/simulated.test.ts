@@ -1,0 +1,124 @@
+import {
+  deepStrictEqual,
+  notDeepStrictEqual,
+  ok,
+  strictEqual as assertEquals,
+} from "node:assert/strict";
+import { EXCHANGE_SELECTIONS, type Quote } from "../domain/market.ts";
+import {
+  createSimulatedAdapter,
+  SIM_EVENT_PERIOD_MS,
+  simulatedEvents,
+  simulatedInstruments,
+  simulatedQuotes,
+} from "./simulated.ts";
+
+const T0 = Date.parse("2026-03-02T12:00:00.000Z");
+const at = (ms: number) => new Date(ms);
+const logMove = (a: Quote, b: Quote) => Math.abs(Math.log(b.price / a.price));
+
+Deno.test("simulated: the same time gives the same quotes, within a 10-second bucket too", async () => {
+  deepStrictEqual(simulatedQuotes(at(T0 + 1_000)), simulatedQuotes(at(T0 + 1_000)));
+  const early = simulatedQuotes(at(T0 + 1_000)).map((q) => q.price);
+  const late = simulatedQuotes(at(T0 + 9_999)).map((q) => q.price);
+  deepStrictEqual(early, late);
+  // Two adapter instances (two workers) agree: no state between scans.
+  const now = () => at(T0);
+  deepStrictEqual(
+    await createSimulatedAdapter().fetchQuotes({ now }),
+    await createSimulatedAdapter().fetchQuotes({ now }),
+  );
+});
+
+Deno.test("simulated: about 300 instruments over the three selections and five networks", () => {
+  const quotes = simulatedQuotes(at(T0));
+  ok(quotes.length >= 280 && quotes.length <= 340, `${quotes.length} instruments`);
+  assertEquals(simulatedInstruments().length, quotes.length);
+  for (const selection of EXCHANGE_SELECTIONS) {
+    ok(quotes.filter((q) => q.selection === selection).length >= 50, selection);
+  }
+  const networks = new Set(quotes.filter((q) => q.exchangeType === "dex").map((q) => q.network));
+  deepStrictEqual([...networks].sort(), ["arbitrum", "base", "bsc", "ethereum", "solana"]);
+  const keys = new Set(quotes.map((q) => `${q.symbol}@${q.exchange}`));
+  assertEquals(keys.size, quotes.length, "symbol and exchange identify an instrument");
+});
+
+Deno.test("simulated: every field is valid and imitates its venue", () => {
+  const ts = at(T0 + 4_321);
+  for (const q of simulatedQuotes(ts)) {
+    assertEquals(q.source, "simulated");
+    ok(/^[^/\s]+\/[^/\s]+$/.test(q.symbol), q.symbol);
+    ok(Number.isFinite(q.price) && q.price > 0, `${q.symbol} price ${q.price}`);
+    ok(q.volume24h !== null && Number.isFinite(q.volume24h) && q.volume24h > 0);
+    assertEquals(q.ts, ts.toISOString());
+    ok(q.poolUrl?.startsWith("https://"));
+    if (q.selection === "cex-major") {
+      assertEquals(q.exchange, "Binance");
+      assertEquals(q.network, null);
+      assertEquals(q.exchangeType, "cex");
+      ok(/^https:\/\/www\.binance\.com\/en\/trade\/\w+_\w+\?type=spot$/.test(q.poolUrl!));
+    } else if (q.selection === "coinbase") {
+      assertEquals(q.exchange, "Coinbase");
+      assertEquals(q.network, null);
+      ok(/^https:\/\/www\.coinbase\.com\/advanced-trade\/spot\/\w+-\w+$/.test(q.poolUrl!));
+    } else {
+      assertEquals(q.exchangeType, "dex");
+      ok(/^[\w .]+ \((Ethereum|Base|Solana|BSC|Arbitrum)\)$/.test(q.exchange), q.exchange);
+      ok(
+        /^https:\/\/www\.geckoterminal\.com\/(eth|base|bsc|arbitrum)\/pools\/0x[0-9a-f]{40}$/.test(
+          q.poolUrl!,
+        ) ||
+          /^https:\/\/www\.geckoterminal\.com\/solana\/pools\/[1-9A-HJ-NP-Za-km-z]{44}$/.test(
+            q.poolUrl!,
+          ),
+        q.poolUrl!,
+      );
+    }
+  }
+});
+
+Deno.test("simulated: 10 seconds later prices have moved a little", () => {
+  const a = simulatedQuotes(at(T0));
+  const b = simulatedQuotes(at(T0 + 10_000));
+  notDeepStrictEqual(a.map((q) => q.price), b.map((q) => q.price));
+  const moves = a.map((q, i) => logMove(q, b[i]!)).sort((x, y) => x - y);
+  const median = moves[Math.floor(moves.length / 2)]!;
+  ok(median > 0.0003 && median < 0.006, `median 10 s move ${median}`);
+  ok(moves[Math.floor(moves.length * 0.95)]! < 0.02, "95 % move less than 2 %");
+  // Over a day prices wander but stay in the same order of magnitude.
+  const c = simulatedQuotes(at(T0 + 86_400_000));
+  for (const [i, q] of a.entries()) ok(logMove(q, c[i]!) < Math.log(3), q.symbol);
+});
+
+Deno.test("simulated: one asset moves together on every venue", () => {
+  const quotes = simulatedQuotes(at(T0));
+  const btc = quotes.filter((q) => q.symbol.startsWith("BTC/")).map((q) => q.price);
+  ok(btc.length >= 4);
+  ok(Math.max(...btc) / Math.min(...btc) < 1.005, `BTC across venues ${btc}`);
+});
+
+Deno.test("simulated: pumps and dumps of 5–40 % happen every 20 minutes and show in the prices", () => {
+  const epoch = Math.floor(T0 / SIM_EVENT_PERIOD_MS);
+  let checked = 0;
+  for (let e = epoch; e < epoch + 72; e++) {
+    const events = simulatedEvents(e);
+    ok(events.length >= 2 && events.length <= 4);
+    for (const ev of events) {
+      ok(Math.abs(ev.move) >= 0.05 && Math.abs(ev.move) <= 0.4, `move ${ev.move}`);
+      ok(ev.peakMs - ev.startMs >= 60_000 && ev.peakMs - ev.startMs <= 300_000);
+      if (Math.abs(ev.move) < 0.2 || checked >= 3) continue;
+      // A big event shows: the price at the peak is far from the price at the start.
+      const before = simulatedQuotes(at(ev.startMs - 10_000));
+      const peak = simulatedQuotes(at(ev.peakMs));
+      const later = simulatedQuotes(at(ev.peakMs + 70 * 60_000));
+      const i = simulatedInstruments().findIndex((inst) => inst.walk === ev.walk);
+      const jump = Math.log(peak[i]!.price / before[i]!.price);
+      ok(Math.sign(jump) === Math.sign(ev.move), `${before[i]!.symbol} moved ${jump}`);
+      ok(Math.abs(jump) > Math.abs(Math.log(1 + ev.move)) * 0.5, `${before[i]!.symbol} ${jump}`);
+      // ...and has decayed an hour after the peak.
+      ok(Math.abs(Math.log(later[i]!.price / before[i]!.price)) < Math.abs(jump));
+      checked++;
+    }
+  }
+  assertEquals(checked, 3, "a day has at least three big events");
+});

@@ -1,0 +1,552 @@
+// The offline market: ~300 instruments on Binance, Coinbase and DEX pools of five networks,
+// priced by a seeded function of time alone. Every scan in the same 10-second bucket sees the
+// same prices, whichever worker computes them, and no state is kept between scans.
+//
+// price(t) = base × exp(walk(t) + events(t) + venue noise(t)), where
+// - walk: a sum of value-noise octaves (periods 10 s … ~11 h, amplitudes growing with the square
+//   root of the period), so it moves like a random walk of `vol` per 10 s over minutes and hours
+//   but stays around the base price over days; instruments of one asset share it;
+// - events: every 20 minutes a few assets pump or dump 5–40 % over 1–5 minutes, then decay back
+//   within the hour.
+import type { ExchangeSelection, Quote } from "../domain/market.ts";
+import { binanceTradeUrl } from "./binance.ts";
+import { coinbaseTradeUrl } from "./coinbase.ts";
+import { DEX_NETWORKS, type DexNetworkId, geckoTerminalPoolUrl } from "./geckoterminal.ts";
+import type { FetchQuotesOptions, FetchQuotesResult, MarketAdapter } from "./types.ts";
+
+export const SIM_BUCKET_MS = 10_000;
+export const SIM_EVENT_PERIOD_MS = 20 * 60_000;
+const OCTAVES = 12;
+const EVENT_TAIL_MS = 60 * 60_000;
+const DEFAULT_SEED = 0x5eed_2026;
+
+// ---------------------------------------------------------------------------------------------
+// Seeded hashing: 32-bit integer mixing, so a value depends only on its inputs.
+
+function fmix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+function hash(...parts: number[]): number {
+  let h = 0x9e3779b9;
+  for (const p of parts) {
+    // Integers beyond 32 bits (time buckets are not) fold their high part in too.
+    const lo = p | 0;
+    const hi = Math.floor(p / 4294967296) | 0;
+    h = fmix(h ^ Math.imul(lo, 0xcc9e2d51));
+    if (hi !== 0) h = fmix(h ^ Math.imul(hi, 0x1b873593));
+  }
+  return h;
+}
+
+/** Uniform in [0, 1). */
+function unit(...parts: number[]): number {
+  return hash(...parts) / 4294967296;
+}
+
+/** Standard normal (Box–Muller over two hashed uniforms). */
+function gauss(...parts: number[]): number {
+  const u = 1 - unit(...parts, 1);
+  const v = unit(...parts, 2);
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+
+function hashString(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return fmix(h);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The instruments.
+
+/** Volatility tiers: log-price standard deviation per 10 s. */
+const TIER_VOL = [0.001, 0.0015, 0.0025, 0.0035] as const;
+const TIER_VOLUME = [9e8, 9e7, 2.5e7, 1.5e7] as const;
+/** Largest event move per tier: majors barely, small caps up to 40 %. */
+const TIER_EVENT_MAX = [0, 0.12, 0.25, 0.4] as const;
+type Tier = 0 | 1 | 2 | 3;
+
+/** CEX assets: symbol, base price in USD, tier, listed on Coinbase. */
+const CEX_ASSETS: readonly (readonly [string, number, Tier, boolean])[] = [
+  ["BTC", 67000, 0, true],
+  ["ETH", 3400, 0, true],
+  ["BNB", 590, 0, false],
+  ["SOL", 150, 0, true],
+  ["XRP", 0.55, 0, true],
+  ["DOGE", 0.15, 1, true],
+  ["ADA", 0.45, 1, true],
+  ["TRX", 0.12, 1, false],
+  ["AVAX", 28, 1, true],
+  ["TON", 6.5, 1, false],
+  ["LINK", 14, 1, true],
+  ["DOT", 6.2, 1, true],
+  ["POL", 0.45, 1, true],
+  ["SHIB", 0.000018, 1, true],
+  ["LTC", 72, 1, true],
+  ["BCH", 380, 1, true],
+  ["NEAR", 5.2, 1, true],
+  ["UNI", 8.5, 1, true],
+  ["ICP", 9, 1, true],
+  ["APT", 7.5, 1, true],
+  ["XLM", 0.1, 1, true],
+  ["ETC", 24, 1, true],
+  ["FIL", 4.5, 1, true],
+  ["HBAR", 0.08, 1, true],
+  ["ATOM", 7, 1, true],
+  ["ARB", 0.8, 1, true],
+  ["OP", 1.7, 1, true],
+  ["SUI", 1.1, 1, true],
+  ["INJ", 22, 1, true],
+  ["RENDER", 7, 1, true],
+  ["IMX", 1.6, 1, true],
+  ["STX", 1.8, 1, true],
+  ["AAVE", 95, 2, true],
+  ["MKR", 2400, 2, true],
+  ["GRT", 0.2, 2, true],
+  ["ALGO", 0.15, 2, true],
+  ["SEI", 0.4, 2, true],
+  ["TIA", 6, 2, true],
+  ["FET", 1.3, 2, true],
+  ["RUNE", 4.5, 2, false],
+  ["LDO", 1.7, 2, true],
+  ["QNT", 80, 2, true],
+  ["EGLD", 32, 2, true],
+  ["SAND", 0.35, 2, true],
+  ["MANA", 0.35, 2, true],
+  ["AXS", 5.5, 2, true],
+  ["THETA", 1.5, 2, false],
+  ["FLOW", 0.6, 2, true],
+  ["XTZ", 0.75, 2, true],
+  ["EOS", 0.6, 2, false],
+  ["KAVA", 0.45, 2, true],
+  ["CRV", 0.3, 2, true],
+  ["SNX", 1.8, 2, true],
+  ["COMP", 55, 2, true],
+  ["ENS", 18, 2, true],
+  ["DYDX", 1.4, 2, false],
+  ["GALA", 0.025, 2, true],
+  ["CHZ", 0.07, 2, true],
+  ["APE", 0.9, 2, true],
+  ["1INCH", 0.35, 2, true],
+  ["ZEC", 30, 2, true],
+  ["DASH", 26, 2, true],
+  ["NEO", 11, 2, false],
+  ["IOTA", 0.18, 2, false],
+  ["JUP", 0.9, 2, true],
+  ["PYTH", 0.35, 2, true],
+  ["WLD", 2.3, 2, false],
+  ["ORDI", 35, 2, false],
+  ["STRK", 0.6, 2, true],
+  ["ENA", 0.5, 2, true],
+  ["ONDO", 1.1, 2, true],
+  ["JTO", 2.6, 2, true],
+  ["BLUR", 0.25, 2, true],
+  ["CAKE", 2.2, 2, false],
+  ["ROSE", 0.08, 2, false],
+  ["MINA", 0.55, 2, true],
+  ["CFX", 0.17, 2, false],
+  ["KSM", 26, 2, true],
+  ["PEPE", 0.000011, 3, true],
+  ["FLOKI", 0.00017, 3, true],
+  ["BONK", 0.000024, 3, true],
+  ["WIF", 2.5, 3, true],
+  ["BOME", 0.009, 3, false],
+  ["MEME", 0.017, 3, false],
+  ["PEOPLE", 0.08, 3, false],
+  ["NOT", 0.015, 3, false],
+  ["TURBO", 0.006, 3, true],
+  ["NEIRO", 0.0012, 3, false],
+  ["PNUT", 0.45, 3, true],
+  ["ACT", 0.2, 3, false],
+  ["DOGS", 0.0005, 3, false],
+  ["1000SATS", 0.0003, 3, false],
+  ["BANANA", 45, 3, false],
+  ["ZRO", 3.5, 3, true],
+  ["IO", 2.5, 3, true],
+  ["ZK", 0.15, 3, true],
+  ["W", 0.3, 3, true],
+  ["ETHFI", 2, 3, true],
+  ["AEVO", 0.4, 3, false],
+  ["PORTAL", 0.5, 3, false],
+  ["PIXEL", 0.2, 3, false],
+  ["ALT", 0.13, 3, false],
+  ["MANTA", 0.9, 3, false],
+  ["XAI", 0.3, 3, false],
+  ["ACE", 3, 3, false],
+];
+
+/** DEX pools per GeckoTerminal network: two venues (DEX names) and a dozen tokens each. */
+const DEX_POOLS: Record<
+  DexNetworkId,
+  { dexes: [string, string]; quote: string; tokens: readonly (readonly [string, number])[] }
+> = {
+  eth: {
+    dexes: ["Uniswap V3", "Uniswap V2"],
+    quote: "WETH",
+    tokens: [
+      ["PEPE", 0.000011],
+      ["MOG", 0.0000012],
+      ["SPX", 0.55],
+      ["TURBO", 0.006],
+      ["NEIRO", 0.09],
+      ["APU", 0.0003],
+      ["WOJAK", 0.0004],
+      ["BITCOIN", 0.1],
+      ["LINK", 14],
+      ["UNI", 8.5],
+      ["ONDO", 1.1],
+      ["ENA", 0.5],
+    ],
+  },
+  base: {
+    dexes: ["Aerodrome", "Uniswap V3"],
+    quote: "WETH",
+    tokens: [
+      ["BRETT", 0.09],
+      ["DEGEN", 0.008],
+      ["TOSHI", 0.0002],
+      ["AERO", 0.9],
+      ["VIRTUAL", 1.2],
+      ["KEYCAT", 0.005],
+      ["SKI", 0.05],
+      ["DOGINME", 0.0004],
+      ["BENJI", 0.01],
+      ["MIGGLES", 0.05],
+      ["HIGHER", 0.02],
+      ["MOCHI", 0.00002],
+    ],
+  },
+  solana: {
+    dexes: ["Raydium", "Orca"],
+    quote: "SOL",
+    tokens: [
+      ["BONK", 0.000024],
+      ["WIF", 2.5],
+      ["POPCAT", 0.9],
+      ["MEW", 0.006],
+      ["BOME", 0.009],
+      ["PNUT", 0.45],
+      ["GOAT", 0.4],
+      ["MOODENG", 0.15],
+      ["CHILLGUY", 0.2],
+      ["FWOG", 0.2],
+      ["MICHI", 0.1],
+      ["GIGA", 0.03],
+    ],
+  },
+  bsc: {
+    dexes: ["PancakeSwap V3", "PancakeSwap V2"],
+    quote: "WBNB",
+    tokens: [
+      ["CAKE", 2.2],
+      ["BABYDOGE", 0.0000000015],
+      ["FLOKI", 0.00017],
+      ["TST", 0.05],
+      ["MUBARAK", 0.1],
+      ["BROCCOLI", 0.04],
+      ["XVS", 7],
+      ["TWT", 1],
+      ["ALPACA", 0.1],
+      ["SFP", 0.7],
+      ["BAKE", 0.2],
+      ["ID", 0.3],
+    ],
+  },
+  arbitrum: {
+    dexes: ["Uniswap V3", "Camelot"],
+    quote: "WETH",
+    tokens: [
+      ["ARB", 0.8],
+      ["GMX", 25],
+      ["MAGIC", 0.4],
+      ["RDNT", 0.06],
+      ["PENDLE", 4],
+      ["GRAIL", 900],
+      ["XAI", 0.3],
+      ["GNS", 3],
+      ["WINR", 0.03],
+      ["ZRO", 3.5],
+      ["AIDOGE", 0.0000000002],
+      ["VELA", 0.5],
+    ],
+  },
+};
+
+export interface SimInstrument {
+  symbol: string;
+  exchange: string;
+  exchangeType: "cex" | "dex";
+  network: string | null;
+  selection: ExchangeSelection;
+  poolUrl: string;
+  basePrice: number;
+  baseVolume: number;
+  /** The shared walk (one per asset) this instrument follows. */
+  walk: number;
+  /** Own noise on top of the walk (venue basis), log-std per 10 s. */
+  venueNoise: number;
+  key: number;
+}
+
+interface Walk {
+  key: number;
+  vol: number;
+  eventMax: number;
+}
+
+interface Universe {
+  instruments: SimInstrument[];
+  walks: Walk[];
+  /** Walks that may pump or dump (not the majors). */
+  eventWalks: number[];
+}
+
+function evmAddress(key: number): string {
+  let hex = "";
+  for (let i = 0; hex.length < 40; i++) hex += hash(key, 0xadd, i).toString(16).padStart(8, "0");
+  return `0x${hex.slice(0, 40)}`;
+}
+
+const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+function solanaAddress(key: number): string {
+  let out = "";
+  for (let i = 0; i < 44; i++) out += BASE58[hash(key, 0x501, i) % 58];
+  return out;
+}
+
+function buildUniverse(seed: number): Universe {
+  const walks: Walk[] = [];
+  const walkIndex = new Map<string, number>();
+  const walkFor = (name: string, vol: number, eventMax: number) => {
+    let i = walkIndex.get(name);
+    if (i === undefined) {
+      i = walks.length;
+      walks.push({ key: hash(seed, hashString(`walk:${name}`)), vol, eventMax });
+      walkIndex.set(name, i);
+    }
+    return i;
+  };
+  const instruments: SimInstrument[] = [];
+  const add = (i: Omit<SimInstrument, "key">) =>
+    instruments.push({ ...i, key: hash(seed, hashString(`${i.symbol}@${i.exchange}`)) });
+  const spread = (name: string) => Math.exp(0.6 * gauss(seed, hashString(`volume:${name}`)));
+
+  CEX_ASSETS.forEach(([asset, price, tier, onCoinbase], rank) => {
+    const walk = walkFor(asset, TIER_VOL[tier], TIER_EVENT_MAX[tier]);
+    const volume = TIER_VOLUME[tier] * spread(asset);
+    const binanceQuotes = rank < 5 ? ["USDT", "USDC", "FDUSD"] : rank < 15 ? ["USDT", "USDC"] : [
+      "USDT",
+    ];
+    for (const [i, quote] of binanceQuotes.entries()) {
+      add({
+        symbol: `${asset}/${quote}`,
+        exchange: "Binance",
+        exchangeType: "cex",
+        network: null,
+        selection: "cex-major",
+        poolUrl: binanceTradeUrl(asset, quote),
+        basePrice: price,
+        baseVolume: volume * (i === 0 ? 1 : 0.12),
+        walk,
+        venueNoise: 0.0002,
+      });
+    }
+    if (onCoinbase) {
+      for (const quote of rank < 5 ? ["USD", "USDT"] : ["USD"]) {
+        add({
+          symbol: `${asset}/${quote}`,
+          exchange: "Coinbase",
+          exchangeType: "cex",
+          network: null,
+          selection: "coinbase",
+          poolUrl: coinbaseTradeUrl(`${asset}-${quote}`),
+          basePrice: price,
+          baseVolume: volume * (quote === "USD" ? 0.3 : 0.02),
+          walk,
+          venueNoise: 0.0003,
+        });
+      }
+    }
+  });
+
+  for (
+    const [networkId, pools] of Object.entries(DEX_POOLS) as [DexNetworkId, typeof DEX_POOLS.eth][]
+  ) {
+    const net = DEX_NETWORKS[networkId];
+    for (const [token, price] of pools.tokens) {
+      const cex = CEX_ASSETS.find(([a]) => a === token);
+      // A token listed on CEXs moves with its CEX walk; DEX-only tokens are wilder (0.3–0.6 %).
+      const walk = cex
+        ? walkFor(token, TIER_VOL[cex[2]], TIER_EVENT_MAX[cex[2]])
+        : walkFor(`${networkId}:${token}`, 0.003 + 0.003 * unit(seed, hashString(token)), 0.4);
+      const volume = 3e6 * spread(`${networkId}:${token}`) * (cex ? 3 : 1);
+      pools.dexes.forEach((dex, i) => {
+        const symbol = `${token}/${pools.quote}`;
+        const key = hash(seed, hashString(`${symbol}@${dex}:${networkId}`));
+        add({
+          symbol,
+          exchange: `${dex} (${net.name})`,
+          exchangeType: "dex",
+          network: net.network,
+          selection: "dex",
+          poolUrl: geckoTerminalPoolUrl(
+            networkId,
+            networkId === "solana" ? solanaAddress(key) : evmAddress(key),
+          ),
+          basePrice: price,
+          baseVolume: volume * (i === 0 ? 1 : 0.25),
+          walk,
+          venueNoise: 0.001,
+        });
+      });
+    }
+  }
+  const eventWalks = walks.flatMap((w, i) => (w.eventMax > 0 ? [i] : []));
+  return { instruments, walks, eventWalks };
+}
+
+const universes = new Map<number, Universe>();
+function universe(seed: number): Universe {
+  let u = universes.get(seed);
+  if (!u) universes.set(seed, u = buildUniverse(seed));
+  return u;
+}
+
+/** The simulated instruments (for tests and the local stack's tooling). */
+export function simulatedInstruments(seed = DEFAULT_SEED): readonly SimInstrument[] {
+  return universe(seed).instruments;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prices.
+
+/** The shared walk's log offset at a 10-second bucket. */
+function walkAt(walk: Walk, bucket: number): number {
+  const c = walk.vol / 2;
+  let sum = c * gauss(walk.key, 0, bucket);
+  for (let k = 1; k <= OCTAVES; k++) {
+    const size = 2 ** k;
+    const j = Math.floor(bucket / size);
+    const f = (bucket - j * size) / size;
+    const value = (1 - f) * gauss(walk.key, k, j) + f * gauss(walk.key, k, j + 1);
+    sum += c * Math.SQRT2 ** k * value;
+  }
+  return sum;
+}
+
+export interface SimEvent {
+  /** Index into `simulatedInstruments()`' walks: every instrument of the asset moves. */
+  walk: number;
+  /** When the move starts and peaks (epoch ms). */
+  startMs: number;
+  peakMs: number;
+  /** Relative move at the peak: +0.3 = +30 %, −0.2 = −20 %. */
+  move: number;
+  /** Decay time constant after the peak. */
+  decayMs: number;
+}
+
+/** The pumps and dumps that start in 20-minute period `epoch` (= floor(ms / 20 min)). */
+export function simulatedEvents(epoch: number, seed = DEFAULT_SEED): SimEvent[] {
+  const u = universe(seed);
+  const count = 2 + Math.floor(unit(seed, 0xe7e, epoch) * 3);
+  const events: SimEvent[] = [];
+  for (let i = 0; i < count; i++) {
+    const walk = u.eventWalks[Math.floor(unit(seed, 0xe7e, epoch, i, 1) * u.eventWalks.length)]!;
+    const max = u.walks[walk]!.eventMax;
+    const size = 0.05 + (max - 0.05) * unit(seed, 0xe7e, epoch, i, 2) ** 2;
+    const pump = unit(seed, 0xe7e, epoch, i, 3) < 0.65;
+    const startMs = epoch * SIM_EVENT_PERIOD_MS +
+      Math.floor(unit(seed, 0xe7e, epoch, i, 4) * 15 * 60) * 1000;
+    const rampMs = (60 + Math.floor(unit(seed, 0xe7e, epoch, i, 5) * 240)) * 1000;
+    events.push({
+      walk,
+      startMs,
+      peakMs: startMs + rampMs,
+      move: pump ? size : -size,
+      decayMs: (5 + 10 * unit(seed, 0xe7e, epoch, i, 6)) * 60_000,
+    });
+  }
+  return events;
+}
+
+/** Log offset of an event at time `ms`: a smooth ramp to the peak, then a decay to zero. */
+function eventOffset(e: SimEvent, ms: number): number {
+  if (ms <= e.startMs) return 0;
+  const peak = Math.log(1 + e.move);
+  if (ms < e.peakMs) {
+    const x = (ms - e.startMs) / (e.peakMs - e.startMs);
+    return peak * x * x * (3 - 2 * x);
+  }
+  const after = ms - e.peakMs;
+  if (after >= EVENT_TAIL_MS) return 0;
+  return peak * Math.exp(-after / e.decayMs) * (1 - after / EVENT_TAIL_MS);
+}
+
+function round(value: number): number {
+  return Number(value.toPrecision(8));
+}
+
+/** Every simulated instrument's quote at `at` (constant within a 10-second bucket). */
+export function simulatedQuotes(at: Date, seed = DEFAULT_SEED): Quote[] {
+  const u = universe(seed);
+  const bucket = Math.floor(at.getTime() / SIM_BUCKET_MS);
+  const ms = bucket * SIM_BUCKET_MS;
+  const walkOffsets = u.walks.map((w) => walkAt(w, bucket));
+  const eventOffsets = new Map<number, number>();
+  // Events start at most 20 min into their period and are gone an hour after their peak.
+  const epoch = Math.floor(ms / SIM_EVENT_PERIOD_MS);
+  for (let e = epoch - 4; e <= epoch; e++) {
+    for (const ev of simulatedEvents(e, seed)) {
+      const off = eventOffset(ev, ms);
+      if (off !== 0) eventOffsets.set(ev.walk, (eventOffsets.get(ev.walk) ?? 0) + off);
+    }
+  }
+  const hour = Math.floor(ms / 3_600_000);
+  const ts = at.toISOString();
+  return u.instruments.map((inst) => {
+    const event = eventOffsets.get(inst.walk) ?? 0;
+    const log = walkOffsets[inst.walk]! + event + inst.venueNoise * gauss(inst.key, 0x7e, bucket);
+    // Volume drifts hour to hour and swells while the asset is moving hard.
+    const volume = inst.baseVolume * Math.exp(0.25 * gauss(inst.key, 0x70, hour)) *
+      (1 + 4 * Math.abs(event));
+    return {
+      symbol: inst.symbol,
+      exchange: inst.exchange,
+      exchangeType: inst.exchangeType,
+      network: inst.network,
+      source: "simulated",
+      selection: inst.selection,
+      poolUrl: inst.poolUrl,
+      price: round(inst.basePrice * Math.exp(log)),
+      volume24h: Math.round(volume),
+      ts,
+    };
+  });
+}
+
+export interface SimulatedAdapterOptions {
+  seed?: number;
+}
+
+/** The simulated source as an adapter (never throws, never rate-limited). */
+export function createSimulatedAdapter(sim: SimulatedAdapterOptions = {}): MarketAdapter {
+  const seed = sim.seed ?? DEFAULT_SEED;
+  return {
+    source: "simulated",
+    fetchQuotes(opts: FetchQuotesOptions = {}): Promise<FetchQuotesResult> {
+      const now = opts.now?.() ?? new Date();
+      return Promise.resolve({
+        quotes: simulatedQuotes(now, seed),
+        skipped: 0,
+        source: "simulated",
+      });
+    },
+  };
+}

@@ -1,0 +1,43 @@
+// Which market sources a deployment scans (env MARKET_SOURCES) and the adapter for each.
+import { MARKET_SOURCES, type MarketSource } from "../domain/market.ts";
+import { type Env } from "../env.ts";
+import { HttpError } from "../http.ts";
+import { createBinanceAdapter } from "./binance.ts";
+import { createCoinbaseAdapter } from "./coinbase.ts";
+import { createDexAdapter } from "./geckoterminal.ts";
+import { createSimulatedAdapter } from "./simulated.ts";
+import type { MarketAdapter } from "./types.ts";
+
+export const DEFAULT_MARKET_SOURCES: readonly MarketSource[] = ["simulated"];
+
+/**
+ * The sources named in MARKET_SOURCES (comma list of binance, coinbase, dex, simulated; default
+ * simulated). An unknown name is a 500 `market_sources_invalid`: a typo must not silently turn
+ * a venue off.
+ */
+export function enabledSources(env: Env): MarketSource[] {
+  const raw = env("MARKET_SOURCES")?.trim();
+  if (!raw) return [...DEFAULT_MARKET_SOURCES];
+  const names = [...new Set(raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean))];
+  const unknown = names.filter((n) => !(MARKET_SOURCES as readonly string[]).includes(n));
+  if (unknown.length > 0) {
+    throw new HttpError(
+      500,
+      "market_sources_invalid",
+      `MARKET_SOURCES names unknown sources (${unknown.join(", ")}); use ${
+        MARKET_SOURCES.join(", ")
+      }.`,
+    );
+  }
+  return names.length > 0 ? (names as MarketSource[]) : [...DEFAULT_MARKET_SOURCES];
+}
+
+/** One adapter per source. Keep the instances: they hold the backoff and the DEX rotation. */
+export function createAdapters(): Record<MarketSource, MarketAdapter> {
+  return {
+    binance: createBinanceAdapter(),
+    coinbase: createCoinbaseAdapter(),
+    dex: createDexAdapter(),
+    simulated: createSimulatedAdapter(),
+  };
+}

@@ -1,0 +1,190 @@
+import { deepStrictEqual, ok, strictEqual as assertEquals } from "node:assert/strict";
+import type { MarketSource, Quote } from "../_shared/domain/market.ts";
+import { envFrom } from "../_shared/env.ts";
+import { createBinanceAdapter } from "../_shared/market/binance.ts";
+import { createSimulatedAdapter } from "../_shared/market/simulated.ts";
+import { fakeFetch, jsonResponse, loadMarketFixture } from "../_shared/market/testing.ts";
+import type { MarketAdapter } from "../_shared/market/types.ts";
+import { createScanApp, type IngestResult, type ScanDb, type ScanDeps } from "./app.ts";
+
+const SERVICE_KEY = "sb_secret_test_service_key_0123456789";
+const SCAN_SECRET = "scan-secret-from-pg-cron-9f8e7d6c5b4a";
+const NOW = new Date("2026-03-02T12:00:00.000Z");
+
+class FakeScanDb implements ScanDb {
+  calls: { quotes: Quote[]; scannedAt: string }[] = [];
+  result: IngestResult = { instruments: 0, movers: 0, pruned: 0, broadcasts: 1, skipped: 0 };
+  ingest(quotes: Quote[], scannedAt: string): Promise<IngestResult> {
+    this.calls.push({ quotes, scannedAt });
+    return Promise.resolve({ ...this.result, instruments: quotes.length, movers: quotes.length });
+  }
+}
+
+function failing(source: MarketSource, message: string): MarketAdapter {
+  return { source, fetchQuotes: () => Promise.reject(new Error(message)) };
+}
+
+function setup(env: Record<string, string | undefined> = {}, deps: Partial<ScanDeps> = {}) {
+  const db = new FakeScanDb();
+  const signals: string[] = [];
+  const app = createScanApp({
+    env: envFrom({
+      SUPABASE_URL: "http://127.0.0.1:1",
+      SUPABASE_SERVICE_ROLE_KEY: SERVICE_KEY,
+      SCAN_SECRET,
+      ...env,
+    }),
+    now: () => NOW,
+    db: () => db,
+    signals: (ctx) => {
+      signals.push(ctx.scannedAt);
+      return Promise.resolve(5);
+    },
+    ...deps,
+  });
+  const call = (auth: string | null = SERVICE_KEY, method = "POST") =>
+    app.fetch(
+      new Request("http://local/scan", {
+        method,
+        headers: auth ? { authorization: `Bearer ${auth}` } : {},
+      }),
+    );
+  return { app, db, call, signals };
+}
+
+Deno.test("scan: no token, a wrong token or a user's token is refused with 401", async () => {
+  const t = setup();
+  for (const auth of [null, "wrong", `${SERVICE_KEY}x`, "eyJhbGciOiJIUzI1NiJ9.e30.sig"]) {
+    const res = await t.call(auth);
+    assertEquals(res.status, 401);
+    assertEquals((await res.json()).error, "unauthorized");
+  }
+  assertEquals(t.db.calls.length, 0);
+});
+
+Deno.test("scan: the service-role key (either name) and SCAN_SECRET are accepted", async () => {
+  for (
+    const [env, token] of [
+      [{}, SERVICE_KEY],
+      [{}, SCAN_SECRET],
+      [
+        { SUPABASE_SERVICE_ROLE_KEY: undefined, SUPABASE_SECRET_KEY: "sb_secret_new" },
+        "sb_secret_new",
+      ],
+    ] as const
+  ) {
+    const t = setup(env);
+    const res = await t.call(token);
+    assertEquals(res.status, 200, token);
+    assertEquals(t.db.calls.length, 1);
+  }
+});
+
+Deno.test("scan: without any accepted secret configured the scan says so (500)", async () => {
+  const t = setup({ SUPABASE_SERVICE_ROLE_KEY: undefined, SCAN_SECRET: undefined });
+  const res = await t.call("anything");
+  assertEquals(res.status, 500);
+  assertEquals((await res.json()).error, "scan_not_configured");
+});
+
+Deno.test("scan: other methods get 405", async () => {
+  const t = setup();
+  for (const method of ["GET", "PUT", "DELETE"]) {
+    const res = await t.call(SERVICE_KEY, method);
+    assertEquals(res.status, 405);
+    assertEquals(res.headers.get("allow"), "POST");
+  }
+});
+
+Deno.test("scan: the simulated market by default, ingested once with the scan time", async () => {
+  const t = setup();
+  const res = await t.call();
+  assertEquals(res.status, 200);
+  const body = await res.json();
+  assertEquals(t.db.calls.length, 1);
+  const [{ quotes, scannedAt }] = t.db.calls;
+  assertEquals(scannedAt, NOW.toISOString());
+  ok(quotes.length >= 280);
+  ok(quotes.every((q) => q.source === "simulated"));
+  deepStrictEqual(Object.keys(body.sources), ["simulated"]);
+  deepStrictEqual(body.sources.simulated, { quotes: quotes.length, skipped: 0 });
+  deepStrictEqual(body.ingest, {
+    instruments: quotes.length,
+    movers: quotes.length,
+    pruned: 0,
+    broadcasts: 1,
+    skipped: 0,
+  });
+  deepStrictEqual(body.signals, { computed: 5 });
+  deepStrictEqual(t.signals, [NOW.toISOString()]);
+  ok(typeof body.durationMs === "number" && body.durationMs >= 0);
+});
+
+Deno.test("scan: a failing source is reported and the others are still ingested, in one call", async () => {
+  const ticker = await loadMarketFixture("binance-ticker-24hr");
+  const f = fakeFetch(() => jsonResponse(ticker));
+  const t = setup({ MARKET_SOURCES: "binance, coinbase,dex,simulated" }, {
+    fetch: f.fetch,
+    adapters: {
+      binance: createBinanceAdapter(),
+      coinbase: failing("coinbase", "api.coinbase.com answered HTTP 503"),
+      dex: failing("dex", "api.geckoterminal.com did not answer within 8000 ms"),
+      simulated: createSimulatedAdapter(),
+    },
+  });
+  const res = await t.call(SCAN_SECRET);
+  assertEquals(res.status, 200);
+  const body = await res.json();
+  deepStrictEqual(body.sources.binance, { quotes: 13, skipped: 4 });
+  deepStrictEqual(body.sources.coinbase, {
+    quotes: 0,
+    skipped: 0,
+    error: "api.coinbase.com answered HTTP 503",
+  });
+  assertEquals(body.sources.dex.error, "api.geckoterminal.com did not answer within 8000 ms");
+  assertEquals(t.db.calls.length, 1);
+  const sources = new Set(t.db.calls[0]!.quotes.map((q) => q.source));
+  deepStrictEqual([...sources].sort(), ["binance", "simulated"]);
+  assertEquals(t.db.calls[0]!.quotes.length, 13 + body.sources.simulated.quotes);
+});
+
+Deno.test("scan: a rate-limited source reports when it may be called again", async () => {
+  const f = fakeFetch(() => jsonResponse({ code: -1003 }, 429, { "retry-after": "120" }));
+  const t = setup({ MARKET_SOURCES: "binance" }, {
+    fetch: f.fetch,
+    adapters: { binance: createBinanceAdapter() },
+  });
+  const first = await (await t.call()).json();
+  deepStrictEqual(first.sources.binance, {
+    quotes: 0,
+    skipped: 0,
+    backoffUntil: "2026-03-02T12:02:00.000Z",
+  });
+  // The adapter lives as long as the app (the worker): the next scan does not call Binance.
+  const second = await (await t.call()).json();
+  assertEquals(second.sources.binance.backoffUntil, "2026-03-02T12:02:00.000Z");
+  assertEquals(f.calls.length, 1);
+  assertEquals(t.db.calls.length, 2);
+});
+
+Deno.test("scan: an unknown MARKET_SOURCES name is a configuration error", async () => {
+  const t = setup({ MARKET_SOURCES: "simulated,kraken" });
+  const res = await t.call();
+  assertEquals(res.status, 500);
+  const body = await res.json();
+  assertEquals(body.error, "market_sources_invalid");
+  ok(body.message.includes("kraken"));
+  assertEquals(t.db.calls.length, 0);
+});
+
+Deno.test("scan: a failing ingest fails the scan (500); failing signals do not", async () => {
+  const broken = setup({}, {
+    db: () => ({ ingest: () => Promise.reject(new Error("ingest_scan failed: connection reset")) }),
+  });
+  assertEquals((await broken.call()).status, 500);
+
+  const t = setup({}, { signals: () => Promise.reject(new Error("strategy_signals: timeout")) });
+  const res = await t.call();
+  assertEquals(res.status, 200);
+  deepStrictEqual((await res.json()).signals, { computed: 0, error: "strategy_signals: timeout" });
+});

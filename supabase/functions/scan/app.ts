@@ -1,0 +1,166 @@
+// POST /functions/v1/scan (pg_cron + pg_net in production, the local stack's cron runner
+// locally): read every enabled market source in parallel, ingest all quotes with ONE call of
+// public.ingest_scan, then compute strategy signals. A failing source is reported and the others
+// are still ingested. Callers authenticate with the service-role key or SCAN_SECRET.
+import type { SupabaseClient } from "@supabase/supabase-js";
+import { functionApp, methodNotAllowed } from "../_shared/app.ts";
+import type { MarketSource, Quote, ScanResult } from "../_shared/domain/market.ts";
+import { denoEnv, type Env, notConfigured } from "../_shared/env.ts";
+import { HttpError } from "../_shared/http.ts";
+import { createAdapters, enabledSources } from "../_shared/market/sources.ts";
+import type { MarketAdapter } from "../_shared/market/types.ts";
+import { bearerToken, createServiceClient } from "../_shared/supabase.ts";
+import { createSignalsStep, type SignalsStep } from "./signals.ts";
+
+/** What `public.ingest_scan` returns (`skipped`: quotes the database refused). */
+export type IngestResult = ScanResult & { skipped?: number };
+
+/** The database side of a scan. */
+export interface ScanDb {
+  ingest(quotes: Quote[], scannedAt: string): Promise<IngestResult>;
+}
+
+export interface SourceReport {
+  quotes: number;
+  skipped: number;
+  error?: string;
+  backoffUntil?: string;
+}
+
+export interface ScanResponse {
+  sources: Partial<Record<MarketSource, SourceReport>>;
+  ingest: IngestResult;
+  signals: { computed: number; error?: string };
+  durationMs: number;
+}
+
+export interface ScanDeps {
+  env?: Env;
+  fetch?: typeof fetch;
+  now?: () => Date;
+  /** The database port; default: `ingest_scan` through the service-role client. */
+  db?: (env: Env) => ScanDb;
+  /** Adapters by source; default one real adapter per source, kept for the app's lifetime. */
+  adapters?: Partial<Record<MarketSource, MarketAdapter>>;
+  /** Strategy signals after the ingest; default computes them once per 5-minute candle. */
+  signals?: SignalsStep;
+}
+
+function num(value: unknown, name: string): number {
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    throw new Error(`ingest_scan returned no number for ${name}`);
+  }
+  return value;
+}
+
+/** `ingest_scan` over the service-role client. */
+export function supabaseScanDb(client: SupabaseClient): ScanDb {
+  return {
+    async ingest(quotes, scannedAt) {
+      const { data, error } = await client.rpc("ingest_scan", { quotes, scanned_at: scannedAt });
+      if (error) throw new Error(`ingest_scan failed: ${error.message}`);
+      const r = (data ?? {}) as Record<string, unknown>;
+      return {
+        instruments: num(r.instruments, "instruments"),
+        movers: num(r.movers, "movers"),
+        pruned: num(r.pruned, "pruned"),
+        broadcasts: num(r.broadcasts, "broadcasts"),
+        ...(typeof r.skipped === "number" ? { skipped: r.skipped } : {}),
+      };
+    },
+  };
+}
+
+/** Constant-time comparison of two strings (the length is not secret). */
+function sameSecret(a: string, b: string): boolean {
+  const x = new TextEncoder().encode(a);
+  const y = new TextEncoder().encode(b);
+  if (x.length !== y.length) return false;
+  let diff = 0;
+  for (let i = 0; i < x.length; i++) diff |= x[i]! ^ y[i]!;
+  return diff === 0;
+}
+
+/** The bearer must be the service-role key (either name) or SCAN_SECRET; else 401. */
+function authorize(env: Env, req: Request): void {
+  const accepted = ["SUPABASE_SERVICE_ROLE_KEY", "SUPABASE_SECRET_KEY", "SCAN_SECRET"]
+    .map((name) => env(name)?.trim())
+    .filter((v): v is string => !!v);
+  if (accepted.length === 0) {
+    throw notConfigured("scan_not_configured", ["SUPABASE_SERVICE_ROLE_KEY", "SCAN_SECRET"]);
+  }
+  const token = bearerToken(req);
+  if (!token || !accepted.some((secret) => sameSecret(token, secret))) {
+    throw new HttpError(401, "unauthorized", "The scan needs the service-role key or SCAN_SECRET.");
+  }
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export function createScanApp(deps: ScanDeps = {}) {
+  const env = deps.env ?? denoEnv;
+  const now = deps.now ?? (() => new Date());
+  const adapters = deps.adapters ?? createAdapters();
+  const makeDb = deps.db ??
+    ((e: Env) => supabaseScanDb(createServiceClient(e, "scan_not_configured")));
+  const signals = deps.signals ??
+    createSignalsStep((e) => createServiceClient(e, "scan_not_configured"));
+  const app = functionApp("scan", { cors: false });
+
+  app.post("/", async (c) => {
+    authorize(env, c.req.raw);
+    const started = performance.now();
+    const sources = enabledSources(env);
+    const db = makeDb(env);
+    const scannedAt = now().toISOString();
+
+    const settled = await Promise.allSettled(
+      sources.map((source) => {
+        const adapter = adapters[source];
+        if (!adapter) return Promise.reject(new Error(`no adapter for ${source}`));
+        // Each request has its own timeout (8 s); the caller's signal is not passed on, as
+        // Deno aborts it once the response is sent (legacy behaviour) and pg_net waits 30 s.
+        return adapter.fetchQuotes({ fetch: deps.fetch, now });
+      }),
+    );
+    const report: ScanResponse["sources"] = {};
+    const quotes: Quote[] = [];
+    settled.forEach((result, i) => {
+      const source = sources[i]!;
+      if (result.status === "fulfilled") {
+        const { quotes: q, skipped, backoffUntil } = result.value;
+        quotes.push(...q);
+        report[source] = { quotes: q.length, skipped, ...(backoffUntil ? { backoffUntil } : {}) };
+      } else {
+        console.warn(`[scan] ${source} failed: ${message(result.reason)}`);
+        report[source] = { quotes: 0, skipped: 0, error: message(result.reason) };
+      }
+    });
+
+    const ingest = await db.ingest(quotes, scannedAt);
+
+    // Signals are a by-product: their failure is reported, the scan itself succeeded.
+    let signalReport: ScanResponse["signals"];
+    try {
+      signalReport = { computed: await signals({ env, scannedAt, quotes }) };
+    } catch (err) {
+      console.warn(`[scan] signals failed: ${message(err)}`);
+      signalReport = { computed: 0, error: message(err) };
+    }
+
+    const body: ScanResponse = {
+      sources: report,
+      ingest,
+      signals: signalReport,
+      durationMs: Math.round(performance.now() - started),
+    };
+    return c.json(body);
+  });
+
+  app.all("/", () => methodNotAllowed("POST"));
+  return app;
+}
+
+export default createScanApp();

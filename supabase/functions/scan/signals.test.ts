@@ -1,0 +1,81 @@
+import { deepStrictEqual, ok, strictEqual as assertEquals } from "node:assert/strict";
+import type { PricePoint } from "../_shared/domain/candles.ts";
+import { STRATEGY_IDS } from "../_shared/domain/signals.ts";
+import {
+  computeScanSignals,
+  type SignalCandidate,
+  type SignalsStore,
+  type StrategySignalRow,
+} from "./signals.ts";
+
+const SCANNED_AT = "2026-03-02T12:00:10.000Z";
+const CANDIDATE: SignalCandidate = {
+  instrumentId: 7,
+  symbol: "PEPE/WETH",
+  exchange: "Uniswap V2 (Ethereum)",
+  exchangeType: "dex",
+  price: 0.0000112,
+  volume24h: 21873412,
+};
+
+class FakeStore implements SignalsStore {
+  last: string | null = null;
+  inserted: StrategySignalRow[][] = [];
+  historyCalls: [number, string][] = [];
+  constructor(readonly points: PricePoint[]) {}
+  lastComputedAt() {
+    return Promise.resolve(this.last);
+  }
+  candidates(limit: number) {
+    assertEquals(limit, 10);
+    return Promise.resolve([CANDIDATE]);
+  }
+  history(id: number, since: string) {
+    this.historyCalls.push([id, since]);
+    return Promise.resolve(this.points);
+  }
+  insert(rows: StrategySignalRow[]) {
+    this.inserted.push(rows);
+    return Promise.resolve();
+  }
+}
+
+/** 3 hours of 10-second samples ending at the scan, falling then turning up. */
+function history(): PricePoint[] {
+  const end = Date.parse(SCANNED_AT);
+  const points: PricePoint[] = [];
+  for (let t = end - 3 * 3_600_000, i = 0; t <= end; t += 10_000, i++) {
+    const price = 0.00001 * (1 + 0.1 * Math.sin(i / 200) + 0.002 * Math.sin(i));
+    points.push({ ts: new Date(t).toISOString(), price, volume: 2e7 + i * 1000 });
+  }
+  return points;
+}
+
+Deno.test("signals: computed on closed 5-minute candles of the movers and stored at once", async () => {
+  const store = new FakeStore(history());
+  const n = await computeScanSignals(store, SCANNED_AT);
+  deepStrictEqual(store.historyCalls, [[7, "2026-03-02T09:00:10.000Z"]]);
+  assertEquals(store.inserted.length, 1);
+  const rows = store.inserted[0]!;
+  assertEquals(n, rows.length);
+  deepStrictEqual(rows.map((r) => r.strategy), [...STRATEGY_IDS]);
+  for (const r of rows) {
+    assertEquals(r.symbol, "PEPE/WETH");
+    assertEquals(r.exchange_type, "dex");
+    assertEquals(r.timeframe, "5min");
+    assertEquals(r.computed_at, SCANNED_AT);
+    ok(r.confidence >= 0 && r.confidence <= 1);
+    ok(["low", "medium", "high"].includes(r.confidence_tier));
+  }
+});
+
+Deno.test("signals: once per candle; too little history stores nothing", async () => {
+  const store = new FakeStore(history());
+  store.last = "2026-03-02T12:00:00.000Z";
+  assertEquals(await computeScanSignals(store, SCANNED_AT), 0);
+  assertEquals(store.historyCalls.length, 0);
+
+  const young = new FakeStore(history().slice(-30));
+  assertEquals(await computeScanSignals(young, SCANNED_AT), 0);
+  assertEquals(young.inserted.length, 0);
+});

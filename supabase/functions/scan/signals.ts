@@ -1,0 +1,166 @@
+// The scan's signals step: once per 5-minute candle, the strategy signals (domain/signals.ts)
+// of the scan's strongest movers, computed on their price history and stored in
+// public.strategy_signals. Movers are what users look at; computing every instrument every
+// 10 s would cost far more than it tells.
+import type { SupabaseClient } from "@supabase/supabase-js";
+import {
+  CANDLE_BUCKET_MS,
+  estimateIntervalVolumes,
+  type PricePoint,
+  toCandles,
+} from "../_shared/domain/candles.ts";
+import type { Quote } from "../_shared/domain/market.ts";
+import { computeSignals } from "../_shared/domain/signals.ts";
+import type { Env } from "../_shared/env.ts";
+
+export interface SignalsContext {
+  env: Env;
+  scannedAt: string;
+  quotes: readonly Quote[];
+}
+
+/** Returns how many signals it stored. */
+export type SignalsStep = (ctx: SignalsContext) => Promise<number>;
+
+export interface SignalCandidate {
+  instrumentId: number;
+  symbol: string;
+  exchange: string;
+  exchangeType: "cex" | "dex";
+  price: number;
+  volume24h: number | null;
+}
+
+export interface StrategySignalRow {
+  symbol: string;
+  exchange: string;
+  exchange_type: "cex" | "dex";
+  timeframe: "5min";
+  strategy: string;
+  signal: string;
+  confidence: number;
+  confidence_tier: string;
+  price: number;
+  volume_24h: number | null;
+  indicator_values: Record<string, number | null>;
+  computed_at: string;
+}
+
+export interface SignalsStore {
+  /** When signals were last stored, or null. */
+  lastComputedAt(): Promise<string | null>;
+  /** The strongest gainers and losers right now (`limit` of each). */
+  candidates(limit: number): Promise<SignalCandidate[]>;
+  /** Price samples of an instrument since `since`, `volume` being the rolling 24 h total. */
+  history(instrumentId: number, since: string): Promise<PricePoint[]>;
+  insert(rows: StrategySignalRow[]): Promise<void>;
+}
+
+/** Gainers and losers examined per candle (each). */
+export const SIGNAL_CANDIDATES = 10;
+/** History examined: 3 hours (36 five-minute candles, enough for every strategy). */
+export const SIGNAL_HISTORY_MS = 3 * 3_600_000;
+
+/**
+ * The signals of one candle: nothing when this candle already has them, else the candidates'
+ * closed 5-minute candles through `computeSignals`, stored in one insert.
+ */
+export async function computeScanSignals(store: SignalsStore, scannedAt: string): Promise<number> {
+  const t = Date.parse(scannedAt);
+  const bucketStart = Math.floor(t / CANDLE_BUCKET_MS) * CANDLE_BUCKET_MS;
+  const last = await store.lastComputedAt();
+  if (last !== null && Date.parse(last) >= bucketStart) return 0;
+
+  const since = new Date(t - SIGNAL_HISTORY_MS).toISOString();
+  const candidates = await store.candidates(SIGNAL_CANDIDATES);
+  const rows: StrategySignalRow[] = [];
+  await Promise.all(candidates.map(async (c) => {
+    const points = await store.history(c.instrumentId, since);
+    // Only closed candles: the current one is still moving.
+    const candles = toCandles(estimateIntervalVolumes(points)).filter((k) => k.start < bucketStart);
+    for (const s of computeSignals(candles)) {
+      rows.push({
+        symbol: c.symbol,
+        exchange: c.exchange,
+        exchange_type: c.exchangeType,
+        timeframe: "5min",
+        strategy: s.strategy,
+        signal: s.signal,
+        confidence: s.confidence,
+        confidence_tier: s.tier,
+        price: c.price,
+        volume_24h: c.volume24h,
+        indicator_values: s.indicatorValues,
+        computed_at: scannedAt,
+      });
+    }
+  }));
+  if (rows.length > 0) await store.insert(rows);
+  return rows.length;
+}
+
+const PAGE = 1000;
+
+/** The store over the service-role client (PostgREST; history read in pages of 1000 rows). */
+export function supabaseSignalsStore(client: SupabaseClient): SignalsStore {
+  return {
+    async lastComputedAt() {
+      const { data, error } = await client.from("strategy_signals").select("computed_at")
+        .order("computed_at", { ascending: false }).limit(1).maybeSingle();
+      if (error) throw new Error(`strategy_signals: ${error.message}`);
+      return (data?.computed_at as string | undefined) ?? null;
+    },
+    async candidates(limit) {
+      const columns = "instrument_id, symbol, exchange, exchange_type, price, volume_24h";
+      const [up, down] = await Promise.all(
+        [true, false].map((gainers) =>
+          client.from("movers").select(columns).order("pct", { ascending: !gainers }).limit(limit)
+        ),
+      );
+      for (const r of [up!, down!]) if (r.error) throw new Error(`movers: ${r.error.message}`);
+      const seen = new Set<number>();
+      const out: SignalCandidate[] = [];
+      for (const row of [...(up!.data ?? []), ...(down!.data ?? [])]) {
+        const id = Number(row.instrument_id);
+        if (seen.has(id)) continue;
+        seen.add(id);
+        out.push({
+          instrumentId: id,
+          symbol: String(row.symbol),
+          exchange: String(row.exchange),
+          exchangeType: row.exchange_type === "cex" ? "cex" : "dex",
+          price: Number(row.price),
+          volume24h: row.volume_24h === null ? null : Number(row.volume_24h),
+        });
+      }
+      return out;
+    },
+    async history(instrumentId, since) {
+      const points: PricePoint[] = [];
+      for (let from = 0;; from += PAGE) {
+        const { data, error } = await client.from("price_history").select("ts, price, volume_24h")
+          .eq("instrument_id", instrumentId).gte("ts", since).order("ts")
+          .range(from, from + PAGE - 1);
+        if (error) throw new Error(`price_history: ${error.message}`);
+        for (const r of data ?? []) {
+          points.push({
+            ts: String(r.ts),
+            price: Number(r.price),
+            volume: r.volume_24h === null ? null : Number(r.volume_24h),
+          });
+        }
+        if (!data || data.length < PAGE) return points;
+      }
+    },
+    async insert(rows) {
+      const { error } = await client.from("strategy_signals").insert(rows);
+      if (error) throw new Error(`strategy_signals: ${error.message}`);
+    },
+  };
+}
+
+/** The default step: `computeScanSignals` over the service-role client. */
+export function createSignalsStep(clientFor: (env: Env) => SupabaseClient): SignalsStep {
+  return ({ env, scannedAt }) =>
+    computeScanSignals(supabaseSignalsStore(clientFor(env)), scannedAt);
+}
