@@ -1,6 +1,8 @@
 import { createBrowserRouter, type RouteObject } from "react-router-dom";
 import { LoginPage } from "@/features/auth/components/login-page";
 import { RegisterPage } from "@/features/auth/components/register-page";
+import { ChartsPage } from "@/features/charts/components/charts-page";
+import { DashboardPage } from "@/features/dashboard/components/dashboard-page";
 import { LandingPage } from "@/features/landing/components/landing-page";
 import { ImprintPage } from "@/features/legal/components/imprint-page";
 import { PrivacyPage } from "@/features/legal/components/privacy-page";
@@ -35,7 +37,11 @@ export const routes: RouteObject[] = [
               { path: "profile", element: <ProfilePage /> },
               {
                 element: <RequireSubscriber />,
-                children: [{ path: "dashboard/settings", element: <SettingsPage /> }],
+                children: [
+                  { path: "dashboard", element: <DashboardPage /> },
+                  { path: "dashboard/settings", element: <SettingsPage /> },
+                  { path: "charts", element: <ChartsPage /> },
+                ],
               },
             ],
           },

@@ -1,5 +1,7 @@
 import deAuth from "./locales/de/auth.json";
+import deCharts from "./locales/de/charts.json";
 import deCommon from "./locales/de/common.json";
+import deDashboard from "./locales/de/dashboard.json";
 import deLanding from "./locales/de/landing.json";
 import deLegal from "./locales/de/legal.json";
 import dePricing from "./locales/de/pricing.json";
@@ -8,7 +10,9 @@ import deRealtime from "./locales/de/realtime.json";
 import deSettings from "./locales/de/settings.json";
 import deValidation from "./locales/de/validation.json";
 import enAuth from "./locales/en/auth.json";
+import enCharts from "./locales/en/charts.json";
 import enCommon from "./locales/en/common.json";
+import enDashboard from "./locales/en/dashboard.json";
 import enLanding from "./locales/en/landing.json";
 import enLegal from "./locales/en/legal.json";
 import enPricing from "./locales/en/pricing.json";
@@ -17,7 +21,9 @@ import enRealtime from "./locales/en/realtime.json";
 import enSettings from "./locales/en/settings.json";
 import enValidation from "./locales/en/validation.json";
 import esAuth from "./locales/es/auth.json";
+import esCharts from "./locales/es/charts.json";
 import esCommon from "./locales/es/common.json";
+import esDashboard from "./locales/es/dashboard.json";
 import esLanding from "./locales/es/landing.json";
 import esLegal from "./locales/es/legal.json";
 import esPricing from "./locales/es/pricing.json";
@@ -26,7 +32,9 @@ import esRealtime from "./locales/es/realtime.json";
 import esSettings from "./locales/es/settings.json";
 import esValidation from "./locales/es/validation.json";
 import frAuth from "./locales/fr/auth.json";
+import frCharts from "./locales/fr/charts.json";
 import frCommon from "./locales/fr/common.json";
+import frDashboard from "./locales/fr/dashboard.json";
 import frLanding from "./locales/fr/landing.json";
 import frLegal from "./locales/fr/legal.json";
 import frPricing from "./locales/fr/pricing.json";
@@ -47,6 +55,8 @@ export const namespaces = [
   "legal",
   "profile",
   "settings",
+  "dashboard",
+  "charts",
 ] as const;
 
 /** English is the reference: every other language must have exactly its keys. */
@@ -60,6 +70,8 @@ export type Resources = {
   legal: typeof enLegal;
   profile: typeof enProfile;
   settings: typeof enSettings;
+  dashboard: typeof enDashboard;
+  charts: typeof enCharts;
 };
 
 export const resources: Record<Language, Resources> = {
@@ -73,6 +85,8 @@ export const resources: Record<Language, Resources> = {
     legal: enLegal,
     profile: enProfile,
     settings: enSettings,
+    dashboard: enDashboard,
+    charts: enCharts,
   },
   de: {
     common: deCommon,
@@ -84,6 +98,8 @@ export const resources: Record<Language, Resources> = {
     legal: deLegal,
     profile: deProfile,
     settings: deSettings,
+    dashboard: deDashboard,
+    charts: deCharts,
   },
   fr: {
     common: frCommon,
@@ -95,6 +111,8 @@ export const resources: Record<Language, Resources> = {
     legal: frLegal,
     profile: frProfile,
     settings: frSettings,
+    dashboard: frDashboard,
+    charts: frCharts,
   },
   es: {
     common: esCommon,
@@ -106,5 +124,7 @@ export const resources: Record<Language, Resources> = {
     legal: esLegal,
     profile: esProfile,
     settings: esSettings,
+    dashboard: esDashboard,
+    charts: esCharts,
   },
 };

@@ -33,6 +33,11 @@ export function testProfile(overrides: Partial<Profile> = {}): Profile {
 
 type Result = { data: unknown; error: unknown; status?: number };
 
+/** A read's filters (`eq`, `gte`, `in`, …) in call order, as `[operator, column, value]`. */
+export type ReadFilter = [string, string, unknown];
+/** What `setTable` answers a read with: a fixed result, or one computed from the read's filters. */
+export type TableResult = Result | ((read: { filters: readonly ReadFilter[] }) => Result);
+
 /** A write made through `supabase.from(table).update(values).eq(column, value)`. */
 export type RecordedUpdate = {
   table: string;
@@ -96,13 +101,18 @@ function createFakeChannel(topic: string, params: unknown) {
  * after `.update(values)` it resolves to `onUpdate` and the write is handed to `record`.
  */
 function queryBuilder(
-  result: () => Result,
+  result: (filters: readonly ReadFilter[]) => Result,
   update?: {
     onUpdate: () => Result | Promise<Result>;
     record: (values: Record<string, unknown>) => RecordedUpdate;
   },
 ) {
   let write: RecordedUpdate | undefined;
+  const filters: ReadFilter[] = [];
+  const filter = (operator: string) => (column: string, value: unknown) => {
+    filters.push([operator, column, value]);
+    return builder;
+  };
   let singleRow = false;
   let returning = false;
   const firstRow = (value: Result): Result =>
@@ -114,8 +124,15 @@ function queryBuilder(
     },
     eq: (column?: string, value?: unknown) => {
       if (write && column !== undefined) write.filters.push([column, value]);
+      else if (column !== undefined) filters.push(["eq", column, value]);
       return builder;
     },
+    neq: filter("neq"),
+    gt: filter("gt"),
+    gte: filter("gte"),
+    lt: filter("lt"),
+    lte: filter("lte"),
+    in: filter("in"),
     order: () => builder,
     limit: () => builder,
     // A row list set with `setTable` yields its first row (or null), like PostgREST.
@@ -133,7 +150,7 @@ function queryBuilder(
     },
     then: <T>(resolve: (value: Result) => T, reject?: (reason: unknown) => T) =>
       Promise.resolve()
-        .then(write && update ? update.onUpdate : result)
+        .then(write && update ? update.onUpdate : () => result(filters))
         // An update with `.select()` returns the changed rows: by default the filtered row.
         .then((value) =>
           write && returning && value.data === null && !value.error
@@ -152,7 +169,7 @@ function queryBuilder(
  */
 function createSupabaseMock() {
   let session: Session | null = null;
-  let tables = new Map<string, Result>();
+  let tables = new Map<string, TableResult>();
   let tableUpdates = new Map<string, Result | (() => Result | Promise<Result>)>();
   let updates: RecordedUpdate[] = [];
   let rpcResults = new Map<string, Result | ((args: unknown) => Result)>();
@@ -195,18 +212,25 @@ function createSupabaseMock() {
       }),
     },
     from: vi.fn((table: string) =>
-      queryBuilder(() => tables.get(table) ?? { data: [], error: null }, {
-        onUpdate: () => {
-          const result = tableUpdates.get(table);
-          if (typeof result === "function") return result();
-          return result ?? { data: null, error: null, status: 204 };
+      queryBuilder(
+        (filters) => {
+          const result = tables.get(table);
+          if (typeof result === "function") return result({ filters });
+          return result ?? { data: [], error: null };
         },
-        record: (values) => {
-          const write: RecordedUpdate = { table, values, filters: [] };
-          updates.push(write);
-          return write;
+        {
+          onUpdate: () => {
+            const result = tableUpdates.get(table);
+            if (typeof result === "function") return result();
+            return result ?? { data: null, error: null, status: 204 };
+          },
+          record: (values) => {
+            const write: RecordedUpdate = { table, values, filters: [] };
+            updates.push(write);
+            return write;
+          },
         },
-      }),
+      ),
     ),
     rpc: vi.fn(async (fn: string, args?: unknown) => {
       const result = rpcResults.get(fn);
@@ -256,8 +280,11 @@ function createSupabaseMock() {
     failAuth(call: "signIn" | "signUp", error: Error) {
       authFailures.set(call, error);
     },
-    /** What `supabase.from(table)...` resolves to. */
-    setTable(table: string, result: Result) {
+    /**
+     * What `supabase.from(table)...` resolves to; a function sees the read's filters
+     * (`eq`, `gte`, `in`, …) and may answer per filter.
+     */
+    setTable(table: string, result: TableResult) {
       tables.set(table, result);
     },
     /**

@@ -22,6 +22,7 @@ const LOGGED_IN_LINKS = [
 
 const SUBSCRIBER_LINKS = [
   ["Dashboard", "/dashboard"],
+  ["Charts", "/charts"],
   ["Settings", "/dashboard/settings"],
   ...LOGGED_IN_LINKS,
 ];

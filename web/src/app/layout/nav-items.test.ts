@@ -17,9 +17,10 @@ describe("getNavItems", () => {
     ]);
   });
 
-  it("adds the dashboard and its settings for a subscriber", () => {
+  it("adds the dashboard, charts and settings for a subscriber", () => {
     expect(paths({ isLoggedIn: true, isSubscriber: true, isAdmin: false })).toEqual([
       "/dashboard",
+      "/charts",
       "/dashboard/settings",
       "/pricing",
       "/profile",

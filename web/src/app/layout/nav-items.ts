@@ -17,6 +17,7 @@ export function getNavItems({ isLoggedIn, isSubscriber, isAdmin }: Viewer): NavI
   if (isLoggedIn && isSubscriber) {
     items.push(
       { to: "/dashboard", labelKey: "nav.dashboard" },
+      { to: "/charts", labelKey: "nav.charts" },
       { to: "/dashboard/settings", labelKey: "nav.settings" },
     );
   }

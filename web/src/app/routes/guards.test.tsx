@@ -77,6 +77,20 @@ describe("RequireSubscriber", () => {
     ).toBeInTheDocument();
   });
 
+  it("back from checkout, waits for the webhook to activate the plan instead of bouncing", async () => {
+    supabaseMock.signInWithProfile("buyer@example.com", { plan: "none" });
+    const { router } = open("/dashboard/settings?checkout=success");
+
+    expect(await screen.findByRole("status", { name: "Loading…" })).toBeInTheDocument();
+    // The webhook lands a moment later; the guard re-reads the profile every second.
+    supabaseMock.signInWithProfile("buyer@example.com", { plan: "pro", subscription_active: true });
+    expect(
+      await screen.findByRole("heading", { name: "Settings page" }, { timeout: 3000 }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/dashboard/settings");
+    expect(screen.queryByText("Active subscription required")).not.toBeInTheDocument();
+  });
+
   it("asks a visitor to log in first", async () => {
     const { router } = open("/dashboard/settings");
     await waitFor(() => expect(router.state.location.pathname).toBe("/auth/login"));

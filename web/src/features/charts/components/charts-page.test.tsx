@@ -1,0 +1,87 @@
+import { fireEvent, screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { renderWithProviders } from "@/testing/render";
+import { supabaseMock } from "@/testing/supabase-mock";
+import { ChartsPage } from "./charts-page";
+
+const feed = [
+  { instrument_id: 1, symbol: "SOL/USDT", exchange: "Binance" },
+  { instrument_id: 2, symbol: "PEPE/WETH", exchange: "Uniswap V3 (ethereum)" },
+  { instrument_id: 2, symbol: "PEPE/WETH", exchange: "Uniswap V3 (ethereum)" },
+  { instrument_id: 3, symbol: "BTC/USD", exchange: "Coinbase" },
+];
+
+function renderCharts(history: (instrumentId: unknown) => unknown[] = () => []) {
+  supabaseMock.signInWithProfile("ada@example.com", {
+    plan: "pro",
+    subscription_active: true,
+    selected_window_minutes: 20,
+  });
+  supabaseMock.setRpc("movers_feed", { data: feed, error: null });
+  supabaseMock.setTable("price_history", (read) => ({
+    data: history(read.filters.find(([, column]) => column === "instrument_id")?.[2]),
+    error: null,
+  }));
+  renderWithProviders(<ChartsPage />);
+}
+
+async function choose(...labels: string[]) {
+  fireEvent.click(await screen.findByRole("button", { name: "Symbols: None" }));
+  const panel = screen.getByRole("dialog", { name: "Symbols" });
+  for (const label of labels) fireEvent.click(within(panel).getByRole("checkbox", { name: label }));
+}
+
+describe("ChartsPage", () => {
+  it("offers each symbol of the user's movers once", async () => {
+    renderCharts();
+    expect(await screen.findByRole("heading", { name: "Charts" })).toBeInTheDocument();
+    fireEvent.click(await screen.findByRole("button", { name: "Symbols: None" }));
+    expect(
+      within(screen.getByRole("dialog", { name: "Symbols" }))
+        .getAllByRole("checkbox")
+        .map((box) => box.closest("label")?.textContent),
+    ).toEqual(["BTC/USD · Coinbase", "PEPE/WETH · Uniswap V3 (ethereum)", "SOL/USDT · Binance"]);
+    expect(supabaseMock.client.rpc).toHaveBeenCalledWith("movers_feed", { window_minutes: 20 });
+  });
+
+  it("draws a line per selected symbol with history", async () => {
+    const now = Date.now();
+    renderCharts((id) =>
+      id === 3
+        ? []
+        : Array.from({ length: 5 }, (_, i) => ({
+            ts: new Date(now - (5 - i) * 60_000).toISOString(),
+            price: Number(id) + i,
+          })),
+    );
+    await choose("SOL/USDT · Binance", "PEPE/WETH · Uniswap V3 (ethereum)");
+    expect(screen.getByRole("button", { name: "Symbols: 2 selected" })).toBeInTheDocument();
+    const chart = await screen.findByRole("figure", {
+      name: "Price lines of the last 3 hours: PEPE/WETH (Uniswap V3 (ethereum)), SOL/USDT (Binance)",
+    });
+    expect(chart).toBeInTheDocument();
+    expect(screen.getByText("SOL/USDT (Binance): 5 points")).toBeInTheDocument();
+  });
+
+  it("says when the selected symbols have no history", async () => {
+    renderCharts(() => []);
+    await choose("BTC/USD · Coinbase");
+    expect(
+      await screen.findByText("No price history for the selected symbols in the last 3 hours."),
+    ).toBeInTheDocument();
+  });
+
+  it("says when there are no symbols yet", async () => {
+    renderCharts();
+    supabaseMock.setRpc("movers_feed", { data: [], error: null });
+    expect(
+      await screen.findByText("No symbols available yet. The scanner is collecting data."),
+    ).toBeInTheDocument();
+  });
+
+  it("asks to choose before drawing", async () => {
+    renderCharts();
+    expect(await screen.findByRole("button", { name: "Symbols: None" })).toBeInTheDocument();
+    expect(screen.queryByRole("figure")).not.toBeInTheDocument();
+  });
+});

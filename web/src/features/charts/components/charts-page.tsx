@@ -1,0 +1,132 @@
+import { effectiveWindow } from "@domain/plans";
+import { useQueries, useQuery } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Navigate } from "react-router-dom";
+import { MultiSelect } from "@/components/multi-select";
+import { Card } from "@/components/ui/card";
+import { Spinner } from "@/components/ui/spinner";
+import { useCurrentUser } from "@/hooks/use-current-user";
+import { LOGIN_PATH } from "@/lib/redirect";
+import { chartsQueries } from "../api/queries";
+import { PriceLinesChart, type PriceSeries } from "./price-lines-chart";
+
+/** /charts (subscribers only): the last 3 hours of several symbols in one chart. */
+export function ChartsPage() {
+  const { t } = useTranslation("charts");
+  const { profile, isPending } = useCurrentUser();
+  const windowMinutes = profile
+    ? effectiveWindow(profile.plan, profile.selected_window_minutes)
+    : 30;
+  const symbols = useQuery({ ...chartsQueries.symbols(windowMinutes), enabled: profile !== null });
+  const [selected, setSelected] = useState<string[]>([]);
+  const chosen = useMemo(
+    () => (symbols.data ?? []).filter((symbol) => selected.includes(String(symbol.instrumentId))),
+    [symbols.data, selected],
+  );
+  const histories = useQueries({
+    queries: chosen.map((symbol) => chartsQueries.history(symbol.instrumentId)),
+  });
+
+  if (isPending) {
+    return (
+      <div className="flex flex-1 items-center justify-center p-8">
+        <Spinner label={t("loading")} className="size-6" />
+      </div>
+    );
+  }
+  if (!profile) return <Navigate to={LOGIN_PATH} replace />;
+
+  const loading = histories.some((history) => history.isPending);
+  const failed = histories.some((history) => history.isError);
+  const series: PriceSeries[] = chosen.flatMap((symbol, index) => {
+    const points = histories[index]?.data ?? [];
+    if (points.length === 0) return [];
+    const base = points[0].price;
+    return [
+      {
+        id: String(symbol.instrumentId),
+        name: `${symbol.symbol} (${symbol.exchange})`,
+        points: points.map((point) => ({ t: point.t, pct: (point.price / base - 1) * 100 })),
+      },
+    ];
+  });
+
+  return (
+    <div className="container mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-8">
+      <header className="flex flex-col gap-1">
+        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{t("title")}</h1>
+        <p className="text-muted-foreground">{t("description")}</p>
+      </header>
+
+      <Card className="gap-4 px-4 py-4">
+        {symbols.isPending ? (
+          <Spinner label={t("loading")} />
+        ) : symbols.isError ? (
+          <p role="alert" className="text-sm text-destructive">
+            {t("symbolsFailed")}
+          </p>
+        ) : symbols.data.length === 0 ? (
+          <p role="status" className="text-sm text-muted-foreground">
+            {t("noSymbols")}
+          </p>
+        ) : (
+          <div className="flex flex-col gap-1.5">
+            <span className="text-sm font-medium" aria-hidden="true">
+              {t("select.label")}
+            </span>
+            <MultiSelect
+              label={t("select.label")}
+              options={symbols.data.map((symbol) => ({
+                value: String(symbol.instrumentId),
+                label: `${symbol.symbol} · ${symbol.exchange}`,
+              }))}
+              selected={selected}
+              onChange={setSelected}
+              texts={{
+                empty: t("select.none"),
+                selected: (count) => t("select.selected", { count }),
+                search: t("select.search"),
+                noOptions: t("select.noOptions"),
+                clear: t("select.clear"),
+              }}
+            />
+          </div>
+        )}
+      </Card>
+
+      {chosen.length > 0 && (
+        <Card className="gap-3 px-4 py-4">
+          {loading ? (
+            <div className="flex justify-center py-16">
+              <Spinner label={t("loading")} className="size-6" />
+            </div>
+          ) : failed && series.length === 0 ? (
+            <p role="alert" className="text-sm text-destructive">
+              {t("failed")}
+            </p>
+          ) : series.length === 0 ? (
+            <p role="status" className="py-10 text-center text-sm text-muted-foreground">
+              {t("noData")}
+            </p>
+          ) : (
+            <>
+              <PriceLinesChart
+                series={series}
+                label={t("chartLabel", { symbols: series.map((s) => s.name).join(", ") })}
+              />
+              <p className="text-xs text-muted-foreground">{t("changeHint")}</p>
+              <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
+                {series.map((item) => (
+                  <li key={item.id}>
+                    {t("seriesPoints", { symbol: item.name, count: item.points.length })}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </Card>
+      )}
+    </div>
+  );
+}

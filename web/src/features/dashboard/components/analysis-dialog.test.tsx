@@ -1,0 +1,106 @@
+import type { MoverEntry } from "@domain/realtime";
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { renderWithProviders } from "@/testing/render";
+import { supabaseMock } from "@/testing/supabase-mock";
+import { AnalysisDialog } from "./analysis-dialog";
+
+const entry: MoverEntry = {
+  id: 7,
+  instrument_id: 7,
+  symbol: "PEPE/WETH",
+  exchange: "Uniswap V3 (ethereum)",
+  exchange_type: "dex",
+  network: "ethereum",
+  source: "dex",
+  pool_url: null,
+  price: 1,
+  price_3hour_ago: 0.9,
+  pct: 10,
+  window_used: 15,
+  pct_3hour: 11,
+  volume_24h: null,
+  ts: "2026-11-21T12:00:00Z",
+};
+
+const START = Date.parse("2026-11-21T09:00:00Z");
+
+/** One point every 5 minutes; `price(i)` gives the price of point i. */
+function history(
+  count: number,
+  price: (i: number) => number,
+  volume: number | null,
+  stepMs = 5 * 60_000,
+) {
+  return Array.from({ length: count }, (_, i) => ({
+    ts: new Date(START + i * stepMs).toISOString(),
+    price: price(i),
+    volume_24h: volume,
+  }));
+}
+
+function renderDialog(rows: ReturnType<typeof history>) {
+  const reads: (readonly [string, string, unknown][])[] = [];
+  supabaseMock.setTable("price_history", (read) => {
+    reads.push(read.filters);
+    return { data: rows, error: null };
+  });
+  renderWithProviders(<AnalysisDialog entry={entry} onClose={() => {}} />);
+  return { reads };
+}
+
+describe("AnalysisDialog", () => {
+  it("charts 3 hours of 5-minute candles and rates a steady riser as low risk", async () => {
+    const { reads } = renderDialog(history(36, (i) => 1 * 1.002 ** i, 5_000_000));
+    const dialog = await screen.findByRole("dialog", { name: /PEPE\/WETH/ });
+    expect(await within(dialog).findByText("Preis-Chart")).toBeInTheDocument();
+    expect(within(dialog).getByText("36 data points")).toBeInTheDocument();
+    const chart = within(dialog).getByRole("img", { name: /36 five-minute candles/ });
+    expect(chart.querySelectorAll('[data-slot="candle"]')).toHaveLength(36);
+    expect(chart.querySelectorAll('[data-slot="candle"][data-color="up"]')).toHaveLength(36);
+    expect(chart.querySelectorAll('[data-slot="time-tick"]').length).toBeLessThanOrEqual(8);
+    expect(within(chart).getAllByText(/^\d\.\d{6}$/).length).toBeGreaterThan(0);
+
+    expect(within(dialog).getByText("Bullish")).toBeInTheDocument();
+    expect(within(dialog).getByRole("img", { name: "5 of 5 stars" })).toBeInTheDocument();
+    expect(within(dialog).getByText("Low risk")).toBeInTheDocument();
+    expect(within(dialog).getByText(/^Rising prices expected/)).toBeInTheDocument();
+    expect(within(dialog).getByText("Good")).toBeInTheDocument();
+    expect(within(dialog).getByText("36 points · 2h55m")).toBeInTheDocument();
+    expect(within(dialog).getByText("Not financial advice")).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(/experimental and for educational purposes only/),
+    ).toBeInTheDocument();
+
+    expect(reads[0][0]).toEqual(["eq", "instrument_id", 7]);
+    expect(reads[0][1][0]).toBe("gte");
+  });
+
+  it("rates a thin, jumpy market as high risk", async () => {
+    // Two points per candle: candles alternate up (1 → 1.05) and down (1.05 → 1).
+    const jumpy = (i: number) => ((Math.floor(i / 2) % 2 === 0) === (i % 2 === 0) ? 1 : 1.05);
+    renderDialog(history(72, jumpy, 1_000, 150_000));
+    const dialog = await screen.findByRole("dialog");
+    expect(await within(dialog).findByText("High risk")).toBeInTheDocument();
+    expect(within(dialog).getByRole("img", { name: "1 of 5 stars" })).toBeInTheDocument();
+    expect(within(dialog).getByText("Poor")).toBeInTheDocument();
+    expect(
+      within(dialog)
+        .getByRole("img", { name: /candles/ })
+        .querySelectorAll('[data-color="down"]').length,
+    ).toBeGreaterThan(0);
+  });
+
+  it("says when there is not enough data", async () => {
+    renderDialog(history(3, () => 1, null));
+    const dialog = await screen.findByRole("dialog");
+    expect(await within(dialog).findByText("Not enough data for analysis")).toBeInTheDocument();
+    expect(within(dialog).getByText("3 data points")).toBeInTheDocument();
+    expect(within(dialog).queryByText("Bullish")).not.toBeInTheDocument();
+  });
+
+  it("shows a spinner while loading", () => {
+    renderDialog([]);
+    expect(screen.getByRole("status", { name: "Loading analysis…" })).toBeInTheDocument();
+  });
+});

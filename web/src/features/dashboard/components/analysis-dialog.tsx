@@ -1,0 +1,137 @@
+import * as DialogPrimitive from "@radix-ui/react-dialog";
+import { computeAnalysis, type Trend } from "@domain/analysis";
+import { CANDLE_BUCKET_MS, toCandles } from "@domain/candles";
+import type { MoverEntry } from "@domain/realtime";
+import { useQuery } from "@tanstack/react-query";
+import { AlertTriangleIcon, XIcon } from "lucide-react";
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import { Badge } from "@/components/ui/badge";
+import { Card } from "@/components/ui/card";
+import { Spinner } from "@/components/ui/spinner";
+import { cn } from "@/lib/utils";
+import { dashboardQueries } from "../api/queries";
+import { AnalysisDetails } from "./analysis-details";
+import { CandlestickChart } from "./candlestick-chart";
+
+const trendClass: Record<Trend, string> = {
+  bullish: "border-transparent bg-success text-white",
+  bearish: "border-transparent bg-destructive text-white",
+  neutral: "",
+};
+
+type AnalysisDialogProps = {
+  /** The mover to analyse; null closes the dialog. */
+  entry: MoverEntry | null;
+  onClose: () => void;
+};
+
+/**
+ * The per-symbol analysis: the last 3 hours of price history as 5-minute candles and the
+ * analysis computed from them in the browser (`computeAnalysis`), with the disclaimer.
+ */
+export function AnalysisDialog({ entry, onClose }: AnalysisDialogProps) {
+  const { t } = useTranslation("dashboard");
+  return (
+    <DialogPrimitive.Root open={entry !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogPrimitive.Portal>
+        <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50 data-[state=closed]:animate-fade-out data-[state=open]:animate-fade-in" />
+        <DialogPrimitive.Content className="fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-3xl -translate-x-1/2 -translate-y-1/2 flex-col gap-4 overflow-y-auto rounded-lg border bg-background p-4 shadow-lg sm:p-6">
+          {entry && <AnalysisBody entry={entry} />}
+          <DialogPrimitive.Close
+            className="absolute top-4 right-4 rounded-xs opacity-70 transition-opacity hover:opacity-100 focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+            aria-label={t("analysis.close")}
+          >
+            <XIcon className="size-4" aria-hidden="true" />
+          </DialogPrimitive.Close>
+        </DialogPrimitive.Content>
+      </DialogPrimitive.Portal>
+    </DialogPrimitive.Root>
+  );
+}
+
+function AnalysisBody({ entry }: { entry: MoverEntry }) {
+  const { t } = useTranslation("dashboard");
+  const history = useQuery(dashboardQueries.history(entry.instrument_id));
+  const rows = history.data;
+  const candles = useMemo(
+    () =>
+      rows
+        ? toCandles(
+            rows.map(({ ts, price }) => ({ ts, price })),
+            CANDLE_BUCKET_MS,
+          )
+        : [],
+    [rows],
+  );
+  const analysis = useMemo(() => {
+    if (!rows) return null;
+    const volume24h = rows.findLast((row) => row.volume_24h !== null)?.volume_24h;
+    return computeAnalysis(
+      rows.map(({ ts, price }) => ({ ts, price })),
+      { volume24h: volume24h ?? entry.volume_24h },
+    );
+  }, [rows, entry.volume_24h]);
+  const trend: Trend = analysis?.trend ?? "neutral";
+
+  return (
+    <>
+      <div className="flex flex-col gap-1 pr-8">
+        <DialogPrimitive.Title className="flex flex-wrap items-center gap-2 text-lg font-semibold">
+          {entry.symbol}
+          {analysis && (
+            <Badge variant="outline" className={cn(trendClass[trend])}>
+              {t(`analysis.trend.${trend}`)}
+            </Badge>
+          )}
+        </DialogPrimitive.Title>
+        <DialogPrimitive.Description className="text-sm text-muted-foreground">
+          {t("analysis.description", { symbol: entry.symbol, exchange: entry.exchange })}
+        </DialogPrimitive.Description>
+      </div>
+
+      <div
+        role="note"
+        className="flex gap-3 rounded-md border border-amber-500/40 bg-amber-500/10 p-3 text-sm"
+      >
+        <AlertTriangleIcon className="mt-0.5 size-4 shrink-0 text-amber-500" aria-hidden="true" />
+        <div>
+          <p className="font-medium">{t("analysis.disclaimerTitle")}</p>
+          <p className="text-muted-foreground">{t("analysis.disclaimer")}</p>
+        </div>
+      </div>
+
+      {history.isPending ? (
+        <div className="flex justify-center py-10">
+          <Spinner label={t("analysis.loading")} className="size-6" />
+        </div>
+      ) : history.isError ? (
+        <p role="alert" className="text-sm text-destructive">
+          {t("analysis.failed")}
+        </p>
+      ) : (
+        <>
+          <Card className="gap-2 px-4 py-3">
+            <div className="flex items-baseline justify-between gap-2">
+              <h3 className="font-semibold">{t("analysis.chartTitle")}</h3>
+              <span className="text-xs text-muted-foreground">
+                {t("analysis.dataPoints", { count: history.data.length })}
+              </span>
+            </div>
+            <CandlestickChart
+              candles={candles}
+              label={t("analysis.chartLabel", { symbol: entry.symbol, count: candles.length })}
+            />
+          </Card>
+          {analysis ? (
+            <AnalysisDetails analysis={analysis} />
+          ) : (
+            <p role="status" className="rounded-md border border-dashed p-4 text-center text-sm">
+              {t("analysis.notEnoughData")}
+            </p>
+          )}
+        </>
+      )}
+    </>
+  );
+}

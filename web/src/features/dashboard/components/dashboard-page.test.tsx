@@ -1,0 +1,402 @@
+import type { MoverEntry } from "@domain/realtime";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { createMemoryRouter, RouterProvider } from "react-router-dom";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { Toaster } from "@/components/ui/sonner";
+import type { Profile } from "@/lib/profile-query";
+import { createTestQueryClient } from "@/testing/render";
+import { supabaseMock, TEST_USER_ID } from "@/testing/supabase-mock";
+import { MIN_PERCENT_STORAGE_KEY, resetDashboardFilters } from "../stores/filters-store";
+import { DashboardPage } from "./dashboard-page";
+
+let nextId = 1;
+function mover(overrides: Partial<MoverEntry> = {}): MoverEntry {
+  const id = nextId++;
+  return {
+    id,
+    instrument_id: id,
+    symbol: `SYM${id}/USDT`,
+    exchange: "Binance",
+    exchange_type: "cex",
+    network: null,
+    source: "binance",
+    pool_url: null,
+    price: 1.5,
+    price_3hour_ago: 1.2,
+    pct: 25,
+    window_used: 15,
+    pct_3hour: null,
+    volume_24h: null,
+    ts: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+function renderDashboard({
+  profile = {},
+  movers = [mover()],
+  route = "/dashboard",
+}: { profile?: Partial<Profile>; movers?: MoverEntry[]; route?: string } = {}) {
+  supabaseMock.signInWithProfile("ada@example.com", {
+    plan: "pro",
+    subscription_active: true,
+    selected_window_minutes: 15,
+    user_threshold: 0,
+    ...profile,
+  });
+  supabaseMock.setRpc("movers_feed", { data: movers, error: null });
+  const queryClient = createTestQueryClient();
+  const router = createMemoryRouter(
+    [
+      { path: "/dashboard", element: <DashboardPage /> },
+      { path: "/auth/login", element: <p>Login page</p> },
+    ],
+    { initialEntries: [route] },
+  );
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+      <Toaster />
+    </QueryClientProvider>,
+  );
+  return { router, queryClient };
+}
+
+const table = () => screen.getByRole("table");
+const symbols = () =>
+  within(table())
+    .getAllByRole("rowheader")
+    .map((cell) => cell.textContent);
+const summary = () => screen.getByTestId("live-summary").textContent;
+const windowSelect = () => screen.getByRole("combobox", { name: "Time Window" });
+
+async function ready() {
+  await screen.findByRole("heading", { name: "Top Gainers" });
+}
+async function tableReady() {
+  await screen.findByRole("table");
+}
+
+beforeEach(() => {
+  resetDashboardFilters();
+});
+afterEach(() => {
+  vi.useRealTimers();
+  resetDashboardFilters();
+});
+
+describe("DashboardPage: plan and window", () => {
+  it("shows the plan badge and basic's fixed window", async () => {
+    renderDashboard({ profile: { plan: "basic", selected_window_minutes: 30 } });
+    await ready();
+    expect(screen.getByText("Plan: Basic")).toBeInTheDocument();
+    expect(screen.getByText("Fixed: 30 min")).toBeInTheDocument();
+    expect(screen.queryByRole("combobox", { name: "Time Window" })).not.toBeInTheDocument();
+    expect(supabaseMock.client.rpc).toHaveBeenCalledWith("movers_feed", { window_minutes: 30 });
+  });
+
+  it("offers pro 15 to 30 minutes and reads the feed of the stored window", async () => {
+    renderDashboard({ profile: { plan: "pro", selected_window_minutes: 20 } });
+    await ready();
+    expect(
+      within(windowSelect())
+        .getAllByRole("option")
+        .map((o) => o.textContent),
+    ).toEqual(["15 minutes", "20 minutes", "25 minutes", "30 minutes"]);
+    expect(windowSelect()).toHaveValue("20");
+    expect(supabaseMock.client.rpc).toHaveBeenCalledWith("movers_feed", { window_minutes: 20 });
+    expect(supabaseMock.lastChannel().topic).toBe("market:movers:20");
+  });
+
+  it("offers enterprise the 10-second window", async () => {
+    renderDashboard({ profile: { plan: "enterprise", selected_window_minutes: 0 } });
+    await ready();
+    const options = within(windowSelect())
+      .getAllByRole("option")
+      .map((o) => o.textContent);
+    expect(options[0]).toBe("10 seconds");
+    expect(options).toHaveLength(7);
+    expect(windowSelect()).toHaveValue("0");
+  });
+
+  it("disables the selector while the subscription is inactive", async () => {
+    renderDashboard({ profile: { plan: "pro", subscription_active: false } });
+    await ready();
+    expect(windowSelect()).toBeDisabled();
+  });
+
+  it("saves a new window and confirms it", async () => {
+    renderDashboard();
+    await ready();
+    fireEvent.change(windowSelect(), { target: { value: "25" } });
+    expect(await screen.findByText("Time window updated")).toBeInTheDocument();
+    expect(screen.getByText("Filter set to 25 minutes.")).toBeInTheDocument();
+    expect(supabaseMock.updates).toEqual([
+      {
+        table: "profiles",
+        values: { selected_window_minutes: 25 },
+        filters: [["id", TEST_USER_ID]],
+      },
+    ]);
+  });
+
+  it("reports a refused save and reloads the profile", async () => {
+    renderDashboard();
+    await ready();
+    supabaseMock.setTableUpdate("profiles", {
+      data: null,
+      error: { message: "window not offered", code: "23514", hint: "15, 20, 25, 30" },
+      status: 400,
+    });
+    const profileReads = () =>
+      vi.mocked(supabaseMock.client.from).mock.calls.filter(([t]) => t === "profiles").length;
+    const before = profileReads();
+    fireEvent.change(windowSelect(), { target: { value: "30" } });
+    expect(await screen.findByText("Could not save time window.")).toBeInTheDocument();
+    expect(screen.getByText("Error")).toBeInTheDocument();
+    // The update, then the refetch of the invalidated profile.
+    await waitFor(() => expect(profileReads()).toBeGreaterThanOrEqual(before + 2));
+  });
+
+  it("sends an expired session to the login page", async () => {
+    const { router } = renderDashboard();
+    await ready();
+    supabaseMock.setTableUpdate("profiles", {
+      data: null,
+      error: { message: "JWT expired", code: "PGRST301" },
+      status: 401,
+    });
+    fireEvent.change(windowSelect(), { target: { value: "30" } });
+    expect(await screen.findByText("Session expired")).toBeInTheDocument();
+    expect(screen.getByText("Please login again to save settings")).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe("/auth/login"), {
+      timeout: 3000,
+    });
+  });
+});
+
+describe("DashboardPage: filters", () => {
+  const list = () => [
+    mover({ symbol: "UP/USDT", pct: 12 }),
+    mover({ symbol: "DOWN/USDT", pct: -30 }),
+    mover({ symbol: "SMALL/USDT", pct: 3 }),
+  ];
+
+  it("shows gains or losses only", async () => {
+    renderDashboard({ movers: list() });
+    await tableReady();
+    expect(symbols()).toEqual(["UP/USDT", "DOWN/USDT", "SMALL/USDT"]);
+    fireEvent.click(screen.getByRole("button", { name: "Gains +" }));
+    expect(symbols()).toEqual(["UP/USDT", "SMALL/USDT"]);
+    fireEvent.click(screen.getByRole("button", { name: "Losses -" }));
+    expect(symbols()).toEqual(["DOWN/USDT"]);
+    expect(summary()).toBe("3 entries · 1 shown · 1 sources · 0 networks");
+    fireEvent.click(
+      within(screen.getByRole("group", { name: "Direction" })).getByRole("button", { name: "All" }),
+    );
+    expect(symbols()).toHaveLength(3);
+  });
+
+  it("hides moves below the minimum percent and remembers it", async () => {
+    renderDashboard({ movers: list() });
+    await tableReady();
+    const input = screen.getByRole("spinbutton", { name: "Minimum %" });
+    expect(input).toHaveAttribute("step", "5");
+    expect(input).toHaveAttribute("max", "1000");
+    fireEvent.change(input, { target: { value: "10" } });
+    expect(symbols()).toEqual(["UP/USDT", "DOWN/USDT"]);
+    expect(localStorage.getItem(MIN_PERCENT_STORAGE_KEY)).toBe("10");
+
+    fireEvent.change(input, { target: { value: "abc" } });
+    expect(symbols()).toHaveLength(3);
+    expect(localStorage.getItem(MIN_PERCENT_STORAGE_KEY)).toBe("0");
+  });
+
+  it("starts from the stored minimum percent", async () => {
+    localStorage.setItem(MIN_PERCENT_STORAGE_KEY, "20");
+    resetDashboardFilters();
+    renderDashboard({ movers: list() });
+    await tableReady();
+    expect(screen.getByRole("spinbutton", { name: "Minimum %" })).toHaveValue(20);
+    expect(symbols()).toEqual(["DOWN/USDT"]);
+  });
+
+  it("applies the user's own threshold", async () => {
+    renderDashboard({ movers: list(), profile: { user_threshold: 5 } });
+    await tableReady();
+    expect(symbols()).toEqual(["UP/USDT", "DOWN/USDT"]);
+    expect(summary()).toBe("3 entries · 2 shown · 1 sources · 0 networks");
+  });
+
+  it("shows buttons for two sources and a multi-select for more networks", async () => {
+    renderDashboard({
+      movers: [
+        mover({ symbol: "BTC/USDT" }),
+        mover({
+          symbol: "PEPE/WETH",
+          exchange: "Uniswap V3 (ethereum)",
+          exchange_type: "dex",
+          network: "ethereum",
+        }),
+        mover({
+          symbol: "BRETT/WETH",
+          exchange: "Aerodrome (base)",
+          exchange_type: "dex",
+          network: "base",
+        }),
+        mover({
+          symbol: "BONK/SOL",
+          exchange: "Raydium (solana)",
+          exchange_type: "dex",
+          network: "solana",
+        }),
+      ],
+    });
+    await tableReady();
+    expect(summary()).toBe("4 entries · 4 shown · 4 sources · 3 networks");
+
+    const source = screen.getByRole("group", { name: "Source" });
+    fireEvent.click(within(source).getByRole("button", { name: "CEX" }));
+    expect(symbols()).toEqual(["BTC/USDT"]);
+    fireEvent.click(within(source).getByRole("button", { name: "All" }));
+    expect(symbols()).toHaveLength(4);
+
+    expect(screen.queryByRole("group", { name: "Network" })).not.toBeInTheDocument();
+    const network = screen.getByRole("button", { name: "Network: All" });
+    fireEvent.click(network);
+    const panel = screen.getByRole("dialog", { name: "Network" });
+    fireEvent.change(within(panel).getByRole("searchbox"), { target: { value: "so" } });
+    expect(within(panel).getAllByRole("checkbox")).toHaveLength(1);
+    fireEvent.click(within(panel).getByRole("checkbox", { name: "solana" }));
+    fireEvent.change(within(panel).getByRole("searchbox"), { target: { value: "" } });
+    fireEvent.click(within(panel).getByRole("checkbox", { name: "base" }));
+    expect(screen.getByRole("button", { name: "Network: 2 selected" })).toBeInTheDocument();
+    expect(symbols()).toEqual(["BRETT/WETH", "BONK/SOL"]);
+
+    fireEvent.keyDown(panel, { key: "Escape" });
+    expect(screen.queryByRole("dialog", { name: "Network" })).not.toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole("button", { name: "DEX: All" }));
+    fireEvent.click(screen.getByRole("checkbox", { name: "Aerodrome" }));
+    expect(screen.getByRole("button", { name: "DEX: 1 selected" })).toBeInTheDocument();
+    expect(symbols()).toEqual(["BRETT/WETH"]);
+  });
+});
+
+describe("DashboardPage: list", () => {
+  it("shows percent, prices, exchange, and Buy as a link or N/A", async () => {
+    renderDashboard({
+      movers: [
+        mover({ symbol: "PEPE/WETH", pct: 12.345, pool_url: "https://example.com/pool/1" }),
+        mover({ symbol: "LOSS/USDT", pct: -3.2, pool_url: null, exchange: "Coinbase" }),
+      ],
+    });
+    await tableReady();
+    const rows = within(table()).getAllByRole("row");
+    expect(within(rows[0]).getByText("% (15 min)")).toBeInTheDocument();
+    expect(within(rows[1]).getByText("+12.35%")).toHaveClass("text-success");
+    expect(within(rows[1]).getAllByText("$1.5000")).toHaveLength(1);
+    expect(within(rows[1]).getByText("$1.2000")).toBeInTheDocument();
+    const buy = within(rows[1]).getByRole("link", { name: /Buy PEPE\/WETH on Binance/ });
+    expect(buy).toHaveAttribute("href", "https://example.com/pool/1");
+    expect(buy).toHaveAttribute("target", "_blank");
+    expect(buy).toHaveAttribute("rel", "noopener noreferrer");
+    expect(within(rows[2]).getByText("-3.20%")).toHaveClass("text-destructive");
+    expect(within(rows[2]).getByText("N/A")).toBeInTheDocument();
+    expect(within(rows[2]).queryByRole("link")).not.toBeInTheDocument();
+    expect(within(rows[2]).getByText("Coinbase")).toBeInTheDocument();
+  });
+
+  it("refreshes the age labels every 5 seconds", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const now = Date.now();
+    renderDashboard({
+      movers: [
+        mover({ symbol: "A/USDT", ts: new Date(now - 4_000).toISOString() }),
+        mover({ symbol: "B/USDT", ts: new Date(now - 5 * 60_000).toISOString() }),
+        mover({ symbol: "C/USDT", ts: new Date(now - 3 * 3_600_000).toISOString() }),
+        mover({ symbol: "D/USDT", ts: new Date(now - 2 * 86_400_000).toISOString() }),
+      ],
+    });
+    await tableReady();
+    const times = () =>
+      within(table())
+        .getAllByRole("row")
+        .slice(1)
+        .map((row) => row.querySelector("time")?.textContent);
+    expect(times()).toEqual(["Now", "5 min ago", "3h ago", "2d ago"]);
+    act(() => vi.advanceTimersByTime(5000));
+    expect(times()[0]).toMatch(/^(9|1\d)s ago$|^Now$/);
+    act(() => vi.advanceTimersByTime(5000));
+    expect(times()[0]).toMatch(/^1\ds ago$/);
+  });
+
+  it("puts live entries on top", async () => {
+    renderDashboard({ movers: [mover({ symbol: "OLD/USDT" })] });
+    await tableReady();
+
+    act(() =>
+      supabaseMock.lastChannel().broadcast("movers", {
+        window: 15,
+        scanned_at: new Date().toISOString(),
+        entries: [mover({ symbol: "NEW/USDT" })],
+      }),
+    );
+    await waitFor(() => expect(symbols()).toEqual(["NEW/USDT", "OLD/USDT"]));
+  });
+
+  it("shows the empty state while there is no data", async () => {
+    renderDashboard({ movers: [] });
+    expect(await screen.findByText("No data yet")).toBeInTheDocument();
+    expect(screen.getByText("Waiting for live data…")).toBeInTheDocument();
+    expect(screen.getByText("Scanner active")).toBeInTheDocument();
+    expect(screen.queryByText("Simulated market data (offline mode)")).not.toBeInTheDocument();
+  });
+
+  it("marks simulated data", async () => {
+    renderDashboard({ movers: [mover({ source: "simulated" })] });
+    expect(await screen.findByText("Simulated market data (offline mode)")).toBeInTheDocument();
+  });
+
+  it("reloads on Refresh and says how many entries came", async () => {
+    renderDashboard({ movers: [mover()] });
+    await tableReady();
+    supabaseMock.setRpc("movers_feed", { data: [mover(), mover(), mover()], error: null });
+    fireEvent.click(screen.getByRole("button", { name: "Refresh" }));
+    expect(await screen.findByText("Data updated")).toBeInTheDocument();
+    expect(screen.getByText("3 entries reloaded")).toBeInTheDocument();
+    expect(symbols()).toHaveLength(3);
+  });
+
+  it("reports a failed refresh", async () => {
+    renderDashboard({ movers: [mover()] });
+    await tableReady();
+    supabaseMock.setRpc("movers_feed", { data: null, error: { message: "boom" } });
+    fireEvent.click(screen.getByRole("button", { name: "Refresh" }));
+    expect(await screen.findByText("Failed to update data")).toBeInTheDocument();
+    expect(symbols()).toHaveLength(1);
+  });
+
+  it("opens the analysis from the symbol and from the Analysis button", async () => {
+    renderDashboard({ movers: [mover({ symbol: "PEPE/WETH" })] });
+    await tableReady();
+    fireEvent.click(within(table()).getByRole("button", { name: "PEPE/WETH" }));
+    const dialog = await screen.findByRole("dialog");
+    expect(await within(dialog).findByText("Preis-Chart")).toBeInTheDocument();
+    fireEvent.click(within(dialog).getByRole("button", { name: "Close" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    fireEvent.click(within(table()).getByRole("button", { name: "Open analysis for PEPE/WETH" }));
+    expect(await screen.findByRole("dialog")).toBeInTheDocument();
+  });
+});
+
+describe("DashboardPage: checkout", () => {
+  it("welcomes a new subscriber once and drops the parameter", async () => {
+    const { router } = renderDashboard({ route: "/dashboard?checkout=success&tab=x" });
+    expect(await screen.findByText("Subscription active")).toBeInTheDocument();
+    expect(screen.getByText("Welcome aboard! Your plan is active.")).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.search).toBe("?tab=x"));
+    expect(screen.getAllByText("Subscription active")).toHaveLength(1);
+  });
+});

@@ -1,0 +1,179 @@
+import { effectiveWindow } from "@domain/plans";
+import type { MoverEntry } from "@domain/realtime";
+import { useQuery } from "@tanstack/react-query";
+import { InfoIcon, RefreshCwIcon } from "lucide-react";
+import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Navigate } from "react-router-dom";
+import { toast } from "sonner";
+import { LiveIndicator } from "@/components/live-indicator";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { Spinner } from "@/components/ui/spinner";
+import { useCurrentUser } from "@/hooks/use-current-user";
+import { LOGIN_PATH } from "@/lib/redirect";
+import { dashboardQueries } from "../api/queries";
+import { useCheckoutSuccessToast } from "../hooks/use-checkout-success";
+import { useMoversStream } from "../hooks/use-movers-stream";
+import { useNow } from "../hooks/use-now";
+import { useDirection, useMinPercent, useSelection } from "../stores/filters-store";
+import { filterMovers, filterOptions } from "../utils/filter-movers";
+import { AnalysisDialog } from "./analysis-dialog";
+import { EmptyState } from "./empty-state";
+import { MoverCards } from "./mover-cards";
+import { MoverFilters } from "./mover-filters";
+import { MoversTable } from "./movers-table";
+import { SignalsCard } from "./signals-card";
+import { WindowSelector } from "./window-selector";
+
+const NO_ENTRIES: MoverEntry[] = [];
+
+/** /dashboard (subscribers only; the route guard sees to that). */
+export function DashboardPage() {
+  const { t } = useTranslation("dashboard");
+  const { profile, isPending } = useCurrentUser();
+  useCheckoutSuccessToast();
+
+  const windowMinutes = profile
+    ? effectiveWindow(profile.plan, profile.selected_window_minutes)
+    : 30;
+  const feed = useQuery({ ...dashboardQueries.feed(windowMinutes), enabled: profile !== null });
+  const { status } = useMoversStream(windowMinutes, { enabled: profile !== null });
+  const now = useNow();
+  const [analysed, setAnalysed] = useState<MoverEntry | null>(null);
+  const [refreshing, setRefreshing] = useState(false);
+
+  const direction = useDirection();
+  const minPercent = useMinPercent();
+  const sources = useSelection("sources");
+  const networks = useSelection("networks");
+  const venues = useSelection("venues");
+  const entries = feed.data ?? NO_ENTRIES;
+  const threshold = profile?.user_threshold ?? 0;
+  const shown = useMemo(
+    () => filterMovers(entries, { direction, minPercent, threshold, sources, networks, venues }),
+    [entries, direction, minPercent, threshold, sources, networks, venues],
+  );
+  const counts = useMemo(() => filterOptions(entries), [entries]);
+  const simulated = entries.some((entry) => entry.source === "simulated");
+
+  if (isPending) {
+    return (
+      <div className="flex flex-1 items-center justify-center p-8">
+        <Spinner label={t("loading")} className="size-6" />
+      </div>
+    );
+  }
+  if (!profile) return <Navigate to={LOGIN_PATH} replace />;
+
+  const refresh = async () => {
+    setRefreshing(true);
+    const result = await feed.refetch();
+    setRefreshing(false);
+    if (result.isError) {
+      toast.error(t("refreshFailed.title"), { description: t("refreshFailed.description") });
+    } else {
+      toast.success(t("refreshed.title"), {
+        description: t("refreshed.description", { count: result.data?.length ?? 0 }),
+      });
+    }
+  };
+
+  return (
+    <div className="container mx-auto flex w-full max-w-7xl flex-col gap-6 px-4 py-8">
+      <header className="flex flex-wrap items-start justify-between gap-4">
+        <div className="flex flex-col gap-1">
+          <div className="flex flex-wrap items-center gap-3">
+            <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{t("title")}</h1>
+            <Badge variant="secondary">
+              {t("planBadge", { plan: t(`plans.${profile.plan}`) })}
+            </Badge>
+          </div>
+          <p className="text-muted-foreground">{t("description")}</p>
+        </div>
+        <WindowSelector profile={profile} />
+      </header>
+
+      {simulated && (
+        <div
+          role="note"
+          className="flex items-center gap-2 rounded-md border border-sky-500/40 bg-sky-500/10 px-3 py-2 text-sm"
+        >
+          <InfoIcon className="size-4 shrink-0 text-sky-500" aria-hidden="true" />
+          {t("simulated")}
+        </div>
+      )}
+
+      <Card className="px-4 py-4">
+        <MoverFilters entries={entries} threshold={threshold} />
+      </Card>
+
+      <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+        <section aria-labelledby="top-gainers" className="flex min-w-0 flex-col gap-4">
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <div className="flex flex-col gap-1">
+              <h2 id="top-gainers" className="text-xl font-semibold">
+                {t("topGainers")}
+              </h2>
+              <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
+                <LiveIndicator status={status} />
+                <span data-testid="live-summary">
+                  {t("live.summary", {
+                    entries: entries.length,
+                    shown: shown.length,
+                    sources: counts.exchanges.length,
+                    networks: counts.networks.length,
+                  })}
+                </span>
+              </div>
+            </div>
+            <Button
+              type="button"
+              variant="outline"
+              onClick={() => void refresh()}
+              disabled={refreshing || feed.isPending}
+            >
+              {refreshing ? <Spinner /> : <RefreshCwIcon aria-hidden="true" />}
+              {t("refresh")}
+            </Button>
+          </div>
+
+          {feed.isPending ? (
+            <div className="flex justify-center py-10">
+              <Spinner label={t("loading")} className="size-6" />
+            </div>
+          ) : feed.isError && entries.length === 0 ? (
+            <p role="alert" className="rounded-md border border-destructive/40 p-4 text-sm">
+              {t("loadFailed")}
+            </p>
+          ) : entries.length === 0 ? (
+            <EmptyState />
+          ) : shown.length === 0 ? (
+            <p role="status" className="rounded-md border border-dashed p-6 text-center text-sm">
+              {t("empty.filtered")}
+            </p>
+          ) : (
+            <>
+              <div className="hidden md:block">
+                <MoversTable
+                  entries={shown}
+                  windowMinutes={windowMinutes}
+                  now={now}
+                  onAnalyse={setAnalysed}
+                />
+              </div>
+              <div className="md:hidden">
+                <MoverCards entries={shown} now={now} onAnalyse={setAnalysed} />
+              </div>
+            </>
+          )}
+        </section>
+
+        <SignalsCard />
+      </div>
+
+      <AnalysisDialog entry={analysed} onClose={() => setAnalysed(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import type { MoverEntry } from "@domain/realtime";
+import { LineChartIcon } from "lucide-react";
+import { useTranslation } from "react-i18next";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { formatAge } from "../utils/format-market";
+import { BuyLink } from "./buy-link";
+import { PercentText } from "./percent-text";
+import { PriceText } from "./price-text";
+
+type MoverCardsProps = {
+  entries: readonly MoverEntry[];
+  now: number;
+  onAnalyse: (entry: MoverEntry) => void;
+};
+
+/** The phone list: one card per mover. */
+export function MoverCards({ entries, now, onAnalyse }: MoverCardsProps) {
+  const { t } = useTranslation("dashboard");
+  return (
+    <ul aria-label={t("table.caption")} className="flex flex-col gap-3">
+      {entries.map((entry) => (
+        <li key={entry.instrument_id}>
+          <Card className="gap-3 px-4 py-3">
+            <div className="flex items-start justify-between gap-3">
+              <div className="min-w-0">
+                <button
+                  type="button"
+                  className="truncate text-left text-base font-semibold underline-offset-4 hover:underline"
+                  onClick={() => onAnalyse(entry)}
+                >
+                  {entry.symbol}
+                </button>
+                <p className="truncate text-xs text-muted-foreground">{entry.exchange}</p>
+              </div>
+              <PercentText pct={entry.pct} className="text-lg" />
+            </div>
+            <dl className="grid grid-cols-3 gap-2 text-xs">
+              <div>
+                <dt className="text-muted-foreground">{t("table.price3h")}</dt>
+                <dd>
+                  <PriceText price={entry.price_3hour_ago} />
+                </dd>
+              </div>
+              <div>
+                <dt className="text-muted-foreground">{t("table.priceLive")}</dt>
+                <dd>
+                  <PriceText price={entry.price} />
+                </dd>
+              </div>
+              <div className="text-right">
+                <dt className="text-muted-foreground">{t("table.time")}</dt>
+                <dd>
+                  <time dateTime={entry.ts}>{formatAge(t, entry.ts, now)}</time>
+                </dd>
+              </div>
+            </dl>
+            <div className="flex gap-2">
+              <Button
+                type="button"
+                size="sm"
+                variant="secondary"
+                aria-label={t("table.openAnalysis", { symbol: entry.symbol })}
+                onClick={() => onAnalyse(entry)}
+              >
+                <LineChartIcon aria-hidden="true" />
+                {t("table.analysis")}
+              </Button>
+              <BuyLink entry={entry} />
+            </div>
+          </Card>
+        </li>
+      ))}
+    </ul>
+  );
+}

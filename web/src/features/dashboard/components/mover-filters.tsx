@@ -1,0 +1,110 @@
+import type { MoverEntry } from "@domain/realtime";
+import { useId, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import {
+  useDirection,
+  useFilterActions,
+  useMinPercent,
+  useSelection,
+} from "../stores/filters-store";
+import {
+  type Direction,
+  filterOptions,
+  MIN_PERCENT_MAX,
+  MIN_PERCENT_MIN,
+  MIN_PERCENT_STEP,
+} from "../utils/filter-movers";
+import { OptionFilter } from "./option-filter";
+
+const DIRECTIONS: readonly Direction[] = ["all", "gains", "losses"];
+
+type MoverFiltersProps = {
+  entries: readonly MoverEntry[];
+  /** The user's own threshold in percent (`profiles.user_threshold`). */
+  threshold: number;
+};
+
+/** Minimum percent, direction, and the source / network / DEX filters of the live list. */
+export function MoverFilters({ entries, threshold }: MoverFiltersProps) {
+  const { t } = useTranslation("dashboard");
+  const minPercentId = useId();
+  const direction = useDirection();
+  const minPercent = useMinPercent();
+  const sources = useSelection("sources");
+  const networks = useSelection("networks");
+  const venues = useSelection("venues");
+  const actions = useFilterActions();
+  const options = useMemo(() => filterOptions(entries), [entries]);
+  // The field keeps what is typed ("" or "1e"), the filter the parsed number.
+  const [draft, setDraft] = useState<string | null>(null);
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-end gap-4">
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor={minPercentId} className="text-sm font-medium">
+            {t("filters.minPercent")}
+          </label>
+          <Input
+            id={minPercentId}
+            type="number"
+            inputMode="decimal"
+            min={MIN_PERCENT_MIN}
+            max={MIN_PERCENT_MAX}
+            step={MIN_PERCENT_STEP}
+            value={draft ?? String(minPercent)}
+            aria-describedby={`${minPercentId}-hint`}
+            onChange={(event) => {
+              setDraft(event.target.value);
+              actions.setMinPercent(event.target.value);
+            }}
+            onBlur={() => setDraft(null)}
+            className="w-28"
+          />
+        </div>
+        <div role="group" aria-label={t("filters.direction")} className="flex gap-1">
+          {DIRECTIONS.map((value) => (
+            <Button
+              key={value}
+              type="button"
+              size="sm"
+              variant={direction === value ? "default" : "outline"}
+              aria-pressed={direction === value}
+              onClick={() => actions.setDirection(value)}
+            >
+              {t(`filters.${value}`)}
+            </Button>
+          ))}
+        </div>
+      </div>
+      <p id={`${minPercentId}-hint`} className="text-xs text-muted-foreground">
+        {t("filters.minPercentHint")} {threshold > 0 && t("filters.thresholdHint", { threshold })}
+      </p>
+      <div className="flex flex-wrap items-start gap-4">
+        <OptionFilter
+          label={t("filters.source")}
+          options={options.sources.map((value) => ({
+            value,
+            label: value === "cex" || value === "dex" ? t(`filters.sources.${value}`) : value,
+          }))}
+          selected={sources}
+          onChange={(values) => actions.setSelection("sources", values)}
+        />
+        <OptionFilter
+          label={t("filters.network")}
+          options={options.networks.map((value) => ({ value, label: value }))}
+          selected={networks}
+          onChange={(values) => actions.setSelection("networks", values)}
+        />
+        <OptionFilter
+          label={t("filters.venue")}
+          options={options.venues.map((value) => ({ value, label: value }))}
+          selected={venues}
+          onChange={(values) => actions.setSelection("venues", values)}
+        />
+      </div>
+    </div>
+  );
+}

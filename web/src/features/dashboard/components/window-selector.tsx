@@ -1,0 +1,92 @@
+import { effectiveWindow, hasSelectableWindow, allowedWindows, windowLabel } from "@domain/plans";
+import { useId } from "react";
+import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+import type { Profile } from "@/lib/profile-query";
+import { useSessionExpiredHandler } from "@/lib/session-expired";
+import { cn } from "@/lib/utils";
+import { useUpdateWindow } from "../api/update-window";
+
+type WindowSelectorProps = {
+  profile: Pick<Profile, "id" | "plan" | "subscription_active" | "selected_window_minutes">;
+};
+
+/**
+ * The observation window: basic reads "Fixed: 30 min"; pro and enterprise choose from their
+ * plan's windows (decision 0005), disabled while the subscription is inactive. A change is saved
+ * to the profile at once.
+ */
+export function WindowSelector({ profile }: WindowSelectorProps) {
+  const { t } = useTranslation("dashboard");
+  const id = useId();
+  const save = useUpdateWindow();
+  const handleSessionExpired = useSessionExpiredHandler({
+    title: t("sessionExpired.title"),
+    description: t("sessionExpired.description"),
+  });
+
+  if (!hasSelectableWindow(profile.plan)) {
+    return (
+      <div className="flex flex-col gap-1.5">
+        <span className="text-sm font-medium">{t("window.label")}</span>
+        <p className="flex h-9 items-center text-sm text-muted-foreground">{t("window.fixed")}</p>
+      </div>
+    );
+  }
+
+  const stored = effectiveWindow(profile.plan, profile.selected_window_minutes);
+  const value = save.isPending ? save.variables.windowMinutes : stored;
+  const disabled = !profile.subscription_active || save.isPending;
+
+  const onChange = (windowMinutes: number) => {
+    if (windowMinutes === stored) return;
+    save.mutate(
+      { userId: profile.id, windowMinutes },
+      {
+        onSuccess: () => {
+          const label = windowLabel(windowMinutes);
+          toast.success(t("window.saved.title"), {
+            description: t(`window.saved.${label.unit}`, { count: label.count }),
+          });
+        },
+        onError: (error) => {
+          if (handleSessionExpired(error)) return;
+          toast.error(t("window.failed.title"), { description: t("window.failed.description") });
+        },
+      },
+    );
+  };
+
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={id} className="text-sm font-medium">
+        {t("window.label")}
+      </label>
+      <select
+        id={id}
+        value={String(value)}
+        disabled={disabled}
+        aria-describedby={profile.subscription_active ? undefined : `${id}-hint`}
+        onChange={(event) => onChange(Number(event.target.value))}
+        className={cn(
+          "flex h-9 w-full min-w-36 rounded-md border border-input bg-transparent px-3 py-1 text-base shadow-xs outline-none disabled:cursor-not-allowed disabled:opacity-50 sm:w-auto md:text-sm dark:bg-input/30 [&>option]:bg-popover [&>option]:text-popover-foreground",
+          "focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50",
+        )}
+      >
+        {allowedWindows(profile.plan).map((minutes) => {
+          const label = windowLabel(minutes);
+          return (
+            <option key={minutes} value={String(minutes)}>
+              {t(`window.${label.unit}`, { count: label.count })}
+            </option>
+          );
+        })}
+      </select>
+      {!profile.subscription_active && (
+        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+          {t("window.inactive")}
+        </p>
+      )}
+    </div>
+  );
+}

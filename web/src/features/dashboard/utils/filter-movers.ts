@@ -1,0 +1,75 @@
+import type { MoverEntry } from "@domain/realtime";
+
+export type Direction = "all" | "gains" | "losses";
+
+/** Bounds of the minimum-percent input (spec section 5 and 9). */
+export const MIN_PERCENT_MIN = 0;
+export const MIN_PERCENT_MAX = 1000;
+export const MIN_PERCENT_STEP = 5;
+
+export type MoverFilters = {
+  direction: Direction;
+  /** Above 0 hides entries whose absolute percent is below it. */
+  minPercent: number;
+  /** The user's own threshold (`profiles.user_threshold`), applied the same way. */
+  threshold: number;
+  /** Selected values; an empty list means all. */
+  sources: readonly string[];
+  networks: readonly string[];
+  venues: readonly string[];
+};
+
+/** The minimum-percent field's text as a number: non-numeric becomes 0, clamped to 0–1000. */
+export function parseMinPercent(raw: unknown): number {
+  const value = typeof raw === "number" ? raw : Number.parseFloat(String(raw ?? ""));
+  if (!Number.isFinite(value)) return 0;
+  return Math.min(MIN_PERCENT_MAX, Math.max(MIN_PERCENT_MIN, value));
+}
+
+/**
+ * The DEX a pool trades on: the exchange text without its "(network)" suffix, e.g.
+ * "Uniswap V3 (ethereum)" → "Uniswap V3". CEX entries have none.
+ */
+export function venueOf(entry: Pick<MoverEntry, "exchange" | "exchange_type">): string | null {
+  if (entry.exchange_type !== "dex") return null;
+  const venue = entry.exchange.replace(/\s*\([^)]*\)\s*$/, "").trim();
+  return venue === "" ? null : venue;
+}
+
+function distinct(values: Iterable<string | null | undefined>): string[] {
+  const set = new Set<string>();
+  for (const value of values) if (value) set.add(value);
+  return [...set].sort((a, b) => a.localeCompare(b));
+}
+
+/** The values each filter can choose from, taken from the live list. */
+export function filterOptions(entries: readonly MoverEntry[]) {
+  return {
+    sources: distinct(entries.map((entry) => entry.exchange_type)),
+    networks: distinct(entries.map((entry) => entry.network)),
+    venues: distinct(entries.map(venueOf)),
+    /** Exchanges the entries come from (the live indicator's "sources"). */
+    exchanges: distinct(entries.map((entry) => entry.exchange)),
+  };
+}
+
+function matches(selected: readonly string[], value: string | null): boolean {
+  return selected.length === 0 || (value !== null && selected.includes(value));
+}
+
+/** The entries the dashboard shows, in their order. */
+export function filterMovers(entries: readonly MoverEntry[], filters: MoverFilters): MoverEntry[] {
+  const { direction, minPercent, threshold, sources, networks, venues } = filters;
+  return entries.filter((entry) => {
+    if (direction === "gains" && !(entry.pct > 0)) return false;
+    if (direction === "losses" && !(entry.pct < 0)) return false;
+    const size = Math.abs(entry.pct);
+    if (minPercent > 0 && size < minPercent) return false;
+    if (threshold > 0 && size < threshold) return false;
+    return (
+      matches(sources, entry.exchange_type) &&
+      matches(networks, entry.network) &&
+      matches(venues, venueOf(entry))
+    );
+  });
+}
