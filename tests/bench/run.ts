@@ -1,7 +1,7 @@
 // `npm run bench`: start-up time of `npm start`'s stack (cold: empty data folder; warm: second
 // start) until /rest/v1 answers 200, PostgREST read latency (p50/p95 over 1,000 requests) and
-// Realtime fan-out of database broadcasts to 1,000 subscribed sockets (fanout.ts), on PGlite
-// and, when the binaries are installed, on a temporary PostgreSQL 15.
+// Realtime fan-out of database broadcasts to 1,000 subscribed sockets (fanout.ts) and scan ingest
+// (ingest.ts), on PGlite and, when the binaries are installed, on a temporary PostgreSQL 15.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +11,7 @@ import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
 import { freePort } from "../../devstack/stack.ts";
 import { postgresAvailable, startTempPostgres } from "../support/postgres.ts";
 import { benchFanout } from "./fanout.ts";
+import { benchIngest } from "./ingest.ts";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
 
@@ -100,12 +101,14 @@ const tmp = mkdtempSync(path.join(tmpdir(), "bench-"));
 try {
   await bench("PGlite", { DATA_DIR: path.join(tmp, "pglite") });
   console.log(await benchFanout("PGlite"));
+  console.log(await benchIngest("PGlite"));
   if (postgresAvailable()) {
     const pg = await startTempPostgres();
     try {
       // Cold on Postgres means an empty database (a fresh cluster); warm reuses it.
       await bench("PostgreSQL 15", { DATA_DIR: path.join(tmp, "pg"), DATABASE_URL: pg.url });
       console.log(await benchFanout("PostgreSQL 15", pg.url));
+      console.log(await benchIngest("PostgreSQL 15", pg.url));
     } finally {
       await pg.stop();
     }

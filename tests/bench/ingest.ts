@@ -1,0 +1,186 @@
+// Scan ingest on the local stack: time of one `public.ingest_scan(quotes, now())` call for 1k, 5k
+// and 10k instruments with 3 hours of history (a sample a minute), the same for 10k instruments
+// seen for the first time (empty history), and the latency of the movers feed under 50
+// concurrent readers. The stack runs in this process; quotes are sent as one JSON parameter,
+// as the scan function sends them through PostgREST.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defaultOptions } from "../../devstack/config.ts";
+import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
+import { freePort, startStack } from "../../devstack/stack.ts";
+
+const SIZES = (process.env.BENCH_INGEST_SIZES ?? "1000,5000,10000").split(",").map(Number);
+const RUNS = Number(process.env.BENCH_INGEST_RUNS ?? 5);
+const HISTORY_MINUTES = 180;
+const READERS = 50;
+const READS_PER_READER = 20;
+const AIMS = { ms10k: 500, ratio: 12, fullVsEmpty: 2 };
+
+type Stack = Awaited<ReturnType<typeof startStack>>;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+function median(values: number[]): number {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+}
+
+/** N quotes shaped like market.ts `Quote`, every one at `at`. */
+function quotes(prefix: string, n: number, at: Date, round: number): string {
+  const ts = at.toISOString();
+  const list = Array.from({ length: n }, (_, g) => ({
+    symbol: `${prefix}${g + 1}/USDT`,
+    exchange: "Bench",
+    exchangeType: g % 3 === 0 ? "dex" : "cex",
+    network: g % 3 === 0 ? "ethereum" : null,
+    source: "simulated",
+    selection: g % 3 === 0 ? "dex" : "cex-major",
+    poolUrl: g % 3 === 0 ? `https://pool.bench/${prefix}${g + 1}` : null,
+    price: 1 + ((g * 7 + round * 13) % 100) / 100,
+    volume24h: 1000 + g,
+    ts,
+  }));
+  return JSON.stringify(list);
+}
+
+/** One scan. The quotes go as text (a driver would JSON-encode a string bound to jsonb once more). */
+async function ingest(stack: Stack, body: string): Promise<number> {
+  const t0 = performance.now();
+  await stack.db.query(`select public.ingest_scan($1::text::jsonb, now())`, [body]);
+  return performance.now() - t0;
+}
+
+/** Instruments `prefix1..N` with a sample a minute for the last 3 hours, in two statements. */
+async function seed(stack: Stack, prefix: string, n: number): Promise<void> {
+  await stack.db.query(
+    `insert into public.instruments (symbol, exchange, exchange_type, network, source, pool_url)
+     select $1 || g || '/USDT', 'Bench', case when (g - 1) % 3 = 0 then 'dex' else 'cex' end::public.exchange_type,
+            case when (g - 1) % 3 = 0 then 'ethereum' end, 'simulated',
+            case when (g - 1) % 3 = 0 then 'https://pool.bench/' || $1 || g end
+     from generate_series(1, $2::int) g`,
+    [prefix, n],
+  );
+  await stack.db.query(
+    `insert into public.price_history (instrument_id, ts, price, volume_24h)
+     select i.id, date_trunc('minute', now()) - make_interval(mins => m), 1 + (i.id % 97) / 100.0 + m / 1000.0, 1000
+     from public.instruments i cross join generate_series(1, $2::int) m
+     where i.exchange = 'Bench' and i.symbol like $1 || '%'`,
+    [prefix, HISTORY_MINUTES],
+  );
+  await stack.db.query(`analyze public.instruments`);
+  await stack.db.query(`analyze public.price_history`);
+}
+
+/** Median of RUNS scans after one warm-up; each scan is 10 s after the previous one. */
+async function timeScans(stack: Stack, prefix: string, n: number): Promise<number> {
+  const start = Date.now();
+  await ingest(stack, quotes(prefix, n, new Date(start), 0));
+  const times: number[] = [];
+  for (let r = 1; r <= RUNS; r++) {
+    times.push(await ingest(stack, quotes(prefix, n, new Date(start + r * 10_000), r)));
+  }
+  return median(times);
+}
+
+/** Median of RUNS first scans of N instruments never seen before (a fresh set each time). */
+async function timeEmpty(stack: Stack, n: number): Promise<number> {
+  await ingest(stack, quotes("EMPTYW", n, new Date(), 0));
+  const times: number[] = [];
+  for (let r = 1; r <= RUNS; r++) {
+    times.push(await ingest(stack, quotes(`EMPTY${r}-`, n, new Date(), r)));
+  }
+  return median(times);
+}
+
+/** p95 of movers_feed(window) (first 100 rows) as an enterprise subscriber, 50 readers at once. */
+async function readers(stack: Stack): Promise<{ p50: number; p95: number; rows: number }> {
+  const key = stack.secrets.publishableKey;
+  const login = await fetch(`${stack.url}/auth/v1/token?grant_type=password`, {
+    method: "POST",
+    headers: { apikey: key, "content-type": "application/json" },
+    body: JSON.stringify({ email: "enterprise@demo.local", password: DEMO_PASSWORD }),
+  });
+  const { access_token } = (await login.json()) as { access_token: string };
+  const headers = {
+    apikey: key,
+    authorization: `Bearer ${access_token}`,
+    "content-type": "application/json",
+  };
+  let rows = 0;
+  const read = async (i: number) => {
+    const window = [0, 5, 10, 15, 20, 25, 30][i % 7];
+    const res = await fetch(`${stack.url}/rest/v1/rpc/movers_feed?limit=100`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ window_minutes: window }),
+    });
+    const data = (await res.json()) as unknown[];
+    if (res.status !== 200) throw new Error(`movers_feed failed with ${res.status}`);
+    rows = data.length;
+  };
+  for (let i = 0; i < 5; i++) await read(i);
+  const times: number[] = [];
+  await Promise.all(
+    Array.from({ length: READERS }, async (_, r) => {
+      for (let i = 0; i < READS_PER_READER; i++) {
+        const t0 = performance.now();
+        await read(r + i);
+        times.push(performance.now() - t0);
+      }
+    }),
+  );
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95), rows };
+}
+
+export async function benchIngest(label: string, databaseUrl?: string): Promise<string> {
+  const tmp = mkdtempSync(path.join(tmpdir(), "bench-ingest-"));
+  const stack = await startStack({
+    ...defaultOptions({}),
+    apiPort: await freePort(),
+    dataDir: path.join(tmp, "data"),
+    envFile: path.join(tmp, ".env.local"),
+    databaseUrl,
+    functions: false,
+    quiet: true,
+  });
+  try {
+    const full = new Map<number, number>();
+    let feed = { p50: 0, p95: 0, rows: 0 };
+    for (const n of SIZES) {
+      // Each size starts from an empty market, so the history holds exactly N instruments.
+      await stack.db.query(`truncate public.price_history`);
+      await stack.db.query(`delete from public.instruments where exchange = 'Bench'`);
+      const prefix = `B${n}-`;
+      await seed(stack, prefix, n);
+      full.set(n, await timeScans(stack, prefix, n));
+      if (n === Math.max(...SIZES)) feed = await readers(stack);
+    }
+    const largest = Math.max(...SIZES);
+    const smallest = Math.min(...SIZES);
+    await stack.db.query(`truncate public.price_history`);
+    await stack.db.query(`delete from public.instruments where exchange = 'Bench'`);
+    const empty = await timeEmpty(stack, largest);
+    const fullLargest = full.get(largest)!;
+    const ratio = fullLargest / full.get(smallest)!;
+    const ms = (v: number) => `${v.toFixed(0)} ms`;
+    const mark = (ok: boolean) => (ok ? "ok" : "over");
+    return (
+      `${label.padEnd(14)} ingest_scan (median of ${RUNS}, ${HISTORY_MINUTES} samples of history each): ` +
+      SIZES.map((n) => `${n / 1000}k ${ms(full.get(n)!)}`).join(" · ") +
+      ` (aim ${largest / 1000}k ≤ ${AIMS.ms10k} ms: ${mark(fullLargest <= AIMS.ms10k)}) · ` +
+      `${largest / 1000}k/${smallest / 1000}k ${ratio.toFixed(1)} (aim ≤ ${AIMS.ratio}: ${mark(ratio <= AIMS.ratio)}) · ` +
+      `${largest / 1000}k new instruments (empty history) ${ms(empty)}, full/empty ${(fullLargest / empty).toFixed(2)}× ` +
+      `(aim ≤ ${AIMS.fullVsEmpty}×: ${mark(fullLargest / empty <= AIMS.fullVsEmpty)}) · ` +
+      `movers_feed (${feed.rows} rows) under ${READERS} concurrent readers × ${READS_PER_READER}: ` +
+      `p50 ${feed.p50.toFixed(1)} ms · p95 ${feed.p95.toFixed(1)} ms`
+    );
+  } finally {
+    await stack.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,71 @@
+// The dashboard in Chromium against `npm start`, whose cron runner scans the simulated market
+// every 10 s: a subscriber sees movers arrive live, filters them and opens an analysis; a free
+// user is turned away.
+import { expect, test, type Page } from "@playwright/test";
+
+async function logIn(page: Page, email: string, redirect: string) {
+  await page.goto(`/auth/login?redirect=${encodeURIComponent(redirect)}`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("demo-password-1");
+  await page.getByRole("button", { name: "Sign In" }).click();
+}
+
+test("a subscriber sees movers arrive live, filters them and opens an analysis", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  await logIn(page, "enterprise@demo.local", "/dashboard");
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("heading", { name: "Top Gainers" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible({
+    timeout: 20_000,
+  });
+  await expect(page.getByText("Simulated market data (offline mode)")).toBeVisible({
+    timeout: 30_000,
+  });
+
+  // Scans every 10 s: rows appear and their times are fresh.
+  const rows = page.locator("table tbody tr");
+  await expect(rows.first()).toBeVisible({ timeout: 30_000 });
+  const summary = page.getByTestId("live-summary");
+  const before = await summary.textContent();
+  await expect(summary).not.toHaveText(before ?? "", { timeout: 30_000 });
+
+  // Gains only: every shown percent is positive.
+  await page.getByRole("button", { name: "Gains +" }).click();
+  const percents = await page.locator("table tbody tr td:nth-child(2)").allTextContents();
+  expect(percents.length).toBeGreaterThan(0);
+  for (const p of percents) expect(p.trim().startsWith("-")).toBe(false);
+  await page.getByRole("button", { name: "All" }).first().click();
+
+  // The analysis of the first symbol.
+  await rows
+    .first()
+    .getByRole("button", { name: /Open analysis for/ })
+    .click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText("Not financial advice").first()).toBeVisible();
+  await expect(dialog.getByText("Preis-Chart")).toBeVisible({ timeout: 15_000 });
+  // A fresh stack has minutes of history, not the 30 the analysis needs.
+  await expect(
+    dialog.getByText("Not enough data for analysis").or(dialog.getByText("Forecast")).first(),
+  ).toBeVisible();
+  await page.screenshot({ path: "tests/artifacts/screenshots/dashboard-analysis.png" });
+  await page.keyboard.press("Escape");
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({
+    path: "tests/artifacts/screenshots/dashboard-phone.png",
+    fullPage: true,
+  });
+  expect(errors).toEqual([]);
+});
+
+test("a free user is turned away to pricing", async ({ page }) => {
+  await logIn(page, "free@demo.local", "/dashboard");
+  await expect(page).toHaveURL(/\/pricing$/);
+  await expect(page.getByText("Active subscription required")).toBeVisible();
+});
