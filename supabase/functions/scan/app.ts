@@ -13,7 +13,7 @@ import { bearerToken, createServiceClient } from "../_shared/supabase.ts";
 import { createSignalsStep, type SignalsStep } from "./signals.ts";
 
 /** What `public.ingest_scan` returns (`skipped`: quotes the database refused). */
-export type IngestResult = ScanResult & { skipped?: number };
+export type IngestResult = ScanResult;
 
 /** The database side of a scan. */
 export interface ScanDb {
@@ -65,7 +65,7 @@ export function supabaseScanDb(client: SupabaseClient): ScanDb {
         movers: num(r.movers, "movers"),
         pruned: num(r.pruned, "pruned"),
         broadcasts: num(r.broadcasts, "broadcasts"),
-        ...(typeof r.skipped === "number" ? { skipped: r.skipped } : {}),
+        skipped: typeof r.skipped === "number" ? r.skipped : 0,
       };
     },
   };

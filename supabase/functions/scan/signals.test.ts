@@ -38,6 +38,11 @@ class FakeStore implements SignalsStore {
     this.inserted.push(rows);
     return Promise.resolve();
   }
+  outcomeRuns = 0;
+  recordOutcomes() {
+    this.outcomeRuns++;
+    return Promise.resolve(2);
+  }
 }
 
 /** 3 hours of 10-second samples ending at the scan, falling then turning up. */
@@ -58,6 +63,7 @@ Deno.test("signals: computed on closed 5-minute candles of the movers and stored
   assertEquals(store.inserted.length, 1);
   const rows = store.inserted[0]!;
   assertEquals(n, rows.length);
+  assertEquals(store.outcomeRuns, 1, "outcomes of older signals are recorded with each candle");
   deepStrictEqual(rows.map((r) => r.strategy), [...STRATEGY_IDS]);
   for (const r of rows) {
     assertEquals(r.symbol, "PEPE/WETH");
@@ -74,6 +80,7 @@ Deno.test("signals: once per candle; too little history stores nothing", async (
   store.last = "2026-03-02T12:00:00.000Z";
   assertEquals(await computeScanSignals(store, SCANNED_AT), 0);
   assertEquals(store.historyCalls.length, 0);
+  assertEquals(store.outcomeRuns, 0, "nothing at all until the next candle");
 
   const young = new FakeStore(history().slice(-30));
   assertEquals(await computeScanSignals(young, SCANNED_AT), 0);

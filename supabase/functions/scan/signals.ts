@@ -1,6 +1,6 @@
 // The scan's signals step: once per 5-minute candle, the strategy signals (domain/signals.ts)
 // of the scan's strongest movers, computed on their price history and stored in
-// public.strategy_signals. Movers are what users look at; computing every instrument every
+// public.strategy_signals, and the outcomes of the signals of an hour ago. Movers are what users look at; computing every instrument every
 // 10 s would cost far more than it tells.
 import type { SupabaseClient } from "@supabase/supabase-js";
 import {
@@ -54,6 +54,8 @@ export interface SignalsStore {
   /** Price samples of an instrument since `since`, `volume` being the rolling 24 h total. */
   history(instrumentId: number, since: string): Promise<PricePoint[]>;
   insert(rows: StrategySignalRow[]): Promise<void>;
+  /** Outcomes of signals an hour old (`public.record_signal_outcomes`); returns how many. */
+  recordOutcomes(): Promise<number>;
 }
 
 /** Gainers and losers examined per candle (each). */
@@ -96,6 +98,9 @@ export async function computeScanSignals(store: SignalsStore, scannedAt: string)
     }
   }));
   if (rows.length > 0) await store.insert(rows);
+  // Once per candle too: how the signals of an hour ago played out.
+  const outcomes = await store.recordOutcomes();
+  if (outcomes > 0) console.log(`[scan] recorded ${outcomes} signal outcomes`);
   return rows.length;
 }
 
@@ -155,6 +160,11 @@ export function supabaseSignalsStore(client: SupabaseClient): SignalsStore {
     async insert(rows) {
       const { error } = await client.from("strategy_signals").insert(rows);
       if (error) throw new Error(`strategy_signals: ${error.message}`);
+    },
+    async recordOutcomes() {
+      const { data, error } = await client.rpc("record_signal_outcomes");
+      if (error) throw new Error(`record_signal_outcomes: ${error.message}`);
+      return Number(data ?? 0);
     },
   };
 }

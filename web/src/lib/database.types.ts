@@ -936,6 +936,10 @@ export type Database = {
         Args: { secret: string };
         Returns: Database["public"]["Enums"]["plan"];
       };
+      record_signal_outcomes: {
+        Args: { horizon?: string };
+        Returns: number;
+      };
       touch_activity: {
         Args: never;
         Returns: undefined;
