@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseNumeric, parseTimestamp } from "./pg-types.ts";
+import { parseNumeric, parseTimestamp, postgresJsTypes } from "./pg-types.ts";
 
 describe("PostgREST-compatible value parsing", () => {
   it("turns numeric text into numbers, keeping NaN and infinities as text", () => {
@@ -15,5 +15,13 @@ describe("PostgREST-compatible value parsing", () => {
     expect(parseTimestamp("2026-11-21 06:02:23+05:30")).toBe("2026-11-21T06:02:23+05:30");
     expect(parseTimestamp("2026-11-21 06:02:23.5")).toBe("2026-11-21T06:02:23.5");
     expect(parseTimestamp("infinity")).toBe("infinity");
+  });
+});
+
+describe("json parameters on Postgres", () => {
+  it("sends JSON text once, not as a JSON string of JSON (lite already stringifies)", () => {
+    expect(postgresJsTypes.jsonb.serialize('[{"a":1}]')).toBe('[{"a":1}]');
+    expect(postgresJsTypes.jsonb.serialize([{ a: 1 }])).toBe('[{"a":1}]');
+    expect(postgresJsTypes.json.serialize({ b: true })).toBe('{"b":true}');
   });
 });

@@ -25,7 +25,19 @@ export const pgliteParsers = {
   [TIMESTAMPTZ_OID]: parseTimestamp,
 };
 
+/**
+ * lite 0.10.0 hands JSON arguments to postgres.js already as JSON text, and its own json/jsonb
+ * serializer stringifies them again: an RPC's jsonb array arrived as a JSON *string* on Postgres
+ * (PGlite was unaffected). Text is passed through; other values are stringified once.
+ */
+const serializeJson = (value: unknown) =>
+  typeof value === "string" ? value : JSON.stringify(value);
+const JSON_OID = 114;
+const JSONB_OID = 3802;
+
 export const postgresJsTypes = {
+  json: { to: JSON_OID, from: [JSON_OID], serialize: serializeJson, parse: JSON.parse },
+  jsonb: { to: JSONB_OID, from: [JSONB_OID], serialize: serializeJson, parse: JSON.parse },
   numeric: { to: NUMERIC_OID, from: [NUMERIC_OID], serialize: String, parse: parseNumeric },
   timestamp: { to: TIMESTAMP_OID, from: [TIMESTAMP_OID], serialize: String, parse: parseTimestamp },
   timestamptz: {
