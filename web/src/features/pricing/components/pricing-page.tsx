@@ -10,7 +10,7 @@ import { useCurrentUser } from "@/hooks/use-current-user";
 import { assignLocation } from "@/lib/browser-location";
 import { FunctionCallError } from "@/lib/functions";
 import { loginPath } from "@/lib/redirect";
-import { useOpenBillingPortal } from "../api/open-billing-portal";
+import { useOpenBillingPortal } from "@/lib/billing-portal";
 import { useStartCheckout } from "../api/start-checkout";
 import { useCheckoutCancelledToast } from "../hooks/use-checkout-cancelled-toast";
 import { PLAN_CARDS } from "../utils/plan-catalogue";

@@ -7,8 +7,9 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { FunctionCallError } from "@/lib/functions";
+import { useOpenBillingPortal } from "@/lib/billing-portal";
+import { assignLocation } from "@/lib/browser-location";
 import type { PlanId } from "@domain/plans";
-import { useOpenBillingPortal } from "../api/open-billing-portal";
 
 type AccountDetailsCardProps = {
   email: string;
@@ -24,6 +25,10 @@ export function AccountDetailsCard({ email, plan, subscribed }: AccountDetailsCa
 
   function onManage() {
     portal.mutate(undefined, {
+      onSuccess: (url) => {
+        if (url === null) toast.error(t("account.manageFailed"));
+        else assignLocation(url);
+      },
       onError: (error) => {
         const description = error instanceof FunctionCallError ? error.serverMessage : null;
         toast.error(t("account.manageFailed"), { description: description ?? undefined });
