@@ -1,4 +1,5 @@
 import { useCallback } from "react";
+import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router-dom";
 import { toast } from "sonner";
 import { loginPath } from "@/lib/redirect";
@@ -89,13 +90,16 @@ export function handleSessionExpired(error: unknown, options: SessionExpiredOpti
 
 /**
  * `handleSessionExpired` bound to the router: returns `(error) => handled` for a save's
- * `onError`, coming back to the current page after the login.
+ * `onError`, coming back to the current page after the login. The toast texts default to the
+ * `common` namespace's "Session expired" / "Please login again to save settings".
  */
-export function useSessionExpiredHandler(texts: { title: string; description: string }) {
+export function useSessionExpiredHandler(texts?: { title: string; description: string }) {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
   const currentPath = `${location.pathname}${location.search}`;
-  const { title, description } = texts;
+  const title = texts?.title ?? t("error.sessionExpiredTitle");
+  const description = texts?.description ?? t("error.sessionExpiredDescription");
   return useCallback(
     (error: unknown) =>
       handleSessionExpired(error, {

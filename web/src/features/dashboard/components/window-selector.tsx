@@ -20,10 +20,7 @@ export function WindowSelector({ profile }: WindowSelectorProps) {
   const { t } = useTranslation("dashboard");
   const id = useId();
   const save = useUpdateWindow();
-  const handleSessionExpired = useSessionExpiredHandler({
-    title: t("sessionExpired.title"),
-    description: t("sessionExpired.description"),
-  });
+  const handleSessionExpired = useSessionExpiredHandler();
 
   if (!hasSelectableWindow(profile.plan)) {
     return (

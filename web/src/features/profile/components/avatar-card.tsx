@@ -31,10 +31,7 @@ export function AvatarCard({ userId, avatarUrl, initial }: AvatarCardProps) {
   const [selection, setSelection] = useState<Selection | null>(null);
   const [uploadedUrl, setUploadedUrl] = useState<string | null>(null);
   const upload = useUploadAvatar(userId);
-  const handleSessionExpired = useSessionExpiredHandler({
-    title: t("sessionExpired.title"),
-    description: t("sessionExpired.description"),
-  });
+  const handleSessionExpired = useSessionExpiredHandler();
 
   // The preview is an object URL: release it when the selection goes.
   useEffect(() => {

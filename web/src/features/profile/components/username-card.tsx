@@ -45,10 +45,7 @@ export function UsernameCard({ userId, currentName }: UsernameCardProps) {
   const candidate = useWatch({ control: form.control, name: "username" });
   const availability = useUsernameAvailability(candidate, currentName);
   const update = useUpdateUsername(userId);
-  const handleSessionExpired = useSessionExpiredHandler({
-    title: t("sessionExpired.title"),
-    description: t("sessionExpired.description"),
-  });
+  const handleSessionExpired = useSessionExpiredHandler();
 
   const onSubmit = form.handleSubmit((values) =>
     update.mutate(values, {

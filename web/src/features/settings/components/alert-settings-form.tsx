@@ -93,10 +93,7 @@ export function AlertSettingsForm({ profile }: AlertSettingsFormProps) {
     }),
   });
   const save = useUpdateSettings(profile.id);
-  const handleSessionExpired = useSessionExpiredHandler({
-    title: t("sessionExpired.title"),
-    description: t("sessionExpired.description"),
-  });
+  const handleSessionExpired = useSessionExpiredHandler();
 
   const onSubmit = form.handleSubmit((values) =>
     save.mutate(toProfileUpdate(values, account), {
