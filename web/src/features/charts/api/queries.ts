@@ -1,53 +1,43 @@
+import type { MoverEntry } from "@domain/realtime";
 import { queryOptions } from "@tanstack/react-query";
-import { supabase } from "@/lib/supabase";
-
-/** The charts show this much history (the analysis' 3 hours). */
-export const CHART_HISTORY_HOURS = 3;
+import { type HistoryRow, marketQueries } from "@/lib/market-queries";
 
 export type ChartSymbol = { instrumentId: number; symbol: string; exchange: string };
 export type ChartPoint = { t: number; price: number };
 
-/** The instruments of the user's current movers (`movers_feed(window)`), one per instrument. */
-async function getChartSymbols(windowMinutes: number): Promise<ChartSymbol[]> {
-  const { data, error } = await supabase.rpc("movers_feed", { window_minutes: windowMinutes });
-  if (error) throw error;
+/** The instruments of the user's current movers, one per instrument, by symbol. */
+export function toChartSymbols(entries: readonly MoverEntry[]): ChartSymbol[] {
   const seen = new Set<number>();
   const symbols: ChartSymbol[] = [];
-  for (const row of data ?? []) {
-    const instrumentId = Number(row.instrument_id);
-    if (!row.symbol || !Number.isFinite(instrumentId) || seen.has(instrumentId)) continue;
-    seen.add(instrumentId);
-    symbols.push({ instrumentId, symbol: row.symbol, exchange: row.exchange ?? "" });
+  for (const entry of entries) {
+    if (seen.has(entry.instrument_id)) continue;
+    seen.add(entry.instrument_id);
+    symbols.push({
+      instrumentId: entry.instrument_id,
+      symbol: entry.symbol,
+      exchange: entry.exchange,
+    });
   }
   return symbols.sort((a, b) => a.symbol.localeCompare(b.symbol));
 }
 
-/** The last 3 hours of one instrument, oldest first. */
-async function getChartHistory(instrumentId: number): Promise<ChartPoint[]> {
-  const since = new Date(Date.now() - CHART_HISTORY_HOURS * 60 * 60 * 1000).toISOString();
-  const { data, error } = await supabase
-    .from("price_history")
-    .select("ts, price")
-    .eq("instrument_id", instrumentId)
-    .gte("ts", since)
-    .order("ts", { ascending: true });
-  if (error) throw error;
-  return (data ?? [])
-    .map((row) => ({ t: Date.parse(row.ts), price: Number(row.price) }))
+/** History rows as chart points (epoch ms), unusable ones dropped. */
+export function toChartPoints(rows: readonly HistoryRow[]): ChartPoint[] {
+  return rows
+    .map((row) => ({ t: Date.parse(row.ts), price: row.price }))
     .filter((point) => Number.isFinite(point.t) && Number.isFinite(point.price) && point.price > 0);
 }
 
 export const chartsQueries = {
   all: ["charts"] as const,
+  /** The symbols to choose from: the window's movers feed (the dashboard's cache entry). */
   symbols: (windowMinutes: number) =>
-    queryOptions({
-      queryKey: [...chartsQueries.all, "symbols", windowMinutes] as const,
-      queryFn: () => getChartSymbols(windowMinutes),
-    }),
+    queryOptions({ ...marketQueries.feed(windowMinutes), select: toChartSymbols }),
+  /** One instrument's last 3 hours (the analysis' cache entry), as chart points. */
   history: (instrumentId: number) =>
     queryOptions({
-      queryKey: [...chartsQueries.all, "history", instrumentId] as const,
-      queryFn: () => getChartHistory(instrumentId),
+      ...marketQueries.history(instrumentId),
       staleTime: 60_000,
+      select: toChartPoints,
     }),
 };

@@ -4,12 +4,13 @@ import { renderWithProviders } from "@/testing/render";
 import { supabaseMock } from "@/testing/supabase-mock";
 import { ChartsPage } from "./charts-page";
 
+// movers_feed rows (the columns the charts use; price and pct are never null there).
 const feed = [
   { instrument_id: 1, symbol: "SOL/USDT", exchange: "Binance" },
   { instrument_id: 2, symbol: "PEPE/WETH", exchange: "Uniswap V3 (ethereum)" },
   { instrument_id: 2, symbol: "PEPE/WETH", exchange: "Uniswap V3 (ethereum)" },
   { instrument_id: 3, symbol: "BTC/USD", exchange: "Coinbase" },
-];
+].map((row) => ({ ...row, price: 1, pct: 0 }));
 
 function renderCharts(history: (instrumentId: unknown) => unknown[] = () => []) {
   supabaseMock.signInWithProfile("ada@example.com", {

@@ -1,6 +1,6 @@
-import { type MoverEntry } from "@domain/realtime";
 import { queryOptions } from "@tanstack/react-query";
 import type { Database } from "@/lib/database.types";
+import { marketQueries } from "@/lib/market-queries";
 import { supabase } from "@/lib/supabase";
 
 /**
@@ -9,65 +9,16 @@ import { supabase } from "@/lib/supabase";
  * in the list on screen.
  */
 
-/** The live movers list of one window (`movers_feed(window)`): `['movers', window]`. */
-export const moversKeys = {
-  all: ["movers"] as const,
-  feed: (windowMinutes: number) => [...moversKeys.all, windowMinutes] as const,
-};
-
-/** The analysis shows this much price history (spec section 9). */
-export const HISTORY_HOURS = 3;
 /** The signals card reads the signals of the last hour, newest first, at most this many rows. */
 export const SIGNALS_LOOKBACK_MS = 60 * 60 * 1000;
 export const SIGNALS_LIMIT = 500;
 /** The signals card refetches every minute (spec section 9). */
 export const SIGNALS_REFETCH_MS = 60_000;
 
-type FeedRow = Database["public"]["Functions"]["movers_feed"]["Returns"][number];
 export type SignalRow = Pick<
   Database["public"]["Tables"]["strategy_signals"]["Row"],
   "id" | "symbol" | "exchange" | "strategy" | "signal" | "confidence" | "computed_at"
 >;
-export type HistoryRow = { ts: string; price: number; volume_24h: number | null };
-
-/** Postgres `numeric` may arrive as a string; anything non-finite becomes null. */
-function toNumber(value: unknown): number | null {
-  if (value === null || value === undefined || value === "") return null;
-  const number = Number(value);
-  return Number.isFinite(number) ? number : null;
-}
-
-/** A `movers_feed` row as a `MoverEntry`; rows without an instrument, symbol or price are dropped. */
-export function toMoverEntry(row: FeedRow): MoverEntry | null {
-  const instrumentId = toNumber(row.instrument_id);
-  const price = toNumber(row.price);
-  const pct = toNumber(row.pct);
-  if (instrumentId === null || price === null || pct === null || !row.symbol) return null;
-  return {
-    id: toNumber(row.id) ?? instrumentId,
-    instrument_id: instrumentId,
-    symbol: row.symbol,
-    exchange: row.exchange ?? "",
-    exchange_type: row.exchange_type === "cex" ? "cex" : "dex",
-    network: row.network,
-    source: row.source ?? "",
-    pool_url: row.pool_url,
-    price,
-    price_3hour_ago: toNumber(row.price_3hour_ago),
-    pct,
-    window_used: toNumber(row.window_used) ?? 0,
-    pct_3hour: toNumber(row.pct_3hour),
-    volume_24h: toNumber(row.volume_24h),
-    ts: row.ts ?? new Date(0).toISOString(),
-  };
-}
-
-async function getMoversFeed(windowMinutes: number): Promise<MoverEntry[]> {
-  const { data, error } = await supabase.rpc("movers_feed", { window_minutes: windowMinutes });
-  if (error) throw error;
-  return (data ?? []).map(toMoverEntry).filter((entry) => entry !== null);
-}
-
 async function getRecentSignals(): Promise<SignalRow[]> {
   const since = new Date(Date.now() - SIGNALS_LOOKBACK_MS).toISOString();
   const { data, error } = await supabase
@@ -80,32 +31,10 @@ async function getRecentSignals(): Promise<SignalRow[]> {
   return (data ?? []).map((row) => ({ ...row, confidence: Number(row.confidence) }));
 }
 
-async function getPriceHistory(instrumentId: number): Promise<HistoryRow[]> {
-  const since = new Date(Date.now() - HISTORY_HOURS * 60 * 60 * 1000).toISOString();
-  const { data, error } = await supabase
-    .from("price_history")
-    .select("ts, price, volume_24h")
-    .eq("instrument_id", instrumentId)
-    .gte("ts", since)
-    .order("ts", { ascending: true });
-  if (error) throw error;
-  return (data ?? [])
-    .map((row) => ({
-      ts: row.ts,
-      price: Number(row.price),
-      volume_24h: toNumber(row.volume_24h),
-    }))
-    .filter((row) => Number.isFinite(row.price));
-}
-
 export const dashboardQueries = {
   all: ["dashboard"] as const,
   /** `movers_feed(window)`, kept current by `useMoversStream(window)`. */
-  feed: (windowMinutes: number) =>
-    queryOptions({
-      queryKey: moversKeys.feed(windowMinutes),
-      queryFn: () => getMoversFeed(windowMinutes),
-    }),
+  feed: (windowMinutes: number) => marketQueries.feed(windowMinutes),
   signals: () =>
     queryOptions({
       queryKey: [...dashboardQueries.all, "signals", "recent"] as const,
@@ -114,9 +43,5 @@ export const dashboardQueries = {
     }),
   /** The last 3 hours of one instrument, oldest first; refetched each time the analysis opens. */
   history: (instrumentId: number) =>
-    queryOptions({
-      queryKey: [...dashboardQueries.all, "history", instrumentId] as const,
-      queryFn: () => getPriceHistory(instrumentId),
-      staleTime: 0,
-    }),
+    queryOptions({ ...marketQueries.history(instrumentId), staleTime: 0 }),
 };

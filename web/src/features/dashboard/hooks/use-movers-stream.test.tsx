@@ -5,7 +5,7 @@ import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createTestQueryClient } from "@/testing/render";
 import { supabaseMock } from "@/testing/supabase-mock";
-import { moversKeys } from "../api/queries";
+import { moversKeys } from "@/lib/market-queries";
 import { useMoversStream } from "./use-movers-stream";
 
 function mover(instrumentId: number, pct = 5): MoverEntry {

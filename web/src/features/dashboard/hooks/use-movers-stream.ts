@@ -1,6 +1,6 @@
 import { MOVERS_EVENT, type MoverEntry, type MoversBroadcast, moversTopic } from "@domain/realtime";
 import { useQueryClient } from "@tanstack/react-query";
-import { moversKeys } from "../api/queries";
+import { moversKeys } from "@/lib/market-queries";
 import { applyMovers } from "../utils/apply-movers";
 import { type RealtimeStatus, useRealtimeChannel } from "@/hooks/use-realtime-channel";
 
