@@ -2,7 +2,7 @@
 import { deepStrictEqual, ok, rejects, strictEqual as assertEquals } from "node:assert/strict";
 import { createBinanceAdapter } from "./binance.ts";
 import { createCoinbaseAdapter } from "./coinbase.ts";
-import { createDexAdapter } from "./geckoterminal.ts";
+import { createDexAdapter, DEX_NETWORK_IDS } from "./geckoterminal.ts";
 import {
   fakeFetch,
   hangingFetch,
@@ -14,22 +14,31 @@ import { type MarketAdapter, MarketSourceError } from "./types.ts";
 
 const START = "2026-03-02T12:00:00.000Z";
 
-const venues: { name: string; make: (timeoutMs?: number) => MarketAdapter; fixture: string }[] = [
+const venues: {
+  name: string;
+  source: string;
+  make: (timeoutMs?: number) => MarketAdapter;
+  fixture: string;
+}[] = [
   {
     name: "binance",
+    source: "binance",
     make: (timeoutMs) => createBinanceAdapter({ timeoutMs }),
     fixture: "binance-ticker-24hr",
   },
   {
     name: "coinbase",
+    source: "coinbase",
     make: (timeoutMs) => createCoinbaseAdapter({ timeoutMs }),
     fixture: "coinbase-products",
   },
-  {
-    name: "dex",
-    make: (timeoutMs) => createDexAdapter({ timeoutMs, networks: ["eth"] }),
-    fixture: "geckoterminal-trending-eth",
-  },
+  // The DEX adapter once per network, each answered with that network's recorded payload.
+  ...DEX_NETWORK_IDS.map((id) => ({
+    name: `dex (${id})`,
+    source: "dex",
+    make: (timeoutMs?: number) => createDexAdapter({ timeoutMs, networks: [id] }),
+    fixture: `geckoterminal-trending-${id}`,
+  })),
 ];
 
 for (const venue of venues) {
@@ -47,7 +56,7 @@ for (const venue of venues) {
     deepStrictEqual(first, {
       quotes: [],
       skipped: 0,
-      source: venue.name,
+      source: venue.source,
       backoffUntil: "2026-03-02T12:00:30.000Z",
     });
     limited = false;
@@ -56,7 +65,7 @@ for (const venue of venues) {
     deepStrictEqual(second, {
       quotes: [],
       skipped: 0,
-      source: venue.name,
+      source: venue.source,
       backoffUntil: "2026-03-02T12:00:30.000Z",
     });
     clock.advance(19_999);
@@ -88,7 +97,7 @@ for (const venue of venues) {
     await rejects(adapter.fetchQuotes({ fetch: f.fetch }), (err: unknown) => {
       ok(err instanceof MarketSourceError);
       assertEquals(err.kind, "timeout");
-      assertEquals(err.source, venue.name);
+      assertEquals(err.source, venue.source);
       return true;
     });
     ok(performance.now() - t0 < 2000);

@@ -1,7 +1,9 @@
-import { deepStrictEqual, strictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual as assertEquals } from "node:assert/strict";
 import {
   createDexAdapter,
   DEX_NETWORK_IDS,
+  DEX_NETWORKS,
+  type DexNetworkId,
   pairSymbol,
   prettifyDexId,
   trendingPoolsUrl,
@@ -9,6 +11,141 @@ import {
 import { fakeFetch, jsonResponse, loadMarketFixture } from "./testing.ts";
 
 const NOW = () => new Date("2026-03-02T12:00:05.000Z");
+
+/** Answers each network's trending-pools URL with that network's recorded payload. */
+async function recordedNetworks() {
+  const bodies = new Map<string, unknown>();
+  for (const id of DEX_NETWORK_IDS) {
+    bodies.set(trendingPoolsUrl(id), await loadMarketFixture(`geckoterminal-trending-${id}`));
+  }
+  return fakeFetch((url) => {
+    const body = bodies.get(url);
+    return body === undefined
+      ? new Response("unknown network", { status: 404 })
+      : jsonResponse(body);
+  });
+}
+
+/** Each network's recorded payload as the adapter must read it, one pool a line:
+ * symbol | venue as GeckoTerminal names it | pool address | price | 24 h volume (- for none). */
+const RECORDED: Record<DexNetworkId, { skipped: number; pools: string }> = {
+  eth: {
+    skipped: 3, // No price yet, a name that is not a pair, no address.
+    pools: `
+      PEPE/WETH      | Uniswap V2           | 0xa43fe16908251ee70ef74718545e4fe6c5ccec9f | 0.0000108412345678 | 21873412.5312
+      WETH/USDC      | Uniswap V3           | 0x88e6a0c2ddd26feeb64f039a2c41296fcb3f5640 | 3398.9512          | 182345678.9012
+      SPX/WETH       | Uniswap V2           | 0x52c77b0cb827afbad022e6d6caf2c44452edbc39 | 0.5512873412       | 7345612.8812
+      Mog Coin/WETH  | Uniswap V2           | 0xc2eab7d33d3cb97692ecb231a5d0e4a649cb539d | 0.0000011923       | 3123456.4411
+      ETH/USDC       | Uniswap V4           | 0x21c67e77068de97969ba93d4aab21826d33ca12bb9f565d8496e8fda8a82ca27 | 3399.4411 | 41234567.8812
+      WETH/USDT      | SushiSwap            | 0x06da0fd433c1a5d7a4faa01111c044910a184553 | 3397.8821          | 2345678.1234
+      PEPE/WETH      | Uniswap V3           | 0x11950d141ecb863f01007add7d1a342041227b58 | 0.0000108398765432 | 8765432.101`,
+  },
+  base: {
+    skipped: 1, // A pool without a dex relationship.
+    pools: `
+      BRETT/WETH     | Uniswap V3           | 0xba3f945812a83471d709bce9c3ca699a19fb46f7 | 0.0412785317       | 6843127.4419
+      AERO/USDC      | Aerodrome            | 0x6cdcb1c4a4d1c3c6d054b27ac5b77e89eafb971d | 0.861209378291     | 3735580.2811
+      WETH/USDC      | Uniswap V3           | 0xd0b53d9277642d899df5c87a3966a349a798f224 | 3398.6341          | 58213447.1903
+      WETH/USDC      | Aerodrome SlipStream | 0xb2cc224c1c9fee385f8ad6a55b4d94e92359dc59 | 3398.4127          | 141532990.6672
+      DEGEN/WETH     | Uniswap V3           | 0xc9034c3e7f58003e6ae0c8438e7c8f4598d5acaa | 0.00391248112      | 2187455.0934
+      VIRTUAL/WETH   | Uniswap V2           | 0xe31c372a7af875b3b5e0f3713b17ef51556da667 | 1.42873310447      | 9184226.7714
+      cbBTC/USDC     | Uniswap V4           | 0xd832f595f4484a1e77fccfe8c4b8e3a0ed6e7d4c3c65af7750dd8a302878dbcb | 87412.5531 | 21408833.2015
+      TOSHI/WETH     | Uniswap V3           | 0x4b0aaf3ebb163dd45f663b38b6d93f6093ebc2d3 | 0.000731245129     | 1903344.8127
+      TIBBIR/VIRTUAL | Uniswap V2           | 0x0c3b466104545efa096b8f944c1e524e1d0d4888 | 0.240030734593712  | 308168.7548`,
+  },
+  solana: {
+    skipped: 2, // A zero price and a pool without attributes.
+    pools: `
+      WIF/SOL        | Raydium              | EP2ib6dYdEeqD8MfE2ezHCxX3kP3K2eLKkirfPm5eyMx | 2.4873412        | 18234567.123
+      BONK/SOL       | Orca                 | Gvk6JYi3Rj9e6mNXhfVp2rFu7FsHHbX5ao4Jy9Abn8zy | 0.0000240321     | 6123456.789
+      POPCAT/SOL     | Raydium CLMM         | FRhB8L7Y9Qq41qZXYLtC2nw8An1RJfLLxRF2x9RwLLMo | 0.9012345        | 4567890.12
+      SOL/USDC       | Raydium CLMM         | 8sLbNZoA1cfnvMJLPfp98ZLAnFSYCFApfJKMbiXNLwxj | 148.7912         | 98765432.1
+      CATGPT/SOL     | Pump.fun             | 5rZqk4gJ8a9yT3nVwXcP2sLmE6hB7dF1uQ4oR8iN3kWj | 0.000412345      | -`,
+  },
+  bsc: {
+    skipped: 2, // A pool minutes old with no price yet; a dex relationship with no data.
+    pools: `
+      USDT/WBNB      | Pancakeswap V3       | 0x172fcd41e0913e95784454622d1c3724f546f849 | 1.00021            | 187443219.0117
+      USDT/WBNB      | Pancakeswap V2       | 0x16b9a82891338f9ba80e2d6970fdda79d1eb0dae | 1.00038            | 24318764.5541
+      Cake/WBNB      | Pancakeswap V2       | 0x0ed7e52944161450477ee417de9cd3a859b14fd0 | 2.34118972         | 5127740.9823
+      BTCB/USDT      | Pancakeswap V3       | 0x46cf1cf8c69595804ba91dfdd8d6b960c9b0a7c4 | 87391.2238         | 39841275.3129
+      ETH/WBNB       | Pancakeswap V3       | 0xd0e226f674bbf064f54ab47f42473ff80db98cba | 3397.91234         | 11387024.9012
+      Broccoli/WBNB  | Pancakeswap V2       | 0x056f47854e6c62053b814e23e8aeaf44dae8cab9 | 0.0213349017       | 3382119.441
+      TST/WBNB       | Pancakeswap V2       | 0x84b3c386f6cf2ac777ab3284e06c96ea27ba5432 | 0.0541208833       | 4791402.6183
+      USDT/USDC      | Uniswap V3           | 0xb1c9fff6dd0213d140d1078d9453d64d2a43572a | 1.00019            | 8123344.7712
+      THE/WBNB       | THENA FUSION         | 0xc5370d9feaa8c141b2ee9368adc72a9b726c48a8 | 0.341208771        | 1209348.3305`,
+  },
+  arbitrum: {
+    skipped: 1, // A price of zero.
+    pools: `
+      WETH/USDC      | Uniswap V3           | 0xc6962004f452be9203591991d15f6b388e09e8d0 | 3398.7412          | 96412873.3315
+      ARB/WETH       | Uniswap V3           | 0xc6f780497a95e246eb9449f5e4770916dcd6396a | 0.412344109        | 12874339.4512
+      WETH/USDT      | Uniswap V3           | 0x641c00a822e8b671738d32a431a4fb6074e5c79d | 3398.519           | 41238790.0028
+      GMX/WETH       | Uniswap V3           | 0x80a9ae39310abf666a87c743d6ebbd0e8c42158e | 14.8213377         | 1822341.9972
+      GRAIL/WETH     | Camelot              | 0xdec2e28e3748eb3b4c12e075255db09501676e59 | 512.440981         | 218774.3308
+      PENDLE/WETH    | Camelot V3           | 0xb40bb7c25b6d286fefa4530046aca29f60693dbe | 3.18417723         | 2744091.7713
+      ETH/USDC       | Uniswap V4           | 0x0dd1827188daaf9fd72df044c5bae04a5f2d96b036be11361563f6a633b82df5 | 3399.0127 | 27330941.6207
+      MAGIC/WETH     | SushiSwap            | 0xad638c1fefb3ca0562124798168545f6b82ecdce | 0.182341097        | 498213.6604`,
+  },
+};
+
+function poolRows(table: string) {
+  return table.trim().split("\n").map((line) => {
+    const [symbol, venue, address, price, volume] = line.split("|").map((cell) => cell.trim());
+    return {
+      symbol: symbol!,
+      venue: venue!,
+      address: address!,
+      price: Number(price),
+      volume24h: volume === "-" ? null : Number(volume),
+    };
+  });
+}
+
+for (const id of DEX_NETWORK_IDS) {
+  const net = DEX_NETWORKS[id];
+  const recorded = RECORDED[id];
+
+  Deno.test(`dex: ${net.name} recorded pools read through the adapter`, async () => {
+    const f = await recordedNetworks();
+    const result = await createDexAdapter({ networks: [id] }).fetchQuotes({
+      fetch: f.fetch,
+      now: NOW,
+    });
+    deepStrictEqual(f.calls.map((c) => c.url), [trendingPoolsUrl(id)]);
+    assertEquals(result.source, "dex");
+    assertEquals(result.skipped, recorded.skipped);
+    deepStrictEqual(
+      result.quotes.map(({ exchange: _, ...q }) => q),
+      poolRows(recorded.pools).map(({ symbol, address, price, volume24h }) => ({
+        symbol,
+        exchangeType: "dex",
+        network: net.network,
+        source: "dex",
+        selection: "dex",
+        poolUrl: `https://www.geckoterminal.com/${id}/pools/${address}`,
+        price,
+        volume24h,
+        ts: "2026-03-02T12:00:05.000Z",
+      })),
+    );
+    for (const q of result.quotes) {
+      ok(q.exchange.endsWith(` (${net.name})`), q.exchange);
+    }
+  });
+
+  Deno.test(`dex: ${net.name} venues read "DEX (${net.name})", the network named once`, async () => {
+    const f = await recordedNetworks();
+    const result = await createDexAdapter({ networks: [id] }).fetchQuotes({
+      fetch: f.fetch,
+      now: NOW,
+    });
+    deepStrictEqual(
+      result.quotes.map((q) => q.exchange),
+      poolRows(recorded.pools).map(({ venue }) => `${venue} (${net.name})`),
+    );
+  });
+}
 
 Deno.test("dex: Ethereum trending pools mapped with the DEX and network names", async () => {
   const body = await loadMarketFixture("geckoterminal-trending-eth");
@@ -83,6 +220,38 @@ Deno.test("dex: each call reads the next network (one call per scan for the rate
   ]);
 });
 
+Deno.test("dex: the rotation reads every network's pools, each under its own network", async () => {
+  const f = await recordedNetworks();
+  const adapter = createDexAdapter();
+  // 12:00:00 is bucket 177245280 of 10 s; 177245280 % 5 = 0 → the rotation starts at eth.
+  const now = () => new Date("2026-03-02T12:00:00.000Z");
+  const seen: [string, (string | null)[], number, number][] = [];
+  for (let i = 0; i < DEX_NETWORK_IDS.length; i++) {
+    const result = await adapter.fetchQuotes({ fetch: f.fetch, now });
+    const id = new URL(f.calls[i]!.url).pathname.split("/")[4] as DexNetworkId;
+    const net = DEX_NETWORKS[id];
+    for (const q of result.quotes) {
+      ok(q.poolUrl?.startsWith(`https://www.geckoterminal.com/${id}/pools/`), q.poolUrl ?? "");
+      ok(q.exchange.endsWith(` (${net.name})`), q.exchange);
+    }
+    seen.push([
+      id,
+      [...new Set(result.quotes.map((q) => q.network))],
+      result.quotes.length,
+      result.skipped,
+    ]);
+  }
+  deepStrictEqual(f.calls.map((c) => c.url), DEX_NETWORK_IDS.map(trendingPoolsUrl));
+  deepStrictEqual(seen, [
+    ["eth", ["ethereum"], 7, 3],
+    ["base", ["base"], 9, 1],
+    ["solana", ["solana"], 5, 2],
+    ["bsc", ["bsc"], 9, 2],
+    ["arbitrum", ["arbitrum"], 8, 1],
+  ]);
+  assertEquals(adapter.nextNetwork(), "eth");
+});
+
 Deno.test("dex: a failing network does not stop the rotation", async () => {
   const f = fakeFetch((url) =>
     url.includes("/eth/") ? new Response("upstream", { status: 500 }) : jsonResponse({ data: [] })
@@ -107,4 +276,14 @@ Deno.test("dex: pool names and DEX ids", () => {
   assertEquals(prettifyDexId("aerodrome-base"), "Aerodrome");
   assertEquals(prettifyDexId("raydium-clmm"), "Raydium CLMM");
   assertEquals(prettifyDexId("camelot"), "Camelot");
+  // DEX ids of the Base, BSC and Arbitrum payloads (used when `included` lacks the DEX).
+  assertEquals(prettifyDexId("uniswap-v3-base"), "Uniswap V3");
+  assertEquals(prettifyDexId("uniswap-v4-base"), "Uniswap V4");
+  assertEquals(prettifyDexId("aerodrome-slipstream"), "Aerodrome Slipstream");
+  assertEquals(prettifyDexId("pancakeswap_v2"), "PancakeSwap V2");
+  assertEquals(prettifyDexId("thena-fusion"), "THENA Fusion");
+  assertEquals(prettifyDexId("uniswap_v3_arbitrum"), "Uniswap V3");
+  assertEquals(prettifyDexId("uniswap-v4-arbitrum"), "Uniswap V4");
+  assertEquals(prettifyDexId("sushiswap_arbitrum"), "SushiSwap");
+  assertEquals(prettifyDexId("camelot-v3"), "Camelot V3");
 });

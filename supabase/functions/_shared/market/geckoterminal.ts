@@ -36,6 +36,7 @@ const BRANDS: Record<string, string> = {
   pancakeswap: "PancakeSwap",
   sushiswap: "SushiSwap",
   traderjoe: "Trader Joe",
+  thena: "THENA",
   clmm: "CLMM",
   cpmm: "CPMM",
   dlmm: "DLMM",
@@ -70,6 +71,14 @@ export function pairSymbol(name: string): string | null {
   return symbol.length <= 64 ? symbol : null;
 }
 
+/** A DEX name's note that only names the network: `(Base)`, `(BSC)`, `(BNB Chain)`. */
+const NETWORK_NOTE_WORDS = new Set([...NETWORK_WORDS, "bnb", "chain", "mainnet"]);
+
+function isNetworkNote(note: string): boolean {
+  const words = note.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  return words.length > 0 && words.every((w) => NETWORK_NOTE_WORDS.has(w));
+}
+
 function dexNames(included: unknown): Map<string, string> {
   const names = new Map<string, string>();
   if (!Array.isArray(included)) return names;
@@ -79,8 +88,14 @@ function dexNames(included: unknown): Map<string, string> {
       isRecord(item.attributes) && typeof item.attributes.name === "string" &&
       item.attributes.name.trim() !== ""
     ) {
-      // `Raydium (CLMM)` → `Raydium CLMM`: parentheses in the exchange text hold the network.
-      names.set(item.id, item.attributes.name.replace(/\s*\(([^)]*)\)/g, " $1").trim());
+      // GeckoTerminal names many DEXes with their network, `Uniswap V3 (Base)`: that note goes
+      // (the exchange text adds the network itself). Other notes stay, `Raydium (CLMM)` →
+      // `Raydium CLMM`: parentheses in the exchange text hold the network.
+      const name = item.attributes.name.replace(
+        /\s*\(([^)]*)\)/g,
+        (_: string, note: string) => (isNetworkNote(note) ? "" : ` ${note}`),
+      );
+      names.set(item.id, name.trim());
     }
   }
   return names;
