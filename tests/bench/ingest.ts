@@ -86,14 +86,21 @@ async function timeScans(stack: Stack, prefix: string, n: number): Promise<numbe
   return median(times);
 }
 
-/** Median of RUNS first scans of N instruments never seen before (a fresh set each time). */
+/** Median of RUNS first scans of N instruments never seen before, each on an empty market. */
 async function timeEmpty(stack: Stack, n: number): Promise<number> {
-  await ingest(stack, quotes("EMPTYW", n, new Date(), 0));
   const times: number[] = [];
-  for (let r = 1; r <= RUNS; r++) {
-    times.push(await ingest(stack, quotes(`EMPTY${r}-`, n, new Date(), r)));
+  for (let r = 0; r <= RUNS; r++) {
+    await clearMarket(stack);
+    const t = await ingest(stack, quotes(`EMPTY${r}-`, n, new Date(), r));
+    if (r > 0) times.push(t); // the first is a warm-up
   }
   return median(times);
+}
+
+/** No bench instruments, movers or history left. */
+async function clearMarket(stack: Stack): Promise<void> {
+  await stack.db.query(`truncate public.price_history`);
+  await stack.db.query(`delete from public.instruments where exchange = 'Bench'`);
 }
 
 /** p95 of movers_feed(window) (first 100 rows) as an enterprise subscriber, 50 readers at once. */
@@ -153,8 +160,7 @@ export async function benchIngest(label: string, databaseUrl?: string): Promise<
     let feed = { p50: 0, p95: 0, rows: 0 };
     for (const n of SIZES) {
       // Each size starts from an empty market, so the history holds exactly N instruments.
-      await stack.db.query(`truncate public.price_history`);
-      await stack.db.query(`delete from public.instruments where exchange = 'Bench'`);
+      await clearMarket(stack);
       const prefix = `B${n}-`;
       await seed(stack, prefix, n);
       full.set(n, await timeScans(stack, prefix, n));
@@ -162,8 +168,6 @@ export async function benchIngest(label: string, databaseUrl?: string): Promise<
     }
     const largest = Math.max(...SIZES);
     const smallest = Math.min(...SIZES);
-    await stack.db.query(`truncate public.price_history`);
-    await stack.db.query(`delete from public.instruments where exchange = 'Bench'`);
     const empty = await timeEmpty(stack, largest);
     const fullLargest = full.get(largest)!;
     const ratio = fullLargest / full.get(smallest)!;

@@ -13,7 +13,14 @@ const NOW = new Date("2026-03-02T12:00:00.000Z");
 
 class FakeScanDb implements ScanDb {
   calls: { quotes: Quote[]; scannedAt: string }[] = [];
-  result: IngestResult = { instruments: 0, movers: 0, pruned: 0, broadcasts: 1, skipped: 0 };
+  result: IngestResult = {
+    instruments: 0,
+    movers: 0,
+    stale: 0,
+    pruned: 0,
+    broadcasts: 1,
+    skipped: 0,
+  };
   ingest(quotes: Quote[], scannedAt: string): Promise<IngestResult> {
     this.calls.push({ quotes, scannedAt });
     return Promise.resolve({ ...this.result, instruments: quotes.length, movers: quotes.length });
@@ -111,6 +118,7 @@ Deno.test("scan: the simulated market by default, ingested once with the scan ti
   deepStrictEqual(body.ingest, {
     instruments: quotes.length,
     movers: quotes.length,
+    stale: 0,
     pruned: 0,
     broadcasts: 1,
     skipped: 0,

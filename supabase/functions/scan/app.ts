@@ -63,6 +63,7 @@ export function supabaseScanDb(client: SupabaseClient): ScanDb {
       return {
         instruments: num(r.instruments, "instruments"),
         movers: num(r.movers, "movers"),
+        stale: typeof r.stale === "number" ? r.stale : 0,
         pruned: num(r.pruned, "pruned"),
         broadcasts: num(r.broadcasts, "broadcasts"),
         skipped: typeof r.skipped === "number" ? r.skipped : 0,

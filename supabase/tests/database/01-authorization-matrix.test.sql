@@ -394,7 +394,7 @@ select is(
 select * from pg_temp.run_matrix();
 
 -- ---------------------------------------------------------------------------------------------
--- movers_teaser: anyone sees the three newest movers, a few columns only.
+-- movers_teaser: anyone sees the three strongest gainers, a few columns only.
 -- ---------------------------------------------------------------------------------------------
 select is(pg_temp.probe('anon', 'select 1 from public.movers_teaser'), 'rows=3', 'anon sees 3 teaser rows of 4 movers');
 select is(pg_temp.probe('user', 'select 1 from public.movers_teaser'), 'rows=3', 'a user without plan sees 3 teaser rows');
@@ -406,9 +406,9 @@ select table_privs_are('public', 'movers_teaser', 'authenticated', array['SELECT
 
 select pg_temp.become('anon');
 select is(
-  (select array_agg(symbol order by ts desc) from public.movers_teaser),
-  array['MTX1/USD', 'MTX2/USD', 'MTX3/USD'],
-  'the teaser shows the three most recent movers, newest first'
+  (select array_agg(symbol) from public.movers_teaser),
+  array['MTX4/USD', 'MTX1/USD', 'MTX2/USD'],
+  'the teaser shows the three strongest gainers by 30-minute percent, strongest first'
 );
 select columns_are('public', 'movers_teaser', array['id', 'symbol', 'exchange', 'pct', 'price', 'ts'],
   'the teaser exposes only id, symbol, exchange, pct, price, ts');

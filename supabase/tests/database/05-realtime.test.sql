@@ -202,7 +202,16 @@ insert into join_case (who, topic, ext, want, why) values
   ('enterprise', 'market:movers', 'broadcast', 'refused', 'a topic without window is refused'),
   ('enterprise', 'market:movers:30', 'presence', 'refused', 'market topics have no presence'),
   ('anon', 'market:movers:30', 'broadcast', 'refused', 'anon is refused the market'),
-  ('badmin', 'market:movers:30', 'broadcast', 'refused', 'a banned admin without plan is refused the market');
+  ('badmin', 'market:movers:30', 'broadcast', 'refused', 'a banned admin without plan is refused the market'),
+  -- market:teaser: the landing strip, for everyone, broadcast only
+  ('anon', 'market:teaser', 'broadcast', 'read', 'anon receives the landing teaser'),
+  ('member', 'market:teaser', 'broadcast', 'read', 'a user without plan receives the teaser'),
+  ('enterprise', 'market:teaser', 'broadcast', 'read', 'a subscriber receives the teaser'),
+  ('banned', 'market:teaser', 'broadcast', 'read', 'the teaser is public, banned included'),
+  ('anon', 'market:teaser', 'presence', 'refused', 'the teaser has no presence for anon'),
+  ('member', 'market:teaser', 'presence', 'refused', 'the teaser has no presence for users'),
+  ('anon', 'market:teaser:x', 'broadcast', 'refused', 'anon is refused a topic that only starts like the teaser'),
+  ('anon', 'market:movers:teaser', 'broadcast', 'refused', 'anon is refused any other market topic');
 
 -- Which windows each actor may receive (public.allowed_windows of an active, unbanned plan).
 create temp table market_case (who text, allowed int[]);
@@ -226,9 +235,11 @@ insert into write_case (who, topic, ext) values
   ('enterprise', 'market:movers:0', 'broadcast'),
   ('basic', 'market:movers:30', 'broadcast'),
   ('anon', 'group:b5000000-0000-4000-8000-000000000001', 'broadcast'),
-  ('anon', 'market:movers:30', 'broadcast');
+  ('anon', 'market:movers:30', 'broadcast'),
+  ('anon', 'market:teaser', 'broadcast'),
+  ('member', 'market:teaser', 'broadcast');
 
-select plan((select count(*)::int from join_case) + (select count(*)::int from write_case) + 48);
+select plan((select count(*)::int from join_case) + (select count(*)::int from write_case) + 51);
 
 -- =============================================================================================
 -- Catalog
@@ -236,15 +247,16 @@ select plan((select count(*)::int from join_case) + (select count(*)::int from w
 select ok((select c.relrowsecurity from pg_class c where c.oid = 'realtime.messages'::regclass),
   'realtime.messages has row-level security enabled');
 select is(
-  (select array_agg(format('%s %s %s', permissive, cmd, roles)) from pg_policies
+  (select array_agg(format('%s %s %s', permissive, cmd, roles) order by roles::text) from pg_policies
    where schemaname = 'realtime' and tablename = 'messages'),
-  array['PERMISSIVE SELECT {authenticated}'],
-  'realtime.messages has exactly one policy: a permissive select for authenticated (no insert, update or delete)'
+  array['PERMISSIVE SELECT {anon}', 'PERMISSIVE SELECT {authenticated}'],
+  'realtime.messages has two policies, a permissive select for anon and one for authenticated (no insert, update or delete)'
 );
-select is_empty(
-  $$select 1 from pg_policies where schemaname = 'realtime' and tablename = 'messages'
-      and (roles && array['anon', 'public']::name[])$$,
-  'no policy on realtime.messages grants anon (or PUBLIC) anything'
+select is(
+  (select array_agg(qual) from pg_policies
+   where schemaname = 'realtime' and tablename = 'messages' and (roles && array['anon', 'public']::name[])),
+  array['((( SELECT realtime.topic() AS topic) = ''market:teaser''::text) AND (extension = ''broadcast''::text))'],
+  'the only policy for anon (none for PUBLIC) reads broadcasts of market:teaser'
 );
 select ok(not has_function_privilege('anon', 'realtime.send(jsonb, text, text, boolean)', 'execute'),
   'anon cannot execute realtime.send');
@@ -412,9 +424,10 @@ delete from realtime.messages;
 -- =============================================================================================
 -- broadcast_movers(since)
 -- =============================================================================================
--- 120 fresh movers (ts within the last minutes) with distinct, signed percents per window; five
--- stale movers with the strongest percents, which must not be sent. Every fifth fresh mover lacks
--- the window percents (pct is its fallback).
+-- 120 movers of this scan (ts within the last two minutes) and five of an earlier scan (ten minutes
+-- old, a venue this scan did not read), with distinct, signed percents per window. Every fifth
+-- mover lacks the window percents (pct is its fallback). A scan sends each window's kept top 100
+-- of all current movers (private.movers_top, the list movers_feed returns).
 insert into public.instruments (symbol, exchange, exchange_type, network, pool_url)
 select 'RT' || i || '/USD', 'Realtime', case when i % 2 = 0 then 'cex' else 'dex' end::public.exchange_type,
        case when i % 2 = 1 then 'solana' end, case when i % 2 = 1 then 'https://pool.test/' || i end
@@ -432,41 +445,48 @@ select i.id, i.symbol, i.exchange, i.exchange_type, i.network, i.pool_url, n, n 
        case when n % 5 <> 0 then ((n * 23) % 120) * -0.6 end,
        case when n % 5 <> 0 then ((n * 29) % 120) * 0.7 end,
        n * 0.01, n * 1000,
-       case when n <= 120 then now() - make_interval(secs => n) else now() - interval '2 hours' end
+       case when n <= 120 then now() - make_interval(secs => n) else now() - interval '10 minutes' end
 from public.instruments i
 cross join lateral (select split_part(substr(i.symbol, 3), '/', 1)::int as n) s;
-update public.movers set pct = 1000, pct_10sec = 1000, pct_5min = 1000, pct_10min = 1000, pct_15min = 1000,
-  pct_20min = 1000, pct_25min = 1000, pct_30min = 1000
-where ts < now() - interval '1 hour';
+update public.movers set pct_30min = 90 + split_part(substr(symbol, 3), '/', 1)::int % 10
+where symbol in ('RT121/USD', 'RT122/USD', 'RT123/USD', 'RT124/USD');
 
 select is(private.broadcast_movers(now() + interval '1 minute'), 0, 'no movers since then: nothing is sent');
 select is((select count(*)::int from realtime.messages), 0, 'and no message exists');
 
 set local role service_role;
-select is(private.broadcast_movers(now() - interval '30 minutes'), 7, 'the service role sends one message per window');
+select is(private.broadcast_movers(now() - interval '5 minutes'), 7, 'the service role sends one message per window');
 reset role;
 select is(
-  (select array_agg(topic order by (payload ->> 'window')::int) from realtime.messages),
+  (select array_agg(topic order by (payload ->> 'window')::int) from realtime.messages where event = 'movers'),
   array['market:movers:0', 'market:movers:5', 'market:movers:10', 'market:movers:15', 'market:movers:20',
         'market:movers:25', 'market:movers:30'],
   'one message on each market:movers:<window> topic'
 );
 select is_empty(
   $$select 1 from realtime.messages
-    where event <> 'movers' or extension <> 'broadcast' or not private
+    where topic <> 'market:teaser'
+      and (event <> 'movers' or extension <> 'broadcast' or not private
        or topic <> 'market:movers:' || (payload ->> 'window') or payload ->> 'scanned_at' is null
-       or jsonb_typeof(payload -> 'entries') <> 'array'$$,
+       or jsonb_typeof(payload -> 'entries') <> 'array')$$,
   'each is a private broadcast ''movers'' event carrying window, scanned_at and entries'
 );
 select is(
-  (select array_agg(distinct jsonb_array_length(payload -> 'entries')) from realtime.messages),
+  (select array_agg(distinct jsonb_array_length(payload -> 'entries')) from realtime.messages where event = 'movers'),
   array[100],
-  'each window sends at most 100 entries (120 movers are fresh)'
+  'each window sends at most 100 entries (125 movers)'
 );
 select is_empty(
   $$select 1 from realtime.messages m, jsonb_array_elements(m.payload -> 'entries') e
-    where (e ->> 'window_used')::int <> (m.payload ->> 'window')::int or (e ->> 'ts')::timestamptz < now() - interval '30 minutes'$$,
-  'every entry carries its window as window_used, and no stale mover is sent'
+    where m.event = 'movers' and (e ->> 'window_used')::int <> (m.payload ->> 'window')::int$$,
+  'every entry carries its window as window_used'
+);
+select is(
+  (select array_agg(e ->> 'symbol' order by e ->> 'symbol') from realtime.messages m,
+     jsonb_array_elements(m.payload -> 'entries') e
+   where m.topic = 'market:movers:30' and (e ->> 'ts')::timestamptz < now() - interval '5 minutes'),
+  array['RT121/USD', 'RT122/USD', 'RT123/USD', 'RT124/USD', 'RT125/USD'],
+  'the list keeps strong movers of an earlier scan (a venue this scan did not read)'
 );
 select is_empty(
   $$select 1 from realtime.messages m, jsonb_array_elements(m.payload -> 'entries') with ordinality a (e, i),
@@ -482,25 +502,33 @@ select is(
   'an entry has exactly the fields of movers_feed''s rows'
 );
 
--- The entries are movers_feed(window)'s rows (as the enterprise user reads them), restricted to
--- the fresh movers and cut to the 100 strongest.
+-- The entries are movers_feed(window)'s rows as the enterprise user reads them, in order.
 create temp table feed_expect (w int, entries jsonb);
--- movers_feed returns the 100 strongest of all movers (migration 001100); leave only the fresh
--- ones (the broadcast is already sent) so both sides rank the same rows.
-delete from public.movers where ts < now() - interval '30 minutes';
 select pg_temp.login('enterprise');
 reset role;
 insert into feed_expect
-select w, (select jsonb_agg(to_jsonb(f) order by abs(f.pct) desc, f.ts desc, f.id desc)
-           from (select * from public.movers_feed(w) x where x.ts >= now() - interval '30 minutes'
-                 order by abs(x.pct) desc, x.ts desc, x.id desc limit 100) f)
+select w, (select jsonb_agg(to_jsonb(f) order by f.ord)
+           from (select x.*, row_number() over () as ord from public.movers_feed(w) x) f)
 from unnest(array[0, 5, 10, 15, 20, 25, 30]) w;
 select pg_temp.logout();
+update feed_expect set entries = (select jsonb_agg(e - 'ord') from jsonb_array_elements(entries) e);
 select is(
   (select count(*)::int from feed_expect f join realtime.messages m on m.topic = 'market:movers:' || f.w
    where m.payload -> 'entries' = f.entries),
   7,
-  'every window''s entries equal movers_feed(window)''s 100 strongest fresh rows, in order'
+  'every window''s entries equal movers_feed(window)''s rows, in order'
+);
+
+-- The landing strip's message: the teaser rows, for anyone (market:teaser).
+select is(
+  (select format('%s %s %s', event, extension, private::text) from realtime.messages where topic = 'market:teaser'),
+  'teaser broadcast true', 'one private broadcast ''teaser'' event on market:teaser'
+);
+select is(
+  (select array_agg(e ->> 'symbol') from realtime.messages m, jsonb_array_elements(m.payload -> 'entries') e
+   where m.topic = 'market:teaser'),
+  (select array_agg(symbol) from public.movers_teaser),
+  'it carries the teaser: the three strongest gainers, strongest first'
 );
 select isnt(
   (select payload -> 'entries' -> 0 ->> 'id' from realtime.messages where topic = 'market:movers:0'),

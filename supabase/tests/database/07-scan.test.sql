@@ -136,7 +136,7 @@ create temp table ids_before as select symbol, id from public.instruments;
 create temp table scan (n int primary key, result jsonb);
 grant insert, select on scan to service_role;
 
-select plan(80);
+select plan(86);
 
 -- =============================================================================================
 -- Catalog and rights
@@ -192,7 +192,7 @@ insert into scan values (1, public.ingest_scan(jsonb_build_array(
 reset role;
 
 select is((select result from scan where n = 1),
-  '{"instruments": 6, "movers": 6, "pruned": 2, "broadcasts": 7, "skipped": 16}'::jsonb,
+  '{"instruments": 6, "movers": 6, "stale": 0, "pruned": 2, "broadcasts": 7, "skipped": 16}'::jsonb,
   'scan 1 reports 6 instruments and movers, 2 pruned samples, 7 broadcasts and 16 skipped quotes');
 select is((select count(*)::int from public.movers), 6, 'six movers exist');
 select set_eq($$select symbol from public.instruments$$,
@@ -276,17 +276,20 @@ select is(
 select is((select min(ts) from public.price_history), pg_temp.t('-200 minutes'), 'no older sample is left anywhere');
 
 -- The broadcast: one message per window, entries shaped and ranked like movers_feed.
-select is((select count(*)::int from realtime.messages), 7, 'scan 1 sent seven messages');
+select is((select count(*)::int from realtime.messages where event = 'movers'), 7, 'scan 1 sent seven movers messages');
+select is((select count(*)::int from realtime.messages where topic = 'market:teaser'), 1, 'and one teaser message');
 select is(
-  (select array_agg(topic order by (payload ->> 'window')::int) from realtime.messages),
+  (select array_agg(topic order by (payload ->> 'window')::int) from realtime.messages where event = 'movers'),
   array['market:movers:0', 'market:movers:5', 'market:movers:10', 'market:movers:15', 'market:movers:20',
         'market:movers:25', 'market:movers:30'],
   'one on each market:movers:<window> topic');
-select is((select count(*)::int from realtime.messages where jsonb_array_length(payload -> 'entries') = 6), 7,
+select is((select count(*)::int from realtime.messages
+            where event = 'movers' and jsonb_array_length(payload -> 'entries') = 6), 7,
   'each carries the six movers of the scan');
 select is(
   (select array_agg((e ->> 'pct')::numeric order by (m.payload ->> 'window')::int)
-   from realtime.messages m, jsonb_array_elements(m.payload -> 'entries') e where e ->> 'symbol' = 'WIN/USDT'),
+   from realtime.messages m, jsonb_array_elements(m.payload -> 'entries') e
+   where m.event = 'movers' and e ->> 'symbol' = 'WIN/USDT'),
   array[1.0101, -60, -75, 150, -50, -20, 25]::numeric[],
   'each window''s message carries WIN''s percent of that window');
 select is(
@@ -330,7 +333,7 @@ insert into scan values (2, public.ingest_scan(jsonb_build_array(
 ), pg_temp.t('10 seconds')));
 reset role;
 select is((select result from scan where n = 2),
-  '{"instruments": 1, "movers": 1, "pruned": 1, "broadcasts": 7, "skipped": 0}'::jsonb,
+  '{"instruments": 1, "movers": 1, "stale": 0, "pruned": 1, "broadcasts": 7, "skipped": 0}'::jsonb,
   'scan 2 reports one instrument and mover, 7 broadcasts, and prunes the sample that aged past 200 minutes');
 select is((select id from public.instruments where symbol = 'PEPE/WETH'), (select instrument_id from before2),
   'an upserted instrument keeps its id');
@@ -346,8 +349,12 @@ select is((pg_temp.mover('PEPE/WETH')).price, 0.000013574, 'the mover has the ne
 select is((pg_temp.mover('PEPE/WETH')).ts, pg_temp.t('10 seconds'), 'and the new scan''s time');
 select is((pg_temp.mover('WIN/USDT')).ts, pg_temp.t(), 'movers not in the scan are left as they were');
 select is(
-  (select array_agg(distinct jsonb_array_length(payload -> 'entries')) from realtime.messages), array[1],
-  'scan 2 broadcasts only its own mover');
+  (select array_agg(distinct jsonb_array_length(payload -> 'entries')) from realtime.messages where event = 'movers'),
+  array[6], 'scan 2 broadcasts every window''s current list: its mover and the five of scan 1');
+select is(
+  (select array_agg(distinct (e ->> 'price')::numeric) from realtime.messages m,
+     jsonb_array_elements(m.payload -> 'entries') e where m.event = 'movers' and e ->> 'symbol' = 'PEPE/WETH'),
+  array[0.000013574], 'with the updated mover''s new price');
 
 -- Same instant twice: the stored sample is kept.
 set local role service_role;
@@ -366,21 +373,43 @@ select is((pg_temp.mover('WIN/USDT')).price, 500::numeric, 'while the mover show
 delete from realtime.messages;
 set local role service_role;
 select is(public.ingest_scan('[]', pg_temp.t('20 seconds')),
-  '{"instruments": 0, "movers": 0, "pruned": 0, "broadcasts": 0, "skipped": 0}'::jsonb,
+  '{"instruments": 0, "movers": 0, "stale": 0, "pruned": 0, "broadcasts": 0, "skipped": 0}'::jsonb,
   'an empty scan changes nothing and broadcasts nothing');
 select is(public.ingest_scan('[1, "x", {}]', pg_temp.t('20 seconds')) -> 'skipped', '3'::jsonb,
   'a scan of only malformed quotes skips them all');
 select throws_ok($$select public.ingest_scan('{"symbol": "A/B"}')$$, '22023',
   'quotes must be a JSON array of quotes', 'a non-array is refused');
 select throws_ok($$select public.ingest_scan(null)$$, '22023', null, 'null is refused');
+reset role;
+-- Stale movers: a scan at T + 16 min quotes only WIN; the movers nobody quoted for 15 minutes go.
+create temp table stale_before as select m.symbol from public.movers m where m.ts < pg_temp.t('1 minute');
+set local role service_role;
+insert into scan values (3, public.ingest_scan(jsonb_build_array(
+  pg_temp.quote('WIN/USDT', 120, '2026-06-01T12:16:00Z')), pg_temp.t('16 minutes')));
+reset role;
+select is((select (result ->> 'stale')::int from scan where n = 3), (select count(*)::int - 1 from stale_before),
+  'a scan removes the movers not quoted for 15 minutes and counts them (WIN, quoted again, stays)');
+select is(
+  (select array_agg(m.symbol order by m.symbol) from public.movers m where m.ts < now() - interval '1 day'),
+  array['WIN/USDT'], 'of the movers of June only the one quoted at T + 16 min is left');
+select is((select count(*)::int from public.instruments i join stale_before b using (symbol)),
+  (select count(*)::int from stale_before), 'their instruments are kept');
+select pg_temp.login('enterprise');
+select is((select array_agg(f.symbol order by f.symbol) from public.movers_feed(30) f where f.ts < now() - interval '1 day'),
+  array['WIN/USDT'], 'movers_feed no longer lists them');
+select pg_temp.logout();
+delete from realtime.messages;
+set local role service_role;
 select is(public.ingest_scan(jsonb_build_array(pg_temp.quote('LIVE/USDT', 2, null))) -> 'movers', '1'::jsonb,
   'scanned_at defaults to now()');
 reset role;
 select is((pg_temp.mover('LIVE/USDT')).ts, now(), 'the default scan time is now()');
-select is((select count(*)::int from realtime.messages), 7, 'the scan at now() broadcast once per window');
+select is((select count(*)::int from realtime.messages where event = 'movers'), 7,
+  'the scan at now() broadcast once per window');
 select ok(
   (select bool_and(i.symbol ~ '^[A-Z]+/[A-Z]+$') from public.instruments i),
   'every stored symbol came from a valid quote');
+
 
 -- =============================================================================================
 -- Schedule (guarded migration 20261121001000)

@@ -487,15 +487,7 @@ export type Database = {
         Row: { instrument_id: number; price: number; ts: string; volume_24h: number | null };
         Insert: { instrument_id: number; price: number; ts: string; volume_24h?: number | null };
         Update: { instrument_id?: number; price?: number; ts?: string; volume_24h?: number | null };
-        Relationships: [
-          {
-            foreignKeyName: "price_history_instrument_id_fkey";
-            columns: ["instrument_id"];
-            isOneToOne: false;
-            referencedRelation: "instruments";
-            referencedColumns: ["id"];
-          },
-        ];
+        Relationships: [];
       };
       profiles: {
         Row: {

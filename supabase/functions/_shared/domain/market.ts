@@ -42,6 +42,8 @@ export interface Quote {
 export interface ScanResult {
   instruments: number;
   movers: number;
+  /** Movers removed because no scan quoted them for 15 minutes. */
+  stale: number;
   pruned: number;
   broadcasts: number;
   /** Quotes refused by the database's rules (counted, never fatal). */
