@@ -10,6 +10,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   groupTopic,
   moversTopic,
+  TEASER_EVENT,
+  TEASER_TOPIC,
   ticketTopic,
 } from "../../supabase/functions/_shared/domain/realtime.ts";
 import {
@@ -74,6 +76,63 @@ describe("market:movers:<window>", () => {
   it("a window no plan offers is refused even for enterprise", async () => {
     const { client } = track(await demoUser("enterprise@demo.local"));
     refused(await join(client, "market:movers:7"), "market:movers:7");
+  });
+});
+
+describe("market:teaser (the landing strip)", () => {
+  it("anyone may join and receives each scan's teaser; nobody may send on it", async () => {
+    const anon = anonClient();
+    const { client: free } = track(await demoUser("free@demo.local"));
+    clients.push(anon);
+    const visitor = await join(anon, TEASER_TOPIC, { ack: true });
+    expect(visitor.status).toBe("SUBSCRIBED");
+    const user = await join(free, TEASER_TOPIC);
+    expect(user.status).toBe("SUBSCRIBED");
+
+    const symbol = `TEASE${Date.now().toString(36).toUpperCase()}/USDT`;
+    const quote = (price: number, ts: string) => ({
+      symbol,
+      exchange: "Binance",
+      exchangeType: "cex",
+      source: "simulated",
+      price,
+      volume24h: 1,
+      ts,
+    });
+    const service = serviceClient();
+    const t0 = Date.now();
+    for (const [price, ago] of [
+      [1, 31 * 60_000],
+      [100, 0],
+    ] as const) {
+      const ts = new Date(t0 - ago).toISOString();
+      const { error } = await service.rpc("ingest_scan", {
+        quotes: [quote(price, ts)] as never,
+        scanned_at: ts,
+      });
+      expect(error).toBeNull();
+    }
+    for (const joined of [visitor, user]) {
+      const message = await waitFor(() =>
+        joined.events.find(
+          (e) =>
+            e.event === TEASER_EVENT &&
+            (e.payload.entries as { symbol: string; pct: number }[]).some(
+              (x) => x.symbol === symbol && x.pct === 9900,
+            ),
+        ),
+      );
+      const entries = message.payload.entries as { symbol: string; pct: number }[];
+      expect(entries.length).toBeLessThanOrEqual(3);
+      expect(entries[0]).toMatchObject({ symbol, pct: 9900 });
+    }
+
+    const sent = await visitor.channel.send({
+      type: "broadcast",
+      event: TEASER_EVENT,
+      payload: {},
+    });
+    expect(sent).not.toBe("ok");
   });
 });
 

@@ -90,5 +90,26 @@ export interface MoversBroadcast {
   entries: MoverEntry[];
 }
 
+/** The landing strip's topic: every scan sends the teaser here; anyone may receive it. */
+export const TEASER_TOPIC = "market:teaser";
+/** Event name of the teaser on `market:teaser`. */
+export const TEASER_EVENT = "teaser";
+
+/** One row of `movers_teaser`: the three strongest current gainers. */
+export interface TeaserEntry {
+  id: number;
+  symbol: string;
+  exchange: string;
+  pct: number;
+  price: number;
+  ts: string;
+}
+
+/** Payload of a `teaser` event: the whole strip, strongest first. */
+export interface TeaserBroadcast {
+  scanned_at: string;
+  entries: TeaserEntry[];
+}
+
 /** The live list keeps at most this many entries (specification section 9). */
 export const LIVE_LIST_CAP = 100;

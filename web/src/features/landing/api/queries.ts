@@ -2,7 +2,7 @@ import { queryOptions } from "@tanstack/react-query";
 import { z } from "zod";
 import { supabase } from "@/lib/supabase";
 
-/** The landing page shows at most this many recent movers. */
+/** The landing page shows at most this many gainers. */
 export const MOVERS_TEASER_LIMIT = 3;
 
 // Postgres `numeric` may arrive as a string; accept both, reject anything non-finite.
@@ -19,7 +19,7 @@ export const moverTeaserSchema = z.object({
 
 export type MoverTeaser = z.infer<typeof moverTeaserSchema>;
 
-/** The most recent strong movers, public teaser data (view `movers_teaser`, newest first). */
+/** The strongest current gainers, public teaser data (view `movers_teaser`, strongest first). */
 async function getMoversTeaser(): Promise<MoverTeaser[]> {
   const { data, error } = await supabase
     .from("movers_teaser")

@@ -1,5 +1,5 @@
-import { screen, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { act, screen, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
 import { renderRoute } from "@/testing/render";
 import { supabaseMock } from "@/testing/supabase-mock";
 
@@ -66,6 +66,47 @@ describe("LandingPage", () => {
   it("shows the empty state when there are no movers yet", async () => {
     renderRoute("/");
     expect(await screen.findByText("No live data yet")).toBeInTheDocument();
+  });
+
+  it("keeps the strip live: each scan's teaser on market:teaser replaces it", async () => {
+    supabaseMock.setTable("movers_teaser", { data: movers.slice(0, 3), error: null });
+    renderRoute("/");
+    await screen.findByRole("heading", { name: "PEPE/USDT" });
+
+    const channel = supabaseMock.lastChannel();
+    expect(channel.topic).toBe("market:teaser");
+    expect(channel.params).toMatchObject({ config: { private: true } });
+    expect(channel.events).toEqual(["teaser"]);
+    act(() => channel.emit("SUBSCRIBED"));
+    expect(await screen.findByText("Live")).toBeInTheDocument();
+
+    act(() =>
+      channel.broadcast("teaser", {
+        scanned_at: "2025-03-01T12:05:00Z",
+        entries: [
+          {
+            id: 9,
+            symbol: "BONK/SOL",
+            exchange: "Raydium (Solana)",
+            pct: 31.2,
+            price: 0.00002,
+            ts: "2025-03-01T12:05:00Z",
+          },
+          { ...movers[0], pct: 20 },
+        ],
+      }),
+    );
+    const bonk = (await screen.findByRole("heading", { name: "BONK/SOL" })).closest("li")!;
+    expect(within(bonk).getByText("+31.20%")).toBeInTheDocument();
+    expect(screen.getByText("+20.00%")).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "WIF/SOL" })).not.toBeInTheDocument();
+
+    // A malformed message changes nothing.
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    act(() => channel.broadcast("teaser", { entries: [{ symbol: 42 }] }));
+    expect(screen.getByRole("heading", { name: "BONK/SOL" })).toBeInTheDocument();
+    expect(warn).toHaveBeenCalled();
+    warn.mockRestore();
   });
 
   it("leads to pricing from the hero and the closing call to action", async () => {

@@ -2,18 +2,23 @@ import { useQuery } from "@tanstack/react-query";
 import { RadioTowerIcon } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Card } from "@/components/ui/card";
+import { LiveIndicator } from "@/components/live-indicator";
 import { landingQueries, MOVERS_TEASER_LIMIT } from "../api/queries";
+import { useTeaserStream } from "../hooks/use-teaser-stream";
 import { MoverCard } from "./mover-card";
 
 export function LiveUpdatesSection() {
   const { t } = useTranslation("landing");
   const movers = useQuery(landingQueries.moversTeaser());
+  const { status } = useTeaserStream();
 
   return (
     <section aria-labelledby="live-updates-title" className="mx-auto w-full max-w-6xl px-4 py-12">
       <div className="mb-6 flex items-center gap-3">
         <span className="relative flex size-3" aria-hidden="true">
-          <span className="absolute inline-flex size-full animate-ping rounded-full bg-success opacity-60" />
+          {status === "live" && (
+            <span className="absolute inline-flex size-full animate-ping rounded-full bg-success opacity-60" />
+          )}
           <span className="relative inline-flex size-3 rounded-full bg-success" />
         </span>
         <div>
@@ -22,6 +27,7 @@ export function LiveUpdatesSection() {
           </h2>
           <p className="text-sm text-muted-foreground">{t("live.subtitle")}</p>
         </div>
+        <LiveIndicator status={status} className="ml-auto" />
       </div>
 
       {movers.isPending ? (

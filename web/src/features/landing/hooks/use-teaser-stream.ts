@@ -1,0 +1,35 @@
+import { TEASER_EVENT, TEASER_TOPIC } from "@domain/realtime";
+import { useQueryClient } from "@tanstack/react-query";
+import { z } from "zod";
+import { type RealtimeStatus, useRealtimeChannel } from "@/hooks/use-realtime-channel";
+import { landingQueries, MOVERS_TEASER_LIMIT, moverTeaserSchema } from "../api/queries";
+
+const teaserBroadcastSchema = z.object({ entries: z.array(moverTeaserSchema) });
+
+/**
+ * Keeps the landing strip live: every scan sends the whole teaser on `market:teaser` (anyone may
+ * receive it, nobody may send), and it replaces the cached `movers_teaser` rows. A malformed
+ * message is logged and ignored. After a rejoin the teaser is refetched.
+ */
+export function useTeaserStream(): { status: RealtimeStatus } {
+  const queryClient = useQueryClient();
+  const { queryKey } = landingQueries.moversTeaser();
+
+  return useRealtimeChannel({
+    topic: TEASER_TOPIC,
+    bindings: [
+      {
+        event: TEASER_EVENT,
+        handler: (payload) => {
+          const parsed = teaserBroadcastSchema.safeParse(payload);
+          if (!parsed.success) {
+            console.warn("[realtime] ignored a malformed teaser", payload);
+            return;
+          }
+          queryClient.setQueryData(queryKey, parsed.data.entries.slice(0, MOVERS_TEASER_LIMIT));
+        },
+      },
+    ],
+    onResubscribed: () => void queryClient.invalidateQueries({ queryKey }),
+  });
+}
