@@ -4,7 +4,13 @@
 // fresh sign-up or is put back, because one stack serves every test file of a run.
 import { describe, expect, it } from "vitest";
 import type { TablesUpdate } from "../../web/src/lib/database.types.ts";
-import { anonClient, demoUser, signedInUser, type Client } from "../support/clients.ts";
+import {
+  anonClient,
+  demoUser,
+  serviceClient,
+  signedInUser,
+  type Client,
+} from "../support/clients.ts";
 
 const GROUP = {
   momentum: "10000000-0000-4000-8000-000000000001", // public
@@ -215,6 +221,58 @@ describe("profiles", () => {
       .single();
     expect(alert.error).toBeNull();
     expect(alert.data).toEqual({ selected_window_minutes: 0, email_alert: "alerts@example.test" });
+  });
+
+  it("refuse Discord and Telegram below enterprise and a window change while inactive, with a code the SPA translates", async () => {
+    const pro = await subscriber("pro");
+    const discord = await pro.client
+      .from("profiles")
+      .update({ discord_webhook_url: "https://discord.com/api/webhooks/1/token" })
+      .eq("id", pro.user.id);
+    expect(discord.status).toBe(400);
+    expect(discord.error).toMatchObject({ code: "23514", details: "chat_alerts_enterprise_only" });
+    const window = await pro.client
+      .from("profiles")
+      .update({ selected_window_minutes: 5 })
+      .eq("id", pro.user.id);
+    expect(window.error).toMatchObject({
+      code: "23514",
+      details: "window_not_offered",
+      hint: "Allowed windows: 15, 20, 25, 30",
+    });
+
+    const ent = await subscriber("enterprise");
+    const chat = await ent.client
+      .from("profiles")
+      .update({
+        discord_webhook_url: "https://discord.com/api/webhooks/1/token",
+        telegram_chat_id: "42",
+      })
+      .eq("id", ent.user.id)
+      .select("discord_webhook_url, telegram_chat_id")
+      .single();
+    expect(chat.error).toBeNull();
+    expect(chat.data).toEqual({
+      discord_webhook_url: "https://discord.com/api/webhooks/1/token",
+      telegram_chat_id: "42",
+    });
+    const service = serviceClient();
+    await service.from("profiles").update({ subscription_active: false }).eq("id", ent.user.id);
+    const inactive = await ent.client
+      .from("profiles")
+      .update({ selected_window_minutes: 10 })
+      .eq("id", ent.user.id);
+    expect(inactive.error).toMatchObject({
+      code: "23514",
+      details: "window_needs_active_subscription",
+    });
+    await service.from("profiles").update({ plan: "pro" }).eq("id", ent.user.id);
+    const after = await service
+      .from("profiles")
+      .select("discord_webhook_url, telegram_chat_id")
+      .eq("id", ent.user.id)
+      .single();
+    expect(after.data).toEqual({ discord_webhook_url: null, telegram_chat_id: null });
   });
 });
 

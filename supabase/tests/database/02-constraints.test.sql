@@ -407,8 +407,44 @@ insert into c (area, descr, actor, stmt, want, read_back) values
      update profiles set subscription_active = false where id = {ent}$$,
    'ok: enterprise 0 keep@example.com', $$select plan || ' ' || selected_window_minutes || ' ' || email_alert from profiles where id = {ent}$$);
 
+-- Discord and Telegram alerts are enterprise features (migration 001400), like e-mail alerts.
+insert into c (area, descr, actor, stmt, want, read_back) values
+  ('chat alerts', 'pro may not set a Discord webhook', 'pro',
+   $$update profiles set discord_webhook_url = 'https://discord.com/api/webhooks/1/x' where id = {pro}$$, '23514', null),
+  ('chat alerts', 'basic may not set a Telegram chat', 'basic',
+   $$update profiles set telegram_chat_id = '123456789' where id = {basic}$$, '23514', null),
+  ('chat alerts', 'a user without plan may set neither', 'none',
+   $$update profiles set telegram_chat_id = '@channel_name' where id = {none}$$, '23514', null),
+  ('chat alerts', 'below enterprise, empty values are saved (as null)', 'pro',
+   $$update profiles set discord_webhook_url = '', telegram_chat_id = '' where id = {pro}$$,
+   'ok: null null', $$select coalesce(discord_webhook_url, 'null') || ' ' || coalesce(telegram_chat_id, 'null') from profiles where id = {pro}$$),
+  ('chat alerts', 'leaving enterprise clears both', null,
+   $$update profiles set discord_webhook_url = 'https://discord.com/api/webhooks/1/x', telegram_chat_id = '42' where id = {ent};
+     update profiles set plan = 'pro' where id = {ent}$$,
+   'ok: null null', $$select coalesce(discord_webhook_url, 'null') || ' ' || coalesce(telegram_chat_id, 'null') from profiles where id = {ent}$$),
+  ('chat alerts', 'enterprise keeps both when another column changes', null,
+   $$update profiles set discord_webhook_url = 'https://discord.com/api/webhooks/1/x', telegram_chat_id = '42' where id = {ent};
+     update profiles set user_threshold = 20 where id = {ent}$$,
+   'ok: https://discord.com/api/webhooks/1/x 42', $$select discord_webhook_url || ' ' || telegram_chat_id from profiles where id = {ent}$$);
+
+-- The window cannot be changed by its owner while the subscription is inactive (section 5).
+insert into c (area, descr, actor, stmt, want, read_back) values
+  ('inactive', 'an enterprise user whose subscription is inactive cannot change the window', null,
+   $$update profiles set subscription_active = false where id = {ent};
+     select set_config('role', 'authenticated', true), set_config('request.jwt.claim.sub', {ent}, true);
+     update profiles set selected_window_minutes = 10 where id = {ent}$$, '23514', null),
+  ('inactive', 'but may change other settings', null,
+   $$update profiles set subscription_active = false where id = {ent};
+     select set_config('role', 'authenticated', true), set_config('request.jwt.claim.sub', {ent}, true);
+     update profiles set user_threshold = 12.5 where id = {ent}$$,
+   'ok: 12.5', $$select user_threshold::text from profiles where id = {ent}$$),
+  ('inactive', 'a plan change still moves an inactive user''s window to the new plan''s fallback', null,
+   $$update profiles set selected_window_minutes = 0, subscription_active = false where id = {ent};
+     update profiles set plan = 'pro' where id = {ent}$$,
+   'ok: 15', $$select selected_window_minutes::text from profiles where id = {ent}$$);
+
 -- ---------------------------------------------------------------------------------------------
-select plan((select count(*)::int from c) + 33);
+select plan((select count(*)::int from c) + 37);
 
 select * from pg_temp.run_cases();
 
@@ -432,6 +468,34 @@ select throws_ok(
   'a refused window is a check violation with a readable message'
 );
 reset role;
+
+-- Each refusal carries a stable code in DETAIL, which the SPA translates.
+create function pg_temp.detail_of(stmt text, actor text) returns text language plpgsql as $$
+declare
+  d text;
+begin
+  begin
+    perform set_config('role', 'authenticated', true);
+    perform set_config('request.jwt.claim.sub', (select uid::text from pg_temp.who where code = actor), true);
+    execute pg_temp.expand(stmt);
+    d := 'no error';
+  exception when others then
+    get stacked diagnostics d = pg_exception_detail;
+  end;
+  perform set_config('role', 'none', true);
+  return d;
+end;
+$$;
+select is(pg_temp.detail_of($$update profiles set selected_window_minutes = 5 where id = {pro}$$, 'pro'),
+  'window_not_offered', 'a window the plan does not offer: window_not_offered');
+select is(pg_temp.detail_of($$update profiles set email_alert = 'a@example.com' where id = {pro}$$, 'pro'),
+  'email_alert_enterprise_only', 'an alert e-mail below enterprise: email_alert_enterprise_only');
+select is(pg_temp.detail_of($$update profiles set discord_webhook_url = 'https://discord.com/api/webhooks/1/x' where id = {pro}$$, 'pro'),
+  'chat_alerts_enterprise_only', 'Discord or Telegram below enterprise: chat_alerts_enterprise_only');
+update profiles set subscription_active = false where id = 'a2000000-0000-4000-8000-000000000003';
+select is(pg_temp.detail_of($$update profiles set selected_window_minutes = 20 where id = {pro}$$, 'pro'),
+  'window_needs_active_subscription', 'a window change while inactive: window_needs_active_subscription');
+update profiles set subscription_active = true where id = 'a2000000-0000-4000-8000-000000000003';
 
 -- Ticket numbers are unique and increase in creation order.
 set local role authenticated;
