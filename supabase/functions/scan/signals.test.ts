@@ -26,6 +26,10 @@ class FakeStore implements SignalsStore {
   lastComputedAt() {
     return Promise.resolve(this.last);
   }
+  oldestSampleAt() {
+    const first = this.points[0];
+    return Promise.resolve(first ? new Date(first.ts).toISOString() : null);
+  }
   candidates(limit: number) {
     assertEquals(limit, 10);
     return Promise.resolve([CANDIDATE]);
@@ -85,4 +89,26 @@ Deno.test("signals: once per candle; too little history stores nothing", async (
   const young = new FakeStore(history().slice(-30));
   assertEquals(await computeScanSignals(young, SCANNED_AT), 0);
   assertEquals(young.inserted.length, 0);
+});
+
+Deno.test("signals: a market younger than 15 closed candles reads no history at all", async () => {
+  const bucket = Date.parse("2026-03-02T12:00:00.000Z");
+  // The first sample 70 min before the candle: 14 closed candles.
+  const young = new FakeStore(
+    history().filter((p) => new Date(p.ts).getTime() >= bucket - 70 * 60_000),
+  );
+  assertEquals(await computeScanSignals(young, SCANNED_AT), 0);
+  deepStrictEqual(young.historyCalls, [], "no candidate's history is read");
+  assertEquals(young.outcomeRuns, 0);
+
+  // 15 closed candles: the candidates are read (and RSI can be computed).
+  const ready = new FakeStore(
+    history().filter((p) => new Date(p.ts).getTime() >= bucket - 75 * 60_000),
+  );
+  ok((await computeScanSignals(ready, SCANNED_AT)) > 0);
+  assertEquals(ready.historyCalls.length, 1);
+
+  const empty = new FakeStore([]);
+  assertEquals(await computeScanSignals(empty, SCANNED_AT), 0);
+  deepStrictEqual(empty.historyCalls, []);
 });

@@ -10,7 +10,7 @@ import {
   toCandles,
 } from "../_shared/domain/candles.ts";
 import type { Quote } from "../_shared/domain/market.ts";
-import { computeSignals } from "../_shared/domain/signals.ts";
+import { computeSignals, MIN_SIGNAL_CANDLES } from "../_shared/domain/signals.ts";
 import type { Env } from "../_shared/env.ts";
 
 export interface SignalsContext {
@@ -49,6 +49,8 @@ export interface StrategySignalRow {
 export interface SignalsStore {
   /** When signals were last stored, or null. */
   lastComputedAt(): Promise<string | null>;
+  /** The oldest price sample of any instrument, or null when there is none. */
+  oldestSampleAt(): Promise<string | null>;
   /** The strongest gainers and losers right now (`limit` of each). */
   candidates(limit: number): Promise<SignalCandidate[]>;
   /** Price samples of an instrument since `since`, `volume` being the rolling 24 h total. */
@@ -72,6 +74,13 @@ export async function computeScanSignals(store: SignalsStore, scannedAt: string)
   const bucketStart = Math.floor(t / CANDLE_BUCKET_MS) * CANDLE_BUCKET_MS;
   const last = await store.lastComputedAt();
   if (last !== null && Date.parse(last) >= bucketStart) return 0;
+
+  // A young market (a fresh deployment, a reset) cannot have enough closed candles for any
+  // strategy yet: one cheap look instead of reading every candidate's history at every scan.
+  const oldest = await store.oldestSampleAt();
+  if (oldest === null) return 0;
+  const firstCandle = Math.floor(Date.parse(oldest) / CANDLE_BUCKET_MS) * CANDLE_BUCKET_MS;
+  if (bucketStart - firstCandle < MIN_SIGNAL_CANDLES * CANDLE_BUCKET_MS) return 0;
 
   const since = new Date(t - SIGNAL_HISTORY_MS).toISOString();
   const candidates = await store.candidates(SIGNAL_CANDIDATES);
@@ -114,6 +123,12 @@ export function supabaseSignalsStore(client: SupabaseClient): SignalsStore {
         .order("computed_at", { ascending: false }).limit(1).maybeSingle();
       if (error) throw new Error(`strategy_signals: ${error.message}`);
       return (data?.computed_at as string | undefined) ?? null;
+    },
+    async oldestSampleAt() {
+      const { data, error } = await client.from("price_history").select("ts")
+        .order("ts", { ascending: true }).limit(1).maybeSingle();
+      if (error) throw new Error(`price_history: ${error.message}`);
+      return (data?.ts as string | undefined) ?? null;
     },
     async candidates(limit) {
       const columns = "instrument_id, symbol, exchange, exchange_type, price, volume_24h";

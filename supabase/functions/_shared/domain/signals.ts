@@ -48,6 +48,8 @@ export const SQUEEZE_SHARE = 0.2;
 export const SQUEEZE_MIN_HISTORY = 10;
 export const VOLUME_LOOKBACK = 20;
 export const VOLUME_SURGE_RATIO = 2;
+/** The fewest closed candles any strategy needs (RSI: its period plus one). */
+export const MIN_SIGNAL_CANDLES = RSI_PERIOD + 1;
 /** Confidence of a strategy that looked and found nothing (neutral). */
 export const NEUTRAL_CONFIDENCE = 0.2;
 /** `confidenceTier`: below 0.4 low, below 0.7 medium, else high. */
