@@ -3,6 +3,7 @@ import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import type { Profile } from "@/lib/profile-query";
+import { serverRuleText } from "@/lib/server-rule-error";
 import { useSessionExpiredHandler } from "@/lib/session-expired";
 import { cn } from "@/lib/utils";
 import { useUpdateWindow } from "../api/update-window";
@@ -14,7 +15,7 @@ type WindowSelectorProps = {
 /**
  * The observation window: basic reads "Fixed: 30 min"; pro and enterprise choose from their
  * plan's windows (decision 0005), disabled while the subscription is inactive. A change is saved
- * to the profile at once.
+ * to the profile at once; a refusal by the database's plan rules is shown translated.
  */
 export function WindowSelector({ profile }: WindowSelectorProps) {
   const { t } = useTranslation("dashboard");
@@ -48,7 +49,11 @@ export function WindowSelector({ profile }: WindowSelectorProps) {
         },
         onError: (error) => {
           if (handleSessionExpired(error)) return;
-          toast.error(t("window.failed.title"), { description: t("window.failed.description") });
+          // A plan rule's refusal (window not offered, subscription inactive) in the user's
+          // language; any other failure keeps the general text.
+          toast.error(t("window.failed.title"), {
+            description: serverRuleText(error, profile.plan) ?? t("window.failed.description"),
+          });
         },
       },
     );

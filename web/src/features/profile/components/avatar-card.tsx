@@ -6,8 +6,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { useSessionExpiredHandler } from "@/lib/session-expired";
-import { AvatarUploadError, useUploadAvatar } from "../api/upload-avatar";
-import { checkAvatarFile } from "../utils/avatar-file";
+import { AvatarUploadError, useUploadAvatar, type AvatarErrorCode } from "../api/upload-avatar";
+import { checkAvatarFile, type AvatarFileProblem } from "../utils/avatar-file";
 import { AvatarImage } from "./avatar-image";
 
 type AvatarCardProps = {
@@ -19,6 +19,18 @@ type AvatarCardProps = {
 };
 
 type Selection = { file: File; previewUrl: string };
+
+/**
+ * The `avatar` function's error codes the page translates: a refused file reads like the
+ * browser's own check; a request without a readable image gets a general text. Other codes keep
+ * the server's message.
+ */
+const SERVER_PROBLEMS = new Map<AvatarErrorCode, AvatarFileProblem | "badRequest">([
+  ["file_too_large", "tooLarge"],
+  ["invalid_file_type", "invalidType"],
+  ["missing_file", "badRequest"],
+  ["invalid_request", "badRequest"],
+]);
 
 /**
  * Avatar upload: no file → chosen (preview) → uploading → uploaded, or cleared by Cancel.
@@ -73,6 +85,19 @@ export function AvatarCard({ userId, avatarUrl, initial }: AvatarCardProps) {
       },
       onError: (error) => {
         if (handleSessionExpired(error)) return;
+        const code = error instanceof AvatarUploadError ? error.code : null;
+        const problem = code === null ? undefined : SERVER_PROBLEMS.get(code);
+        if (problem === "badRequest") {
+          toast.error(t("avatar.failed"), { description: t("avatar.badRequest") });
+          return;
+        }
+        if (problem) {
+          // The server's content check said what the browser's check says: the same texts.
+          toast.error(t(`avatar.${problem}.title`), {
+            description: t(`avatar.${problem}.description`),
+          });
+          return;
+        }
         const status = error instanceof AvatarUploadError ? error.status : null;
         const description =
           error.message ||

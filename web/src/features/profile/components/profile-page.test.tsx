@@ -449,6 +449,104 @@ describe("ProfilePage: avatar", () => {
   });
 });
 
+describe("ProfilePage: avatar refused by the server", () => {
+  /** The `avatar` function's error body: a code and an English message. */
+  const refusal = (error: string, message: string, status: number) =>
+    httpError(JSON.stringify({ error, message }), status);
+
+  it.each([
+    [
+      "file_too_large",
+      "The image must be at most 5 MB (server).",
+      413,
+      "File too large",
+      "The image must be at most 5 MB.",
+    ],
+    [
+      "invalid_file_type",
+      "Please select an image (server).",
+      415,
+      "Invalid file type",
+      "Please select an image (JPEG, PNG, GIF, or WebP).",
+    ],
+    [
+      "missing_file",
+      "Choose an image to upload (field avatar).",
+      400,
+      "Upload failed",
+      "The image did not arrive intact. Please choose it again and retry.",
+    ],
+    [
+      "invalid_request",
+      "Send the image as multipart/form-data.",
+      400,
+      "Upload failed",
+      "The image did not arrive intact. Please choose it again and retry.",
+    ],
+  ])("translates %s", async (code, message, status, title, description) => {
+    supabaseMock.setFunction("avatar", refusal(code, message, status));
+    renderProfile();
+    await screen.findByRole("img", { name: "Your profile picture" });
+    chooseFile(image("me.png", "image/png"));
+    fireEvent.click(screen.getByRole("button", { name: "Upload" }));
+
+    const toast = (await screen.findByText(description)).closest("li")!;
+    expect(within(toast).getByText(title)).toBeInTheDocument();
+    expect(toast).not.toHaveTextContent(message);
+    // The choice stays, so the user can try again.
+    expect(screen.getByRole("button", { name: "Upload" })).toBeEnabled();
+  });
+
+  it("keeps the server's message for an unknown code", async () => {
+    supabaseMock.setFunction("avatar", refusal("storage_failed", "Storage is down.", 500));
+    renderProfile();
+    await screen.findByRole("img", { name: "Your profile picture" });
+    chooseFile(image("me.png", "image/png"));
+    fireEvent.click(screen.getByRole("button", { name: "Upload" }));
+
+    const toast = (await screen.findByText("Storage is down.")).closest("li")!;
+    expect(within(toast).getByText("Upload failed")).toBeInTheDocument();
+  });
+
+  it.each([
+    [
+      "de",
+      "Hochladen",
+      "file_too_large",
+      413,
+      "Datei zu groß",
+      "Das Bild darf höchstens 5 MB groß sein.",
+    ],
+    [
+      "fr",
+      "Téléverser",
+      "invalid_file_type",
+      415,
+      "Type de fichier non valide",
+      "Veuillez sélectionner une image (JPEG, PNG, GIF ou WebP).",
+    ],
+    [
+      "es",
+      "Subir",
+      "missing_file",
+      400,
+      "Error al subir",
+      "La imagen no llegó completa. Vuelve a elegirla e inténtalo de nuevo.",
+    ],
+  ])("speaks %s", async (language, upload, code, status, title, description) => {
+    await i18n.changeLanguage(language);
+    supabaseMock.setFunction("avatar", refusal(code, "English text", status));
+    renderProfile();
+    const input = await screen.findByLabelText(/./, { selector: "input[type=file]" });
+    fireEvent.change(input, { target: { files: [image("me.png", "image/png")] } });
+    fireEvent.click(screen.getByRole("button", { name: upload }));
+
+    const toast = (await screen.findByText(description)).closest("li")!;
+    expect(within(toast).getByText(title)).toBeInTheDocument();
+    expect(toast).not.toHaveTextContent("English text");
+  });
+});
+
 describe("ProfilePage: avatar with an expired session", () => {
   it("sends the user to log in again instead of reporting a failed upload", async () => {
     supabaseMock.setFunction(

@@ -97,14 +97,16 @@ describe("settings schema: e-mail (profiles_email_alert_format, enterprise only)
   });
 });
 
-describe("settings schema: Discord (profiles_discord_webhook_format)", () => {
+describe("settings schema: Discord (profiles_discord_webhook_format, enterprise only)", () => {
   it.each([
     "https://discord.com/api/webhooks/123456/abc_DEF-ghi",
     "https://discordapp.com/api/webhooks/1/x",
     "https://ptb.discord.com/api/webhooks/1/x",
     "https://canary.discord.com/api/webhooks/1/x",
   ])("accepts %s", (discordWebhookUrl) => {
-    expect(parse("pro", { discordWebhookUrl }).data?.discordWebhookUrl).toBe(discordWebhookUrl);
+    expect(parse("enterprise", { discordWebhookUrl }).data?.discordWebhookUrl).toBe(
+      discordWebhookUrl,
+    );
   });
 
   it.each([
@@ -116,15 +118,22 @@ describe("settings schema: Discord (profiles_discord_webhook_format)", () => {
     "https://discord.com/api/webhooks/1/",
     "https://discord.com.evil.com/api/webhooks/1/x",
   ])("refuses %s", (discordWebhookUrl) => {
-    expect(messages("pro", { discordWebhookUrl })).toEqual(["settings:discord.invalid"]);
+    expect(messages("enterprise", { discordWebhookUrl })).toEqual(["settings:discord.invalid"]);
   });
 
   it("stores an empty field as null", () => {
-    expect(parse("pro", { discordWebhookUrl: " " }).data?.discordWebhookUrl).toBeNull();
+    expect(parse("enterprise", { discordWebhookUrl: " " }).data?.discordWebhookUrl).toBeNull();
+  });
+
+  it.each(["none", "basic", "pro"] as const)("refuses a webhook on %s", (plan) => {
+    expect(messages(plan, { discordWebhookUrl: "https://discord.com/api/webhooks/1/x" })).toEqual([
+      "settings:discord.enterpriseOnly",
+    ]);
+    expect(parse(plan, { discordWebhookUrl: " " }).data?.discordWebhookUrl).toBeNull();
   });
 });
 
-describe("settings schema: Telegram (profiles_telegram_chat_format)", () => {
+describe("settings schema: Telegram (profiles_telegram_chat_format, enterprise only)", () => {
   it.each([
     "123456789",
     "-1001234567890",
@@ -133,7 +142,7 @@ describe("settings schema: Telegram (profiles_telegram_chat_format)", () => {
     "@abcde",
     `@a${"b".repeat(31)}`,
   ])("accepts %s", (telegramChatId) => {
-    expect(parse("pro", { telegramChatId }).data?.telegramChatId).toBe(telegramChatId);
+    expect(parse("enterprise", { telegramChatId }).data?.telegramChatId).toBe(telegramChatId);
   });
 
   it.each([
@@ -146,7 +155,14 @@ describe("settings schema: Telegram (profiles_telegram_chat_format)", () => {
     "my_channel",
     "@my-channel",
   ])("refuses %s", (telegramChatId) => {
-    expect(messages("pro", { telegramChatId })).toEqual(["settings:telegram.invalid"]);
+    expect(messages("enterprise", { telegramChatId })).toEqual(["settings:telegram.invalid"]);
+  });
+
+  it.each(["none", "basic", "pro"] as const)("refuses a chat ID on %s", (plan) => {
+    expect(messages(plan, { telegramChatId: "@my_channel" })).toEqual([
+      "settings:telegram.enterpriseOnly",
+    ]);
+    expect(parse(plan, { telegramChatId: "" }).data?.telegramChatId).toBeNull();
   });
 });
 
@@ -159,31 +175,34 @@ describe("toProfileUpdate", () => {
     telegramChatId: "@my_channel",
   };
 
-  it("leaves the window out for basic and the e-mail out below enterprise", () => {
+  it("leaves the window out for basic and the alert channels out below enterprise", () => {
     expect(toProfileUpdate(input, { plan: "basic", subscriptionActive: true })).toEqual({
       user_threshold: 7.5,
-      discord_webhook_url: null,
-      telegram_chat_id: "@my_channel",
     });
   });
 
-  it("sends the window for an active pro subscription", () => {
+  it("sends the window for an active pro subscription, but no alert channel", () => {
     expect(toProfileUpdate(input, { plan: "pro", subscriptionActive: true })).toEqual({
       selected_window_minutes: 20,
       user_threshold: 7.5,
-      discord_webhook_url: null,
-      telegram_chat_id: "@my_channel",
     });
   });
 
-  it("sends window and e-mail for enterprise, but not the window when inactive", () => {
-    expect(toProfileUpdate(input, { plan: "enterprise", subscriptionActive: true })).toMatchObject({
+  it("sends window, e-mail, Discord and Telegram for enterprise, but not the window when inactive", () => {
+    expect(toProfileUpdate(input, { plan: "enterprise", subscriptionActive: true })).toEqual({
       selected_window_minutes: 20,
+      user_threshold: 7.5,
       email_alert: "alerts@example.com",
+      discord_webhook_url: null,
+      telegram_chat_id: "@my_channel",
     });
     const inactive = toProfileUpdate(input, { plan: "enterprise", subscriptionActive: false });
     expect(inactive).not.toHaveProperty("selected_window_minutes");
-    expect(inactive).toHaveProperty("email_alert", "alerts@example.com");
+    expect(inactive).toMatchObject({
+      email_alert: "alerts@example.com",
+      discord_webhook_url: null,
+      telegram_chat_id: "@my_channel",
+    });
   });
 
   it("lets only active pro and enterprise subscriptions choose the window", () => {

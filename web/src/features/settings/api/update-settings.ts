@@ -8,13 +8,19 @@ import { assertSaved, toRequestError } from "@/lib/session-expired";
 import { hasSelectableWindow, isWindowAllowed, type PlanId } from "@domain/plans";
 
 /*
- * The rules below mirror the checks on `public.profiles` (migration 20261121000200_profiles.sql)
- * so the browser refuses what the database would refuse, with the same rule in words:
+ * The rules below mirror the checks on `public.profiles` (migrations 20261121000200_profiles.sql
+ * and 20261121001400_alert_channels_and_window_rules.sql) so the browser refuses what the
+ * database would refuse, with the same rule in words:
  * - profiles_threshold_range: user_threshold between 1 and 100 (numeric(5, 1): one decimal)
- * - profiles_email_alert_format and the plan-rules trigger (e-mail alerts on enterprise only)
- * - profiles_discord_webhook_format, profiles_telegram_chat_format
- * - profiles_enforce_plan_rules: the window must be one the plan offers (decision 0005)
- * Messages are keys of the `settings` namespace.
+ * - profiles_email_alert_format, profiles_discord_webhook_format, profiles_telegram_chat_format
+ * - profiles_enforce_plan_rules (decision 0005):
+ *   - the window must be one the plan offers (`window_not_offered`), and only an active
+ *     subscription may change it (`window_needs_active_subscription`);
+ *   - e-mail alerts are enterprise only (`email_alert_enterprise_only`);
+ *   - Discord and Telegram alerts are enterprise only too (`chat_alerts_enterprise_only`):
+ *     below enterprise the fields must stay empty, and leaving enterprise clears them.
+ * Messages are keys of the `settings` namespace. A refusal that still reaches the server carries
+ * its rule's code in `details`; `serverRuleText` (@/lib/server-rule-error) translates it.
  */
 export const EMAIL_ALERT_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
 export const DISCORD_WEBHOOK_PATTERN =
@@ -65,12 +71,19 @@ export function createSettingsSchema(plan: PlanId) {
         error: "settings:window.notOffered",
       }),
     threshold,
+    // Below enterprise the alert channels must stay empty (the fields are disabled there).
     emailAlert:
       plan === "enterprise"
         ? optionalText(EMAIL_ALERT_PATTERN, "settings:email.invalid")
         : optionalText(/^$/, "settings:email.enterpriseOnly"),
-    discordWebhookUrl: optionalText(DISCORD_WEBHOOK_PATTERN, "settings:discord.invalid"),
-    telegramChatId: optionalText(TELEGRAM_CHAT_PATTERN, "settings:telegram.invalid"),
+    discordWebhookUrl:
+      plan === "enterprise"
+        ? optionalText(DISCORD_WEBHOOK_PATTERN, "settings:discord.invalid")
+        : optionalText(/^$/, "settings:discord.enterpriseOnly"),
+    telegramChatId:
+      plan === "enterprise"
+        ? optionalText(TELEGRAM_CHAT_PATTERN, "settings:telegram.invalid")
+        : optionalText(/^$/, "settings:telegram.enterpriseOnly"),
   });
 }
 
@@ -89,16 +102,17 @@ export function canChooseWindow({ plan, subscriptionActive }: SettingsAccount): 
 
 /**
  * The columns to write. The window is left out when the user cannot choose one (basic keeps
- * its fixed 30 minutes); the alert e-mail is left out below enterprise.
+ * its fixed 30 minutes); the alert channels (e-mail, Discord, Telegram) are left out below
+ * enterprise.
  */
 export function toProfileUpdate(input: SettingsInput, account: SettingsAccount): ProfileUpdate {
-  const update: ProfileUpdate = {
-    user_threshold: input.threshold,
-    discord_webhook_url: input.discordWebhookUrl,
-    telegram_chat_id: input.telegramChatId,
-  };
+  const update: ProfileUpdate = { user_threshold: input.threshold };
   if (canChooseWindow(account)) update.selected_window_minutes = input.windowMinutes;
-  if (account.plan === "enterprise") update.email_alert = input.emailAlert;
+  if (account.plan === "enterprise") {
+    update.email_alert = input.emailAlert;
+    update.discord_webhook_url = input.discordWebhookUrl;
+    update.telegram_chat_id = input.telegramChatId;
+  }
   return update;
 }
 

@@ -17,6 +17,7 @@ import {
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
 import type { Profile } from "@/lib/profile-query";
+import { serverRuleText } from "@/lib/server-rule-error";
 import { useSessionExpiredHandler } from "@/lib/session-expired";
 import {
   allowedWindows,
@@ -59,17 +60,25 @@ function toFormValues(input: {
   discordWebhookUrl: string | null;
   telegramChatId: string | null;
 }): SettingsFormValues {
+  // Below enterprise the alert channels are disabled and must stay empty; a value still stored
+  // (the database clears them when the plan changes) would only block the save.
+  const channel = (value: string | null) => (input.plan === "enterprise" ? (value ?? "") : "");
   return {
     windowMinutes: String(effectiveWindow(input.plan, input.windowMinutes)),
     threshold: String(input.threshold),
-    emailAlert: input.emailAlert ?? "",
-    discordWebhookUrl: input.discordWebhookUrl ?? "",
-    telegramChatId: input.telegramChatId ?? "",
+    emailAlert: channel(input.emailAlert),
+    discordWebhookUrl: channel(input.discordWebhookUrl),
+    telegramChatId: channel(input.telegramChatId),
   };
 }
 
-/** A failed save: the server's message, with the hint (e.g. the allowed windows) when given. */
-function failureText(error: Error & { hint?: unknown }): string | null {
+/**
+ * A failed save: a plan rule's refusal in the user's language (its code is in `details`), else
+ * the server's message with the hint when given.
+ */
+function failureText(error: Error & { hint?: unknown }, plan: PlanId): string | null {
+  const translated = serverRuleText(error, plan);
+  if (translated !== null) return translated;
   const parts = [error.message, typeof error.hint === "string" ? error.hint : ""]
     .map((part) => part.trim().replace(/\.$/, ""))
     .filter((part) => part !== "");
@@ -104,7 +113,7 @@ export function AlertSettingsForm({ profile }: AlertSettingsFormProps) {
       onError: (error) => {
         if (handleSessionExpired(error)) return;
         toast.error(t("saveFailed.title"), {
-          description: failureText(error) ?? t("saveFailed.fallback"),
+          description: failureText(error, profile.plan) ?? t("saveFailed.fallback"),
         });
       },
     }),
@@ -215,9 +224,12 @@ export function AlertSettingsForm({ profile }: AlertSettingsFormProps) {
                       autoComplete="off"
                       spellCheck={false}
                       placeholder={t("discord.placeholder")}
+                      disabled={!enterprise}
                     />
                   </FormControl>
-                  <FormDescription>{t("discord.hint")}</FormDescription>
+                  <FormDescription>
+                    {enterprise ? t("discord.hint") : t("discord.enterpriseOnly")}
+                  </FormDescription>
                   <FormMessage />
                 </FormItem>
               )}
@@ -235,9 +247,12 @@ export function AlertSettingsForm({ profile }: AlertSettingsFormProps) {
                       autoCapitalize="none"
                       spellCheck={false}
                       placeholder={t("telegram.placeholder")}
+                      disabled={!enterprise}
                     />
                   </FormControl>
-                  <FormDescription>{t("telegram.hint")}</FormDescription>
+                  <FormDescription>
+                    {enterprise ? t("telegram.hint") : t("telegram.enterpriseOnly")}
+                  </FormDescription>
                   <FormMessage />
                 </FormItem>
               )}

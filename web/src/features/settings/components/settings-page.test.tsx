@@ -151,21 +151,46 @@ describe("SettingsPage: fields", () => {
     ).toBeInTheDocument();
   });
 
-  it.each(["basic", "pro"] as const)("disables the alert e-mail on %s", async (plan) => {
+  it.each(["basic", "pro"] as const)("disables the alert channels on %s", async (plan) => {
     renderSettings(profileRow({ plan, selected_window_minutes: 30 }));
     await ready();
     expect(emailInput()).toBeDisabled();
     expect(emailInput()).toHaveAttribute("type", "email");
-    expect(
-      screen.getByText("E-mail alerts are available on the Enterprise plan."),
-    ).toBeInTheDocument();
+    expect(discordInput()).toBeDisabled();
+    expect(telegramInput()).toBeDisabled();
+    expect(emailInput()).toHaveAccessibleDescription(
+      "E-mail alerts are available on the Enterprise plan.",
+    );
+    expect(discordInput()).toHaveAccessibleDescription(
+      "Discord alerts are available on the Enterprise plan.",
+    );
+    expect(telegramInput()).toHaveAccessibleDescription(
+      "Telegram alerts are available on the Enterprise plan.",
+    );
   });
 
-  it("enables the alert e-mail on enterprise", async () => {
-    renderSettings(profileRow({ plan: "enterprise", email_alert: "alerts@example.com" }));
+  it("enables the alert channels on enterprise", async () => {
+    renderSettings(
+      profileRow({
+        plan: "enterprise",
+        email_alert: "alerts@example.com",
+        discord_webhook_url: "https://discord.com/api/webhooks/1/x",
+        telegram_chat_id: "@my_channel",
+      }),
+    );
     await ready();
     expect(emailInput()).toBeEnabled();
     expect(emailInput()).toHaveValue("alerts@example.com");
+    expect(discordInput()).toBeEnabled();
+    expect(discordInput()).toHaveValue("https://discord.com/api/webhooks/1/x");
+    expect(discordInput()).toHaveAccessibleDescription(
+      "Discord: channel settings → Integrations → Webhooks → Copy Webhook URL. Leave empty for no Discord alerts.",
+    );
+    expect(telegramInput()).toBeEnabled();
+    expect(telegramInput()).toHaveValue("@my_channel");
+    expect(telegramInput()).toHaveAccessibleDescription(
+      "A numeric chat ID or a public channel name. Leave empty for no Telegram alerts.",
+    );
   });
 
   it.each([
@@ -201,14 +226,12 @@ describe("SettingsPage: fields", () => {
 });
 
 describe("SettingsPage: save", () => {
-  it("saves a pro user's window, threshold and channels", async () => {
+  it("saves a pro user's window and threshold, without the alert channels", async () => {
     const { queryClient } = renderSettings();
     await ready();
     const invalidate = vi.spyOn(queryClient, "invalidateQueries");
     change(windowSelect(), "25");
     change(thresholdInput(), "7.5");
-    change(discordInput(), "https://discord.com/api/webhooks/42/secret_token");
-    change(telegramInput(), "-1001234567890");
     fireEvent.click(saveButton());
 
     expect(await screen.findByText("Settings saved")).toBeInTheDocument();
@@ -216,31 +239,64 @@ describe("SettingsPage: save", () => {
     expect(supabaseMock.updates).toEqual([
       {
         table: "profiles",
-        values: {
-          selected_window_minutes: 25,
-          user_threshold: 7.5,
-          discord_webhook_url: "https://discord.com/api/webhooks/42/secret_token",
-          telegram_chat_id: "-1001234567890",
-        },
+        values: { selected_window_minutes: 25, user_threshold: 7.5 },
         filters: [["id", USER_ID]],
       },
     ]);
     expect(invalidate).toHaveBeenCalledWith({ queryKey: ["profile", USER_ID] });
   });
 
-  it("saves an empty threshold as 10 and leaves basic's window out", async () => {
+  it("saves an enterprise user's window, threshold and channels", async () => {
+    renderSettings(profileRow({ plan: "enterprise", selected_window_minutes: 5 }));
+    await ready();
+    change(windowSelect(), "0");
+    change(thresholdInput(), "7.5");
+    change(emailInput(), "alerts@example.com");
+    change(discordInput(), "https://discord.com/api/webhooks/42/secret_token");
+    change(telegramInput(), "-1001234567890");
+    fireEvent.click(saveButton());
+
+    expect(await screen.findByText("Settings saved")).toBeInTheDocument();
+    expect(supabaseMock.updates).toEqual([
+      {
+        table: "profiles",
+        values: {
+          selected_window_minutes: 0,
+          user_threshold: 7.5,
+          email_alert: "alerts@example.com",
+          discord_webhook_url: "https://discord.com/api/webhooks/42/secret_token",
+          telegram_chat_id: "-1001234567890",
+        },
+        filters: [["id", USER_ID]],
+      },
+    ]);
+  });
+
+  it("saves an empty threshold as 10 and leaves basic's window and channels out", async () => {
     renderSettings(profileRow({ plan: "basic", selected_window_minutes: 30, user_threshold: 4 }));
     await ready();
     change(thresholdInput(), "");
     fireEvent.click(saveButton());
 
     expect(await screen.findByText("Settings saved")).toBeInTheDocument();
-    expect(supabaseMock.updates[0]?.values).toEqual({
-      user_threshold: 10,
-      discord_webhook_url: null,
-      telegram_chat_id: null,
-    });
+    expect(supabaseMock.updates[0]?.values).toEqual({ user_threshold: 10 });
     expect(thresholdInput()).toHaveValue(10);
+  });
+
+  it("ignores a channel still stored below enterprise instead of blocking the save", async () => {
+    renderSettings(
+      profileRow({ plan: "pro", telegram_chat_id: "@my_channel", email_alert: "a@b.io" }),
+    );
+    await ready();
+    expect(telegramInput()).toHaveValue("");
+    expect(emailInput()).toHaveValue("");
+    fireEvent.click(saveButton());
+
+    expect(await screen.findByText("Settings saved")).toBeInTheDocument();
+    expect(supabaseMock.updates[0]?.values).toEqual({
+      selected_window_minutes: 15,
+      user_threshold: 10,
+    });
   });
 
   it("saves the alert e-mail on enterprise and clears it when emptied", async () => {
@@ -269,14 +325,14 @@ describe("SettingsPage: save", () => {
     expect(await screen.findByRole("button", { name: "Save" })).toBeEnabled();
   });
 
-  it("shows the window rule's message and hint when the server refuses the window", async () => {
+  it("shows the server's message and hint for a refusal without a known code", async () => {
     supabaseMock.setTableUpdate("profiles", {
       data: null,
       error: {
         message: "The pro plan does not offer a 5 minute window",
         code: "23514",
         hint: "Allowed windows: 15, 20, 25, 30",
-        details: null,
+        details: "some_future_rule",
       },
       status: 400,
     });
@@ -291,6 +347,61 @@ describe("SettingsPage: save", () => {
       ),
     ).toBeInTheDocument();
   });
+
+  it.each([
+    [
+      "window_not_offered",
+      "pro",
+      "The pro plan does not offer a 5 minute window",
+      "Allowed windows: 15, 20, 25, 30",
+      "Your plan does not offer this time window. Available: 15 minutes, 20 minutes, 25 minutes, and 30 minutes.",
+    ],
+    [
+      "window_not_offered",
+      "enterprise",
+      "The enterprise plan does not offer a 7 minute window",
+      "Allowed windows: 0, 5, 10, 15, 20, 25, 30",
+      "Your plan does not offer this time window. Available: 10 seconds, 5 minutes, 10 minutes, 15 minutes, 20 minutes, 25 minutes, and 30 minutes.",
+    ],
+    [
+      "window_needs_active_subscription",
+      "pro",
+      "An active subscription is required to change the time window",
+      null,
+      "Your subscription is inactive: the time window cannot be changed.",
+    ],
+    [
+      "email_alert_enterprise_only",
+      "enterprise",
+      "E-mail alerts are available on the enterprise plan only",
+      null,
+      "E-mail alerts are available on the Enterprise plan only.",
+    ],
+    [
+      "chat_alerts_enterprise_only",
+      "enterprise",
+      "Discord and Telegram alerts are available on the enterprise plan only",
+      null,
+      "Discord and Telegram alerts are available on the Enterprise plan only.",
+    ],
+  ] as const)(
+    "translates the server's refusal %s (%s)",
+    async (details, plan, message, hint, text) => {
+      supabaseMock.setTableUpdate("profiles", {
+        data: null,
+        error: { message, code: "23514", hint, details },
+        status: 400,
+      });
+      renderSettings(profileRow({ plan }));
+      await ready();
+      fireEvent.click(saveButton());
+
+      const toast = (await screen.findByText(text)).closest("li")!;
+      expect(within(toast).getByText("Error")).toBeInTheDocument();
+      // The server's English message is not shown (case matters: the texts are close).
+      expect(toast).not.toHaveTextContent(message);
+    },
+  );
 
   it("reports a save that changed no row (row-level security refused it) as a failure", async () => {
     supabaseMock.setTableUpdate("profiles", { data: [], error: null, status: 200 });
@@ -355,6 +466,66 @@ describe("SettingsPage: languages", () => {
     expect(within(select).getByRole("option")).toHaveTextContent(fixed);
     fireEvent.submit(select.closest("form")!);
     expect(await screen.findByText(saved)).toBeInTheDocument();
+  });
+
+  it.each([
+    [
+      "de",
+      "window_not_offered",
+      "Einstellungen",
+      "Dein Tarif bietet dieses Zeitfenster nicht an. Verfügbar: 15 Minuten, 20 Minuten, 25 Minuten und 30 Minuten.",
+    ],
+    [
+      "de",
+      "window_needs_active_subscription",
+      "Einstellungen",
+      "Dein Abonnement ist inaktiv: Das Zeitfenster kann nicht geändert werden.",
+    ],
+    [
+      "de",
+      "email_alert_enterprise_only",
+      "Einstellungen",
+      "E-Mail-Alarme gibt es nur im Enterprise-Tarif.",
+    ],
+    [
+      "de",
+      "chat_alerts_enterprise_only",
+      "Einstellungen",
+      "Discord- und Telegram-Alarme gibt es nur im Enterprise-Tarif.",
+    ],
+    [
+      "fr",
+      "window_not_offered",
+      "Paramètres",
+      "Votre formule ne propose pas cette fenêtre de temps. Disponibles : 15 minutes, 20 minutes, 25 minutes et 30 minutes.",
+    ],
+    [
+      "es",
+      "chat_alerts_enterprise_only",
+      "Ajustes",
+      "Las alertas de Discord y Telegram solo están disponibles en el plan Enterprise.",
+    ],
+  ])("translates the server's refusal into %s: %s", async (language, details, title, text) => {
+    await i18n.changeLanguage(language);
+    supabaseMock.setTableUpdate("profiles", {
+      data: null,
+      error: { message: "refused", code: "23514", hint: null, details },
+      status: 400,
+    });
+    renderSettings(profileRow({ plan: "pro" }));
+    await screen.findByRole("heading", { name: title, level: 1 });
+    fireEvent.submit(screen.getByRole("combobox").closest("form")!);
+    expect(await screen.findByText(text)).toBeInTheDocument();
+  });
+
+  it("describes the disabled Discord and Telegram fields in German", async () => {
+    await i18n.changeLanguage("de");
+    renderSettings(profileRow({ plan: "pro" }));
+    await screen.findByRole("heading", { name: "Einstellungen", level: 1 });
+    expect(screen.getByRole("textbox", { name: "Discord-Webhook-URL" })).toBeDisabled();
+    expect(screen.getByText("Discord-Alarme gibt es im Enterprise-Tarif.")).toBeInTheDocument();
+    expect(screen.getByRole("textbox", { name: "Telegram-Chat-ID" })).toBeDisabled();
+    expect(screen.getByText("Telegram-Alarme gibt es im Enterprise-Tarif.")).toBeInTheDocument();
   });
 
   it("names the windows and the threshold rule in German", async () => {
