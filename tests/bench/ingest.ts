@@ -11,7 +11,7 @@ import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
 import { freePort, startStack } from "../../devstack/stack.ts";
 
 const SIZES = (process.env.BENCH_INGEST_SIZES ?? "1000,5000,10000").split(",").map(Number);
-const RUNS = Number(process.env.BENCH_INGEST_RUNS ?? 5);
+const RUNS = Number(process.env.BENCH_INGEST_RUNS ?? 7);
 const HISTORY_MINUTES = 180;
 const READERS = 50;
 const READS_PER_READER = 20;
