@@ -1,0 +1,174 @@
+// An in-memory MarketDb for the /api unit tests (test support only). It keeps the database's
+// rules that the routes rely on: movers_feed refuses non-subscribers and windows the plan does
+// not offer with PT403 (as migration 20261121001300 does), the market tables show nothing to a
+// non-subscriber (RLS), and a Realtime join is refused unless the plan offers the window.
+import { isWindowAllowed } from "../_shared/domain/plans.ts";
+import type { Env } from "../_shared/env.ts";
+import { HttpError } from "../_shared/http.ts";
+import { type DbError, throwDbError } from "./errors.ts";
+import type {
+  Caller,
+  HistoryRow,
+  InstrumentRow,
+  MarketDb,
+  MarketDbFactory,
+  MoversHandlers,
+} from "./market-db.ts";
+
+type Row = Record<string, unknown>;
+
+export interface FakeJoin {
+  token: string;
+  window: number;
+  handlers: MoversHandlers;
+  left: boolean;
+}
+
+export class FakeMarket {
+  readonly callers = new Map<string, Caller>();
+  /** movers_feed rows per window, strongest first. */
+  readonly feeds = new Map<number, Row[]>();
+  readonly instrumentRows: InstrumentRow[] = [];
+  readonly history = new Map<number, HistoryRow[]>();
+  signals: Row[] = [];
+  /** Every call the routes made, with the token it carried. */
+  readonly calls: { token: string; call: string; args: unknown[] }[] = [];
+  readonly joins: FakeJoin[] = [];
+  /** Makes the next database read fail with this PostgREST error. */
+  failNext: DbError | null = null;
+  /** How the next Realtime join answers (default: by the plan's windows). */
+  nextJoin: "timeout" | "refuse" | null = null;
+
+  addCaller(caller: Partial<Caller> & { id: string }, token = `token-${caller.id}`): string {
+    this.callers.set(token, {
+      plan: "none",
+      subscriptionActive: false,
+      banned: false,
+      selectedWindowMinutes: 30,
+      ...caller,
+    });
+    return token;
+  }
+
+  get factory(): MarketDbFactory {
+    return (_env: Env, token: string) => this.db(token);
+  }
+
+  joinsOf(window: number): FakeJoin[] {
+    return this.joins.filter((j) => j.window === window);
+  }
+
+  /** Delivers a `movers` broadcast to every joined channel of `window`. */
+  broadcast(window: number, payload: unknown): void {
+    for (const j of this.joinsOf(window)) if (!j.left) j.handlers.onMovers(payload);
+  }
+
+  #check(token: string, call: string, args: unknown[]) {
+    this.calls.push({ token, call, args });
+    const fail = this.failNext;
+    if (fail) {
+      this.failNext = null;
+      throwDbError(call, fail);
+    }
+  }
+
+  #subscriber(token: string): Caller | null {
+    const c = this.callers.get(token);
+    return c && c.plan !== "none" && c.subscriptionActive && !c.banned ? c : null;
+  }
+
+  db(token: string): MarketDb {
+    return {
+      caller: () => Promise.resolve(this.callers.get(token) ?? null),
+      moversFeed: (windowMinutes, ctx = {}) => {
+        this.#check(token, "moversFeed", [windowMinutes]);
+        const caller = this.#subscriber(token);
+        if (!caller) {
+          throwDbError("movers_feed", { code: "PT403", message: "Active subscription required" });
+        }
+        const w = windowMinutes ?? caller.selectedWindowMinutes;
+        if (!isWindowAllowed(caller.plan, w)) {
+          throwDbError("movers_feed", {
+            code: "PT403",
+            message: `The ${caller.plan} plan does not offer a ${w} minute window`,
+          }, { ...ctx, windowMinutes: w });
+        }
+        return Promise.resolve(
+          (this.feeds.get(w) ?? []).map((r) => ({ ...r, window_used: w })),
+        );
+      },
+      instruments: (symbol, exchange) => {
+        this.#check(token, "instruments", [symbol, exchange]);
+        if (!this.#subscriber(token)) return Promise.resolve([]);
+        return Promise.resolve(
+          this.instrumentRows
+            .filter((i) =>
+              i.symbol === symbol && (exchange === undefined || i.exchange === exchange)
+            )
+            .sort((a, b) => a.id - b.id),
+        );
+      },
+      priceHistory: (instrumentId, sinceIso) => {
+        this.#check(token, "priceHistory", [instrumentId, sinceIso]);
+        if (!this.#subscriber(token)) return Promise.resolve([]);
+        const since = Date.parse(sinceIso);
+        return Promise.resolve(
+          (this.history.get(instrumentId) ?? [])
+            .filter((r) => Date.parse(r.ts) >= since)
+            .sort((a, b) => Date.parse(a.ts) - Date.parse(b.ts)),
+        );
+      },
+      recentSignals: (limit) => {
+        this.#check(token, "recentSignals", [limit]);
+        if (!this.#subscriber(token)) return Promise.resolve([]);
+        return Promise.resolve(this.signals.slice(0, limit));
+      },
+      joinMovers: (windowMinutes, handlers, timeoutMs) => {
+        this.calls.push({ token, call: "joinMovers", args: [windowMinutes, timeoutMs] });
+        const how = this.nextJoin;
+        this.nextJoin = null;
+        const caller = this.#subscriber(token);
+        if (how === "timeout") {
+          return Promise.reject(
+            new HttpError(503, "realtime_unavailable", "The live stream is unavailable."),
+          );
+        }
+        if (how === "refuse" || !caller || !isWindowAllowed(caller.plan, windowMinutes)) {
+          return Promise.reject(
+            new HttpError(403, "stream_refused", `market:movers:${windowMinutes} was refused`),
+          );
+        }
+        const join: FakeJoin = { token, window: windowMinutes, handlers, left: false };
+        this.joins.push(join);
+        return Promise.resolve({
+          leave: () => {
+            join.left = true;
+            return Promise.resolve();
+          },
+        });
+      },
+    };
+  }
+}
+
+/** A movers_feed row (snake_case, numerics as PostgREST may send them). */
+export function feedRow(over: Row = {}): Row {
+  return {
+    id: 11,
+    instrument_id: 7,
+    symbol: "PEPE/USDT",
+    exchange: "Binance",
+    exchange_type: "cex",
+    network: null,
+    source: "binance",
+    pool_url: null,
+    price: "0.0000123",
+    price_3hour_ago: 0.00001,
+    pct: 23.5,
+    window_used: 30,
+    pct_3hour: "23",
+    volume_24h: 2500000,
+    ts: "2026-11-21T10:00:00+00:00",
+    ...over,
+  };
+}

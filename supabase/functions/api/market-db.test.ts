@@ -1,0 +1,136 @@
+// The Supabase implementation of the market port, against a fake Supabase HTTP API: which
+// requests it makes, with which credentials, and how it reads the answers.
+import { deepStrictEqual, ok, rejects, strictEqual as assertEquals } from "node:assert/strict";
+import { envFrom } from "../_shared/env.ts";
+import { HttpError } from "../_shared/http.ts";
+import { createCallerClient, HISTORY_PAGE, supabaseMarketDb } from "./market-db.ts";
+
+const URL_BASE = "http://supabase.test";
+const KEY = "sb_publishable_test_key";
+const TOKEN = "user.access.token";
+const USER_ID = "0c9d7a52-3f1e-4b8a-9c6d-2e4f6a8b0c1d";
+
+type Handler = (req: Request, url: URL) => Response | Promise<Response>;
+
+function fakeSupabase(handler: Handler) {
+  const requests: Request[] = [];
+  const fetchImpl: typeof fetch = async (input, init) => {
+    const req = new Request(input, init);
+    requests.push(req.clone());
+    return await handler(req, new URL(req.url));
+  };
+  const env = envFrom({ SUPABASE_URL: URL_BASE, SUPABASE_PUBLISHABLE_KEY: KEY });
+  const db = supabaseMarketDb(createCallerClient(env, TOKEN, fetchImpl), TOKEN);
+  return { db, requests };
+}
+
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  Response.json(body, { status, headers });
+
+Deno.test("caller(): Auth's verdict on the token, then the own profile, both with the caller's token", async () => {
+  const { db, requests } = fakeSupabase((_req, url) => {
+    if (url.pathname === "/auth/v1/user") return json({ id: USER_ID, email: "p@example.test" });
+    if (url.pathname === "/rest/v1/profiles") {
+      return json([{
+        id: USER_ID,
+        plan: "pro",
+        subscription_active: true,
+        banned: false,
+        selected_window_minutes: 20,
+      }]);
+    }
+    return json({ message: "unexpected" }, 500);
+  });
+  deepStrictEqual(await db.caller(), {
+    id: USER_ID,
+    plan: "pro",
+    subscriptionActive: true,
+    banned: false,
+    selectedWindowMinutes: 20,
+  });
+  assertEquals(requests.length, 2);
+  for (const req of requests) {
+    assertEquals(req.headers.get("authorization"), `Bearer ${TOKEN}`);
+    assertEquals(req.headers.get("apikey"), KEY);
+  }
+  const profileUrl = new URL(requests[1]!.url);
+  assertEquals(profileUrl.searchParams.get("id"), `eq.${USER_ID}`);
+});
+
+Deno.test("caller(): a token Auth refuses is no caller; an Auth outage is an error", async () => {
+  const refused = fakeSupabase(() =>
+    json({ code: 403, error_code: "bad_jwt", msg: "invalid JWT" }, 403)
+  );
+  assertEquals(await refused.db.caller(), null);
+  const down = fakeSupabase(() => json({ message: "upstream down" }, 502));
+  await rejects(() => down.db.caller());
+});
+
+Deno.test("moversFeed(): movers_feed with or without a window; PT403 becomes the matching 403", async () => {
+  const bodies: unknown[] = [];
+  const { db } = fakeSupabase(async (req, url) => {
+    assertEquals(url.pathname, "/rest/v1/rpc/movers_feed");
+    const body = await req.json();
+    bodies.push(body);
+    if (body.window_minutes === 5) {
+      return json({
+        code: "PT403",
+        message: "The basic plan does not offer a 5 minute window",
+        details: null,
+        hint: null,
+      }, 403);
+    }
+    return json([{ id: 1, symbol: "A/USDT" }]);
+  });
+  deepStrictEqual(await db.moversFeed(null), [{ id: 1, symbol: "A/USDT" }]);
+  deepStrictEqual(await db.moversFeed(30), [{ id: 1, symbol: "A/USDT" }]);
+  deepStrictEqual(bodies, [{}, { window_minutes: 30 }]);
+  await rejects(
+    () => db.moversFeed(5, { plan: "basic" }),
+    (err: unknown) =>
+      err instanceof HttpError && err.status === 403 && err.code === "window_not_allowed" &&
+      err.message.includes("(minutes): 30"),
+  );
+});
+
+Deno.test("priceHistory(): pages past max_rows until every counted sample is read", async () => {
+  const total = 2 * HISTORY_PAGE + 17;
+  const all = Array.from({ length: total }, (_, i) => ({
+    ts: new Date(Date.UTC(2026, 10, 21, 9) + i * 10_000).toISOString(),
+    price: 1 + i,
+    volume_24h: null,
+  }));
+  const { db, requests } = fakeSupabase((req, url) => {
+    assertEquals(url.pathname, "/rest/v1/price_history");
+    const offset = Number(url.searchParams.get("offset") ?? 0);
+    const limit = Math.min(Number(url.searchParams.get("limit")), HISTORY_PAGE);
+    const rows = all.slice(offset, offset + limit);
+    const counted = (req.headers.get("prefer") ?? "").includes("count=exact");
+    return json(rows, 200, {
+      "content-range": `${offset}-${offset + rows.length - 1}/${counted ? total : "*"}`,
+    });
+  });
+  const since = "2026-11-21T09:00:00.000Z";
+  const rows = await db.priceHistory(42, since);
+  assertEquals(rows.length, total);
+  assertEquals(rows[total - 1]!.price, total);
+  assertEquals(requests.length, 3);
+  const first = new URL(requests[0]!.url);
+  assertEquals(first.searchParams.get("instrument_id"), "eq.42");
+  assertEquals(first.searchParams.get("ts"), `gte.${since}`);
+  assertEquals(first.searchParams.get("order"), "ts.asc");
+});
+
+Deno.test("recentSignals() and instruments() ask for the newest signals and exact matches", async () => {
+  const { db, requests } = fakeSupabase(() => json([]));
+  await db.recentSignals(200);
+  await db.instruments("PEPE/USDT", "Binance");
+  const signals = new URL(requests[0]!.url);
+  assertEquals(signals.pathname, "/rest/v1/strategy_signals");
+  assertEquals(signals.searchParams.get("order"), "computed_at.desc,id.desc");
+  assertEquals(signals.searchParams.get("limit"), "200");
+  const instruments = new URL(requests[1]!.url);
+  assertEquals(instruments.searchParams.get("symbol"), "eq.PEPE/USDT");
+  assertEquals(instruments.searchParams.get("exchange"), "eq.Binance");
+  ok(requests.every((r) => r.headers.get("authorization") === `Bearer ${TOKEN}`));
+});

@@ -1,0 +1,244 @@
+// The market data the /api layer reads, as a port, and its Supabase implementation: a
+// supabase-js client that carries the CALLER's access token (the publishable/anon key as
+// `apikey`), so the row-level security policies, movers_feed's plan checks and the Realtime
+// join policy decide what the caller sees. The service role is never used here.
+import { createClient, type RealtimeChannel, type SupabaseClient } from "@supabase/supabase-js";
+import { isPlanId, type PlanId } from "../_shared/domain/plans.ts";
+import { MOVERS_EVENT, moversTopic } from "../_shared/domain/realtime.ts";
+import { type Env, requireEnv } from "../_shared/env.ts";
+import { HttpError } from "../_shared/http.ts";
+import { API_NOT_CONFIGURED, type DbErrorContext, throwDbError } from "./errors.ts";
+
+/** The caller's own profile row (readable by its owner under RLS). */
+export interface Caller {
+  id: string;
+  plan: PlanId;
+  subscriptionActive: boolean;
+  banned: boolean;
+  selectedWindowMinutes: number;
+}
+
+export interface InstrumentRow {
+  id: number;
+  symbol: string;
+  exchange: string;
+}
+
+export interface HistoryRow {
+  ts: string;
+  price: number | string;
+  volume_24h: number | string | null;
+}
+
+/** A joined `market:movers:<window>` channel. */
+export interface MoversSubscription {
+  /** Leaves the channel and closes the connection (idempotent). */
+  leave(): Promise<void>;
+}
+
+export interface MoversHandlers {
+  /** Each `movers` broadcast's payload (`{ window, scanned_at, entries }`). */
+  onMovers(payload: unknown): void;
+  /** The channel ended after the join (closed by the server, token expired, connection lost). */
+  onEnd(reason: string): void;
+}
+
+/** Everything one request of one caller reads; every call is made with the caller's token. */
+export interface MarketDb {
+  /** The token's user and profile; null when the token is not a valid session. */
+  caller(): Promise<Caller | null>;
+  /** `movers_feed(window)` rows, strongest first (null: the caller's selected window). */
+  moversFeed(
+    windowMinutes: number | null,
+    ctx?: DbErrorContext,
+  ): Promise<Record<string, unknown>[]>;
+  /** Instruments with this symbol (on this exchange when given), oldest first. */
+  instruments(symbol: string, exchange?: string): Promise<InstrumentRow[]>;
+  /** An instrument's samples since `sinceIso`, oldest first. */
+  priceHistory(instrumentId: number, sinceIso: string): Promise<HistoryRow[]>;
+  /** The newest strategy signals, newest first. */
+  recentSignals(limit: number): Promise<Record<string, unknown>[]>;
+  /**
+   * Joins the private channel `market:movers:<window>`. Resolves once joined; rejects with a
+   * 403 when the join is refused and a 503 when Realtime does not answer in time.
+   */
+  joinMovers(
+    windowMinutes: number,
+    handlers: MoversHandlers,
+    timeoutMs: number,
+  ): Promise<MoversSubscription>;
+}
+
+export type MarketDbFactory = (env: Env, accessToken: string) => MarketDb;
+
+/** What one history request reads per page; Supabase's default (and our) `max_rows`. */
+export const HISTORY_PAGE = 1000;
+/** At most this many pages (20,000 samples: 3 hours at a scan every 0.54 s). */
+export const HISTORY_MAX_PAGES = 20;
+
+/** The caller-scoped client: publishable/anon key as apikey, the caller's token as bearer. */
+export function createCallerClient(
+  env: Env,
+  accessToken: string,
+  fetchImpl?: typeof fetch,
+): SupabaseClient {
+  const vars = requireEnv(
+    env,
+    ["SUPABASE_URL", ["SUPABASE_ANON_KEY", "SUPABASE_PUBLISHABLE_KEY"]],
+    API_NOT_CONFIGURED,
+  );
+  return createClient(vars.SUPABASE_URL, vars.SUPABASE_ANON_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    global: {
+      headers: { Authorization: `Bearer ${accessToken}` },
+      ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    },
+  });
+}
+
+export function supabaseMarketDb(client: SupabaseClient, accessToken: string): MarketDb {
+  return {
+    async caller() {
+      const { data, error } = await client.auth.getUser(accessToken);
+      if (error) {
+        // 4xx: the token is invalid, expired, or its user or session is gone.
+        if (typeof error.status === "number" && error.status >= 400 && error.status < 500) {
+          return null;
+        }
+        if (error.name === "AuthSessionMissingError") return null;
+        throw error;
+      }
+      const profile = await client
+        .from("profiles")
+        .select("id, plan, subscription_active, banned, selected_window_minutes")
+        .eq("id", data.user.id)
+        .maybeSingle();
+      if (profile.error) {
+        throwDbError("reading the profile", profile.error, { status: profile.status });
+      }
+      const row = profile.data as Record<string, unknown> | null;
+      if (!row) return null;
+      return {
+        id: String(row.id),
+        plan: isPlanId(row.plan) ? row.plan : "none",
+        subscriptionActive: row.subscription_active === true,
+        banned: row.banned === true,
+        selectedWindowMinutes: Number(row.selected_window_minutes),
+      };
+    },
+
+    async moversFeed(windowMinutes, ctx = {}) {
+      const { data, error, status } = await client.rpc(
+        "movers_feed",
+        windowMinutes === null ? {} : { window_minutes: windowMinutes },
+      );
+      if (error) throwDbError("movers_feed", error, { ...ctx, windowMinutes, status });
+      return (data ?? []) as Record<string, unknown>[];
+    },
+
+    async instruments(symbol, exchange) {
+      let query = client.from("instruments").select("id, symbol, exchange").eq("symbol", symbol);
+      if (exchange !== undefined) query = query.eq("exchange", exchange);
+      const { data, error, status } = await query.order("id", { ascending: true }).limit(100);
+      if (error) throwDbError("reading instruments", error, { status });
+      return (data ?? []).map((r) => ({
+        id: Number(r.id),
+        symbol: String(r.symbol),
+        exchange: String(r.exchange),
+      }));
+    },
+
+    async priceHistory(instrumentId, sinceIso) {
+      const rows: HistoryRow[] = [];
+      let total: number | null = null;
+      for (let page = 0; page < HISTORY_MAX_PAGES; page++) {
+        const from = rows.length;
+        const { data, error, status, count } = await client
+          .from("price_history")
+          .select("ts, price, volume_24h", page === 0 ? { count: "exact" } : undefined)
+          .eq("instrument_id", instrumentId)
+          .gte("ts", sinceIso)
+          .order("ts", { ascending: true })
+          .range(from, from + HISTORY_PAGE - 1);
+        if (error) throwDbError("reading price history", error, { status });
+        if (page === 0) total = count ?? null;
+        const got = (data ?? []) as HistoryRow[];
+        rows.push(...got);
+        // Done when every counted row is here, or (no count) when a page comes back short.
+        if (got.length === 0) break;
+        if (total !== null ? rows.length >= total : got.length < HISTORY_PAGE) break;
+      }
+      return rows;
+    },
+
+    async recentSignals(limit) {
+      const { data, error, status } = await client
+        .from("strategy_signals")
+        .select(
+          "id, symbol, exchange, exchange_type, timeframe, strategy, signal, confidence, confidence_tier, price, volume_24h, indicator_values, computed_at",
+        )
+        .order("computed_at", { ascending: false })
+        .order("id", { ascending: false })
+        .limit(limit);
+      if (error) throwDbError("reading strategy signals", error, { status });
+      return (data ?? []) as Record<string, unknown>[];
+    },
+
+    async joinMovers(windowMinutes, handlers, timeoutMs) {
+      const topic = moversTopic(windowMinutes);
+      await client.realtime.setAuth(accessToken);
+      const channel: RealtimeChannel = client.channel(topic, { config: { private: true } });
+      channel.on("broadcast", { event: MOVERS_EVENT }, (message) => {
+        handlers.onMovers((message as { payload?: unknown }).payload);
+      });
+      let left = false;
+      const leave = async () => {
+        if (left) return;
+        left = true;
+        try {
+          await client.removeChannel(channel);
+        } finally {
+          client.realtime.disconnect();
+        }
+      };
+      return await new Promise<MoversSubscription>((resolve, reject) => {
+        let joined = false;
+        let settled = false;
+        channel.subscribe((status, err) => {
+          if (left) return;
+          if (!settled) {
+            settled = true;
+            if (status === "SUBSCRIBED") {
+              joined = true;
+              resolve({ leave });
+              return;
+            }
+            const reason = err?.message ?? status;
+            void leave().catch(() => {});
+            reject(
+              status === "CHANNEL_ERROR"
+                ? new HttpError(
+                  403,
+                  "stream_refused",
+                  `The live stream ${topic} was refused: ${reason}`,
+                )
+                : new HttpError(
+                  503,
+                  "realtime_unavailable",
+                  "The live stream is unavailable right now. Please try again.",
+                ),
+            );
+            return;
+          }
+          if (joined && (status === "CHANNEL_ERROR" || status === "CLOSED")) {
+            joined = false;
+            handlers.onEnd(err?.message ?? `The live stream ${topic} was closed.`);
+          }
+        }, timeoutMs);
+      });
+    },
+  };
+}
+
+export const defaultMarketDb: MarketDbFactory = (env, accessToken) =>
+  supabaseMarketDb(createCallerClient(env, accessToken), accessToken);

@@ -1,0 +1,617 @@
+import { deepStrictEqual, ok, strictEqual as assertEquals } from "node:assert/strict";
+import { envFrom } from "../_shared/env.ts";
+import { createApiApp } from "./app.ts";
+import { MESSAGES } from "./errors.ts";
+import { FakeMarket, feedRow } from "./fake-market-db.ts";
+
+const NOW = Date.parse("2026-11-21T12:00:00Z");
+const ids = { free: "u-free", basic: "u-basic", pro: "u-pro", ent: "u-ent", lapsed: "u-lapsed" };
+
+function setup(opts: { keepAliveMs?: number } = {}) {
+  const market = new FakeMarket();
+  const tokens = {
+    free: market.addCaller({ id: ids.free }),
+    basic: market.addCaller({ id: ids.basic, plan: "basic", subscriptionActive: true }),
+    pro: market.addCaller({
+      id: ids.pro,
+      plan: "pro",
+      subscriptionActive: true,
+      selectedWindowMinutes: 15,
+    }),
+    ent: market.addCaller({
+      id: ids.ent,
+      plan: "enterprise",
+      subscriptionActive: true,
+      selectedWindowMinutes: 5,
+    }),
+    lapsed: market.addCaller({ id: ids.lapsed, plan: "pro", subscriptionActive: false }),
+    banned: market.addCaller({
+      id: "u-banned",
+      plan: "pro",
+      subscriptionActive: true,
+      banned: true,
+    }),
+  };
+  const app = createApiApp({
+    env: envFrom({}),
+    db: market.factory,
+    now: () => NOW,
+    keepAliveMs: opts.keepAliveMs ?? 60_000,
+    joinTimeoutMs: 500,
+  });
+  const get = (path: string, token: string | null = null, init: RequestInit = {}) =>
+    app.fetch(
+      new Request(`http://local/api${path}`, {
+        ...init,
+        headers: {
+          apikey: "sb_publishable_test",
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+      }),
+    );
+  return { market, tokens, app, get };
+}
+
+async function expectError(res: Response, status: number, error: string, message?: string) {
+  assertEquals(res.status, status);
+  assertEquals(res.headers.get("content-type")?.startsWith("application/json"), true);
+  const body = await res.json();
+  assertEquals(body.error, error, JSON.stringify(body));
+  assertEquals(typeof body.message, "string");
+  if (message !== undefined) assertEquals(body.message, message);
+  return body as { error: string; message: string };
+}
+
+const MARKET_PATHS = [
+  "/gainers/recent",
+  "/gainers/history/PEPE%2FUSDT",
+  "/gainers/analysis/PEPE%2FUSDT",
+  "/signals/recent",
+  "/sse",
+];
+
+// ---------------------------------------------------------------------------------------------
+// Who may call
+// ---------------------------------------------------------------------------------------------
+
+Deno.test("every market route refuses a request without a token with 401 (the apikey is no login)", async () => {
+  const t = setup();
+  for (const path of MARKET_PATHS) {
+    await expectError(await t.get(path), 401, "unauthorized", MESSAGES.loginRequired);
+  }
+  assertEquals(t.market.calls.length, 0);
+});
+
+Deno.test("an invalid or unknown token is a 401", async () => {
+  const t = setup();
+  for (const path of MARKET_PATHS) {
+    await expectError(await t.get(path, "not-a-session"), 401, "unauthorized");
+  }
+  const res = await t.app.fetch(
+    new Request("http://local/api/gainers/recent", { headers: { authorization: "Basic abc" } }),
+  );
+  await expectError(res, 401, "unauthorized");
+});
+
+Deno.test("a user without an active paid plan gets 403 subscription_required on every route", async () => {
+  const t = setup();
+  for (const who of ["free", "lapsed"] as const) {
+    for (const path of MARKET_PATHS) {
+      await expectError(
+        await t.get(path, t.tokens[who]),
+        403,
+        "subscription_required",
+        "An active subscription is required to see market data.",
+      );
+    }
+  }
+  assertEquals(t.market.joins.length, 0);
+});
+
+Deno.test("a banned subscriber gets 403 banned", async () => {
+  const t = setup();
+  await expectError(await t.get("/gainers/recent", t.tokens.banned), 403, "banned");
+});
+
+Deno.test("every call is made with the caller's own token", async () => {
+  const t = setup();
+  t.market.feeds.set(15, [feedRow()]);
+  assertEquals((await t.get("/gainers/recent", t.tokens.pro)).status, 200);
+  assertEquals((await t.get("/signals/recent", t.tokens.pro)).status, 200);
+  ok(t.market.calls.length >= 2);
+  for (const call of t.market.calls) assertEquals(call.token, t.tokens.pro);
+});
+
+Deno.test("other methods on market routes answer 405 with Allow: GET", async () => {
+  const t = setup();
+  const res = await t.get("/gainers/recent", t.tokens.pro, { method: "POST" });
+  await expectError(res, 405, "method_not_allowed");
+  assertEquals(res.headers.get("allow"), "GET");
+});
+
+Deno.test("without SUPABASE_URL and a publishable key the layer answers 500 api_not_configured", async () => {
+  const app = createApiApp({ env: envFrom({}) });
+  const res = await app.fetch(
+    new Request("http://local/api/gainers/recent", { headers: { authorization: "Bearer x" } }),
+  );
+  const body = await expectError(res, 500, "api_not_configured");
+  ok(body.message.includes("SUPABASE_URL"));
+  ok(body.message.includes("SUPABASE_ANON_KEY"));
+});
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/gainers/recent
+// ---------------------------------------------------------------------------------------------
+
+Deno.test("/gainers/recent answers the caller's window list in camelCase", async () => {
+  const t = setup();
+  t.market.feeds.set(30, [feedRow(), feedRow({ id: 12, instrument_id: 8, symbol: "X/USDT" })]);
+  const res = await t.get("/gainers/recent", t.tokens.basic);
+  assertEquals(res.status, 200);
+  assertEquals(res.headers.get("cache-control"), "no-store");
+  const body = await res.json();
+  assertEquals(body.length, 2);
+  deepStrictEqual(body[0], {
+    id: 11,
+    instrumentId: 7,
+    symbol: "PEPE/USDT",
+    exchange: "Binance",
+    exchangeType: "cex",
+    network: null,
+    source: "binance",
+    poolUrl: null,
+    price: 0.0000123,
+    price3hourAgo: 0.00001,
+    pct: 23.5,
+    windowUsed: 30,
+    pct3hour: 23,
+    volume24h: 2500000,
+    ts: "2026-11-21T10:00:00.000Z",
+    pct30min: 23.5,
+  });
+  // No ?window=: movers_feed(null), the caller's selected window.
+  deepStrictEqual(t.market.calls.find((c) => c.call === "moversFeed")!.args, [null]);
+});
+
+Deno.test("/gainers/recent?window= picks an offered window", async () => {
+  const t = setup();
+  t.market.feeds.set(30, [feedRow()]);
+  t.market.feeds.set(20, [feedRow({ pct: 4 })]);
+  t.market.feeds.set(5, [feedRow({ pct: -2 })]);
+  const pro = await (await t.get("/gainers/recent", t.tokens.pro)).json();
+  assertEquals(pro.length, 0); // 15 (selected) has no entries
+  const pro20 = await (await t.get("/gainers/recent?window=20", t.tokens.pro)).json();
+  assertEquals(pro20[0].windowUsed, 20);
+  assertEquals(pro20[0].pct20min, 4);
+  const ent = await (await t.get("/gainers/recent", t.tokens.ent)).json();
+  assertEquals(ent[0].windowUsed, 5);
+  assertEquals(ent[0].pct5min, -2);
+});
+
+Deno.test("/gainers/recent with a window the plan does not offer is a 403 naming the allowed windows", async () => {
+  const t = setup();
+  const basic = await expectError(
+    await t.get("/gainers/recent?window=5", t.tokens.basic),
+    403,
+    "window_not_allowed",
+  );
+  assertEquals(
+    basic.message,
+    "The basic plan does not offer a 5-minute window. Allowed windows (minutes): 30.",
+  );
+  const pro = await expectError(
+    await t.get("/gainers/recent?window=0", t.tokens.pro),
+    403,
+    "window_not_allowed",
+  );
+  assertEquals(
+    pro.message,
+    "The pro plan does not offer a 0-minute window. Allowed windows (minutes): 15, 20, 25 or 30.",
+  );
+});
+
+Deno.test("/gainers/recent refuses malformed windows with 400", async () => {
+  const t = setup();
+  for (const w of ["abc", "-5", "7", "1.5", "", "99999", "30x"]) {
+    const body = await expectError(
+      await t.get(`/gainers/recent?window=${encodeURIComponent(w)}`, t.tokens.ent),
+      400,
+      "invalid_request",
+    );
+    ok(body.message.startsWith("window must be one of 0, 5, 10, 15, 20, 25, 30"), body.message);
+  }
+});
+
+Deno.test("database refusals map to statuses; anything else is a 500", async () => {
+  const t = setup();
+  const cases = [
+    [{ code: "PT403", message: "Active subscription required" }, 403, "subscription_required"],
+    [
+      { code: "42501", message: "permission denied for function movers_feed" },
+      403,
+      "subscription_required",
+    ],
+    [{ code: "PGRST303", message: "JWT expired" }, 401, "unauthorized"],
+    [{ code: "22P02", message: "invalid input syntax for type integer" }, 400, "invalid_request"],
+    [{ code: "XX000", message: "boom" }, 500, "internal_error"],
+  ] as const;
+  for (const [error, status, code] of cases) {
+    t.market.failNext = error;
+    await expectError(await t.get("/gainers/recent", t.tokens.pro), status, code);
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/gainers/history/{symbol}
+// ---------------------------------------------------------------------------------------------
+
+function seedHistory(t: ReturnType<typeof setup>) {
+  t.market.instrumentRows.push(
+    { id: 7, symbol: "PEPE/USDT", exchange: "Binance" },
+    { id: 3, symbol: "PEPE/USDT", exchange: "Bybit" },
+    { id: 9, symbol: "SOLO/USDC", exchange: "Coinbase" },
+  );
+  const minutes = (m: number) => new Date(NOW - m * 60_000).toISOString();
+  t.market.history.set(7, [
+    { ts: minutes(200), price: 0.5, volume_24h: null }, // older than 3 hours
+    { ts: minutes(10), price: "1.25", volume_24h: "900" },
+    { ts: minutes(0), price: 1.5, volume_24h: null },
+  ]);
+  t.market.history.set(3, [{ ts: minutes(5), price: 2, volume_24h: null }]);
+  t.market.history.set(9, [{ ts: minutes(1), price: 3, volume_24h: null }]);
+}
+
+Deno.test("/gainers/history answers the last 3 hours as { ts, price }, oldest first", async () => {
+  const t = setup();
+  seedHistory(t);
+  const res = await t.get("/gainers/history/SOLO%2FUSDC", t.tokens.pro);
+  assertEquals(res.status, 200);
+  deepStrictEqual(await res.json(), [{ ts: new Date(NOW - 60_000).toISOString(), price: 3 }]);
+  const call = t.market.calls.find((c) => c.call === "priceHistory")!;
+  deepStrictEqual(call.args, [9, new Date(NOW - 3 * 3600_000).toISOString()]);
+});
+
+Deno.test("/gainers/history accepts the symbol encoded or as is", async () => {
+  const t = setup();
+  seedHistory(t);
+  const encoded = await (await t.get("/gainers/history/SOLO%2FUSDC", t.tokens.pro)).json();
+  const raw = await (await t.get("/gainers/history/SOLO/USDC", t.tokens.pro)).json();
+  deepStrictEqual(raw, encoded);
+  assertEquals(raw.length, 1);
+});
+
+Deno.test("a symbol on several venues: ?exchange= picks one, else the strongest current mover, else the oldest", async () => {
+  const t = setup();
+  seedHistory(t);
+  // ?exchange=
+  const bybit = await (await t.get("/gainers/history/PEPE%2FUSDT?exchange=Bybit", t.tokens.pro))
+    .json();
+  assertEquals(bybit.length, 1);
+  assertEquals(bybit[0].price, 2);
+  // No mover in the caller's list (pro: 15 minutes): the oldest instrument (id 3, Bybit).
+  const oldest = await (await t.get("/gainers/history/PEPE%2FUSDT", t.tokens.pro)).json();
+  assertEquals(oldest[0].price, 2);
+  // The strongest entry of the caller's list with that symbol: Binance (instrument 7).
+  t.market.feeds.set(15, [
+    feedRow({ instrument_id: 99, symbol: "OTHER/USDT" }),
+    feedRow({ instrument_id: 7 }),
+    feedRow({ instrument_id: 3, exchange: "Bybit" }),
+  ]);
+  const strongest = await (await t.get("/gainers/history/PEPE%2FUSDT", t.tokens.pro)).json();
+  deepStrictEqual(strongest.map((p: { price: number }) => p.price), [1.25, 1.5]);
+});
+
+Deno.test("an unknown symbol (or venue) is a 404; a bad symbol or exchange a 400", async () => {
+  const t = setup();
+  seedHistory(t);
+  for (const kind of ["history", "analysis"]) {
+    await expectError(
+      await t.get(`/gainers/${kind}/NOPE%2FUSDT`, t.tokens.pro),
+      404,
+      "unknown_symbol",
+      "No market data for NOPE/USDT.",
+    );
+    await expectError(
+      await t.get(`/gainers/${kind}/PEPE%2FUSDT?exchange=Kraken`, t.tokens.pro),
+      404,
+      "unknown_symbol",
+      "No market data for PEPE/USDT on Kraken.",
+    );
+    await expectError(
+      await t.get(`/gainers/${kind}/${"A".repeat(65)}`, t.tokens.pro),
+      400,
+      "invalid_request",
+    );
+    await expectError(
+      await t.get(`/gainers/${kind}/PEPE%2FUSDT?exchange=`, t.tokens.pro),
+      400,
+      "invalid_request",
+    );
+  }
+  // No symbol at all: no such route.
+  await expectError(await t.get("/gainers/history/", t.tokens.pro), 404, "not_found");
+});
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/gainers/analysis/{symbol}
+// ---------------------------------------------------------------------------------------------
+
+/** A steady climb: one sample a minute over the last two hours. */
+function climbing(minutes = 120, volume: number | null = 5_000_000) {
+  return Array.from({ length: minutes + 1 }, (_, i) => ({
+    ts: new Date(NOW - (minutes - i) * 60_000).toISOString(),
+    price: 100 * (1 + 0.001 * i),
+    volume_24h: i === minutes ? null : volume,
+  }));
+}
+
+Deno.test("/gainers/analysis answers the shared analysis of the last 3 hours", async () => {
+  const t = setup();
+  t.market.instrumentRows.push({ id: 5, symbol: "UP/USDT", exchange: "Binance" });
+  t.market.history.set(5, climbing());
+  const res = await t.get("/gainers/analysis/UP%2FUSDT", t.tokens.pro);
+  assertEquals(res.status, 200);
+  const body = await res.json();
+  assertEquals(body.symbol, "UP/USDT");
+  assertEquals(body.exchange, "Binance");
+  assertEquals(body.enoughData, true);
+  assertEquals(body.trend, "bullish");
+  assertEquals(body.forecast, "up");
+  assertEquals(body.dataPoints, 121);
+  assertEquals(body.timeframe, "2h");
+  // The newest known volume (5M, the last sample has none): good liquidity.
+  assertEquals(body.liquidityScore, "good");
+  ok(body.riskScore >= 1 && body.riskScore <= 5);
+  assertEquals(
+    body.riskText,
+    body.riskScore >= 4 ? "low" : body.riskScore >= 3 ? "medium" : "high",
+  );
+  for (const key of ["confidence", "forecastPct", "momentum", "volatility"]) ok(key in body, key);
+});
+
+Deno.test("/gainers/analysis without volume in the history uses the mover's volume", async () => {
+  const t = setup();
+  t.market.instrumentRows.push(
+    { id: 5, symbol: "UP/USDT", exchange: "Binance" },
+    { id: 6, symbol: "UP/USDT", exchange: "Gate" },
+  );
+  t.market.history.set(6, climbing(120, null));
+  t.market.feeds.set(15, [feedRow({ instrument_id: 6, symbol: "UP/USDT", volume_24h: 50 })]);
+  const body = await (await t.get("/gainers/analysis/UP%2FUSDT", t.tokens.pro)).json();
+  assertEquals(body.exchange, "Gate");
+  assertEquals(body.liquidityScore, "poor");
+});
+
+Deno.test("/gainers/analysis with too little history is a 200 with enoughData: false", async () => {
+  const t = setup();
+  t.market.instrumentRows.push({ id: 5, symbol: "NEW/USDT", exchange: "Binance" });
+  t.market.history.set(5, climbing(8));
+  const res = await t.get("/gainers/analysis/NEW%2FUSDT", t.tokens.pro);
+  assertEquals(res.status, 200);
+  deepStrictEqual(await res.json(), {
+    symbol: "NEW/USDT",
+    exchange: "Binance",
+    enoughData: false,
+    dataPoints: 9,
+    message: "Not enough data for analysis",
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/signals/recent
+// ---------------------------------------------------------------------------------------------
+
+const signalRow = (id: number) => ({
+  id,
+  symbol: "PEPE/USDT",
+  exchange: "Binance",
+  exchange_type: "cex",
+  timeframe: "5min",
+  strategy: "rsi",
+  signal: "bullish",
+  confidence: "0.8",
+  confidence_tier: "high",
+  price: "1.5",
+  volume_24h: null,
+  indicator_values: { rsi: 24.5 },
+  computed_at: "2026-11-21T11:59:00+00:00",
+});
+
+Deno.test("/signals/recent answers camelCased signals, 200 by default", async () => {
+  const t = setup();
+  t.market.signals = Array.from({ length: 250 }, (_, i) => signalRow(1000 - i));
+  const res = await t.get("/signals/recent", t.tokens.basic);
+  assertEquals(res.status, 200);
+  const body = await res.json();
+  assertEquals(body.length, 200);
+  deepStrictEqual(body[0], {
+    id: 1000,
+    symbol: "PEPE/USDT",
+    exchange: "Binance",
+    exchangeType: "cex",
+    timeframe: "5min",
+    strategy: "rsi",
+    signal: "bullish",
+    confidence: 0.8,
+    confidenceTier: "high",
+    price: 1.5,
+    volume24h: null,
+    indicatorValues: { rsi: 24.5 },
+    computedAt: "2026-11-21T11:59:00.000Z",
+  });
+  assertEquals((await (await t.get("/signals/recent?limit=5", t.tokens.basic)).json()).length, 5);
+  for (const limit of ["0", "501", "x", "-1"]) {
+    await expectError(
+      await t.get(`/signals/recent?limit=${limit}`, t.tokens.basic),
+      400,
+      "invalid_request",
+    );
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/sse
+// ---------------------------------------------------------------------------------------------
+
+/** Reads the stream until `done(text)` holds (or throws after `ms`). */
+async function readUntil(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  done: (text: string) => boolean,
+  ms = 2_000,
+  seen = { text: "" },
+): Promise<string> {
+  const decoder = new TextDecoder();
+  const deadline = Date.now() + ms;
+  while (!done(seen.text)) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<"timeout">((r) => {
+      timer = setTimeout(() => r("timeout"), Math.max(0, deadline - Date.now()));
+    });
+    const next = await Promise.race([reader.read(), timeout]);
+    clearTimeout(timer);
+    if (next === "timeout") throw new Error(`timed out; got: ${JSON.stringify(seen.text)}`);
+    if (next.done) break;
+    seen.text += decoder.decode(next.value, { stream: true });
+  }
+  return seen.text;
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+Deno.test("/sse joins the caller's window and streams each entry of a scan as one data message", async () => {
+  const t = setup();
+  const ac = new AbortController();
+  const res = await t.get("/sse", t.tokens.pro, { signal: ac.signal });
+  assertEquals(res.status, 200);
+  assertEquals(res.headers.get("content-type"), "text/event-stream; charset=utf-8");
+  assertEquals(res.headers.get("cache-control"), "no-cache, no-transform");
+  const reader = res.body!.getReader();
+  const seen = { text: "" };
+  const opening = await readUntil(reader, (s) => s.includes("event: connected"), 2_000, seen);
+  assertEquals(
+    opening,
+    ': connected\nretry: 5000\n\nevent: connected\ndata: {"window":15}\n\n',
+  );
+  // The caller's token, the selected window (15), checked with movers_feed first.
+  const join = t.market.joinsOf(15)[0]!;
+  assertEquals(join.token, t.tokens.pro);
+  deepStrictEqual(t.market.calls.find((c) => c.call === "moversFeed")!.args, [15]);
+
+  t.market.broadcast(15, {
+    window: 15,
+    scanned_at: "2026-11-21T12:00:00Z",
+    entries: [
+      feedRow({ window_used: 15, symbol: "A/USDT" }),
+      { junk: true },
+      feedRow({ window_used: 15, symbol: "B/USDT", instrument_id: 8 }),
+    ],
+  });
+  // A payload of another window (never expected on this topic) is ignored.
+  t.market.broadcast(15, { window: 30, entries: [feedRow({ symbol: "WRONG/USDT" })] });
+  const text = await readUntil(reader, (s) => s.includes("B/USDT"), 2_000, seen);
+  const messages = text.slice(opening.length).split("\n\n").filter(Boolean);
+  assertEquals(messages.length, 2);
+  for (const m of messages) ok(m.startsWith("data: {") && !m.includes("\n"), m);
+  const first = JSON.parse(messages[0]!.slice("data: ".length));
+  assertEquals(first.symbol, "A/USDT");
+  assertEquals(first.windowUsed, 15);
+  assertEquals(first.pct15min, 23.5);
+  assertEquals(first.instrumentId, 7);
+  ok(!text.includes("WRONG"));
+
+  ac.abort();
+  await reader.cancel().catch(() => {});
+  await tick();
+  assertEquals(join.left, true);
+});
+
+Deno.test("/sse?window= streams an offered window; other windows are refused before streaming", async () => {
+  const t = setup();
+  const ok30 = await t.get("/sse?window=30", t.tokens.pro);
+  assertEquals(ok30.status, 200);
+  assertEquals(t.market.joinsOf(30).length, 1);
+  await ok30.body!.cancel();
+  await tick();
+  assertEquals(t.market.joinsOf(30)[0]!.left, true);
+
+  const refused = await expectError(
+    await t.get("/sse?window=5", t.tokens.pro),
+    403,
+    "window_not_allowed",
+  );
+  ok(refused.message.includes("15, 20, 25 or 30"));
+  await expectError(await t.get("/sse?window=abc", t.tokens.pro), 400, "invalid_request");
+  assertEquals(t.market.joinsOf(5).length, 0);
+});
+
+Deno.test("/sse: a refused join is a 403 JSON, a silent Realtime a 503, and nothing streams", async () => {
+  const t = setup();
+  t.market.nextJoin = "refuse";
+  await expectError(await t.get("/sse", t.tokens.basic), 403, "stream_refused");
+  t.market.nextJoin = "timeout";
+  await expectError(await t.get("/sse", t.tokens.basic), 503, "realtime_unavailable");
+  assertEquals(t.market.joins.length, 0);
+});
+
+Deno.test("/sse: when the channel ends, an error event is sent and the stream closes", async () => {
+  const t = setup();
+  const res = await t.get("/sse", t.tokens.basic);
+  const reader = res.body!.getReader();
+  const seen = { text: "" };
+  await readUntil(reader, (s) => s.includes("event: connected"), 2_000, seen);
+  const join = t.market.joinsOf(30)[0]!;
+  join.handlers.onEnd("Token has expired");
+  const text = await readUntil(reader, () => false, 2_000, seen).catch((e) => String(e));
+  ok(
+    seen.text.endsWith(
+      'event: error\ndata: {"error":"stream_closed","message":"Token has expired"}\n\n',
+    ),
+    text,
+  );
+  assertEquals((await reader.read()).done, true);
+  await tick();
+  assertEquals(join.left, true);
+});
+
+Deno.test("/sse sends a keep-alive comment periodically", async () => {
+  const t = setup({ keepAliveMs: 20 });
+  const ac = new AbortController();
+  const res = await t.get("/sse", t.tokens.ent, { signal: ac.signal });
+  const reader = res.body!.getReader();
+  const text = await readUntil(reader, (s) => s.includes(": keep-alive\n\n"));
+  ok(text.startsWith(": connected\n"));
+  ac.abort();
+  await reader.cancel().catch(() => {});
+  await tick();
+  assertEquals(t.market.joinsOf(5)[0]!.left, true);
+});
+
+Deno.test("/sse: a client gone during the join still leaves the channel", async () => {
+  const t = setup();
+  const ac = new AbortController();
+  const db = t.market.factory;
+  // Abort while joining: the fake's join resolves after the abort.
+  const app = createApiApp({
+    env: envFrom({}),
+    db: (env, token) => {
+      const inner = db(env, token);
+      return {
+        ...inner,
+        joinMovers: async (w, h, ms) => {
+          ac.abort();
+          return await inner.joinMovers(w, h, ms);
+        },
+      };
+    },
+    keepAliveMs: 60_000,
+  });
+  const res = await app.fetch(
+    new Request("http://local/api/sse", {
+      headers: { authorization: `Bearer ${t.tokens.basic}` },
+      signal: ac.signal,
+    }),
+  );
+  await res.body?.cancel().catch(() => {});
+  await tick();
+  assertEquals(t.market.joinsOf(30)[0]!.left, true);
+});

@@ -1,0 +1,260 @@
+// The market routes of the /api layer (specification section 7): gainers, their history and
+// analysis, strategy signals and the live stream. Each request resolves the caller from the
+// bearer token and reads with that token (market-db.ts), so the database's rules decide:
+// movers_feed's plan and window checks, the subscriber-only policies on instruments,
+// price_history and strategy_signals, and the join policy of market:movers:<window>.
+import { Hono } from "hono";
+import { z } from "zod";
+import { methodNotAllowed } from "../_shared/app.ts";
+import { ANALYSIS_WINDOW_MS, computeAnalysis, riskText } from "../_shared/domain/analysis.ts";
+import { hasActivePaidPlan, WINDOW_MINUTES } from "../_shared/domain/plans.ts";
+import { denoEnv, type Env } from "../_shared/env.ts";
+import { HttpError } from "../_shared/http.ts";
+import { bearerToken } from "../_shared/supabase.ts";
+import { banned, loginRequired, MESSAGES, sessionInvalid, subscriptionRequired } from "./errors.ts";
+import {
+  type Caller,
+  defaultMarketDb,
+  type InstrumentRow,
+  type MarketDb,
+  type MarketDbFactory,
+  type MoversSubscription,
+} from "./market-db.ts";
+import {
+  type Gainer,
+  toGainer,
+  toGainers,
+  toHistoryPoints,
+  toNumber,
+  toSignals,
+} from "./shapes.ts";
+import { SSE_HEADERS, SseStream } from "./sse.ts";
+
+export interface MarketDeps {
+  env?: Env;
+  /** The caller-scoped data access; default: supabase-js with the caller's token. */
+  db?: MarketDbFactory;
+  now?: () => number;
+  /** Keep-alive comment interval of /sse (ms). */
+  keepAliveMs?: number;
+  /** How long /sse waits for the Realtime join (ms). */
+  joinTimeoutMs?: number;
+}
+
+export const SIGNALS_DEFAULT_LIMIT = 200;
+export const SIGNALS_MAX_LIMIT = 500;
+export const SSE_KEEP_ALIVE_MS = 25_000;
+export const SSE_JOIN_TIMEOUT_MS = 10_000;
+/** The reconnection delay /sse suggests to EventSource clients. */
+export const SSE_RETRY_MS = 5_000;
+
+const WINDOW_LIST = WINDOW_MINUTES.join(", ");
+const WINDOW_HINT = `window must be one of ${WINDOW_LIST} (minutes; 0 is the 10-second window).`;
+
+const windowParam = z
+  .string()
+  .regex(/^\d{1,4}$/, WINDOW_HINT)
+  .transform(Number)
+  .refine((w) => (WINDOW_MINUTES as readonly number[]).includes(w), WINDOW_HINT);
+
+const windowQuery = z.object({ window: windowParam.optional() });
+const symbolQuery = z.object({
+  exchange: z.string().min(1, "exchange must not be empty.").max(120, "exchange is too long.")
+    .optional(),
+});
+const symbolParam = z
+  .string()
+  .trim()
+  .min(1, "Name a symbol, e.g. /api/gainers/history/BTC%2FUSDT.")
+  .max(64, "symbol is at most 64 characters.");
+const signalsQuery = z.object({
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/, `limit must be a whole number from 1 to ${SIGNALS_MAX_LIMIT}.`)
+    .transform(Number)
+    .refine(
+      (n) => n >= 1 && n <= SIGNALS_MAX_LIMIT,
+      `limit must be a whole number from 1 to ${SIGNALS_MAX_LIMIT}.`,
+    )
+    .optional(),
+});
+
+/** `value` parsed by `schema`, else a 400 `invalid_request` with the first problem. */
+function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  throw new HttpError(400, "invalid_request", issue?.message ?? "The request is invalid.");
+}
+
+/** The instrument a symbol names, and its entry in the caller's list when that decided it. */
+interface Resolved {
+  instrument: InstrumentRow;
+  mover: Gainer | null;
+}
+
+export function marketRoutes(deps: MarketDeps = {}): Hono {
+  const env = deps.env ?? denoEnv;
+  const makeDb = deps.db ?? defaultMarketDb;
+  const now = deps.now ?? Date.now;
+  const keepAliveMs = deps.keepAliveMs ?? SSE_KEEP_ALIVE_MS;
+  const joinTimeoutMs = deps.joinTimeoutMs ?? SSE_JOIN_TIMEOUT_MS;
+  const app = new Hono({ strict: false });
+
+  /** The caller, an active subscriber: 401 without a valid session, 403 otherwise. */
+  async function subscriber(req: Request): Promise<{ db: MarketDb; caller: Caller }> {
+    const token = bearerToken(req);
+    if (!token) throw loginRequired();
+    const db = makeDb(env, token);
+    const caller = await db.caller();
+    if (!caller) throw sessionInvalid();
+    if (caller.banned) throw banned();
+    if (!hasActivePaidPlan(caller)) throw subscriptionRequired();
+    return { db, caller };
+  }
+
+  /**
+   * The instrument of `symbol`: on `exchange` when given; otherwise the only one, or, when the
+   * symbol trades on several venues, the strongest entry of the caller's current list (their
+   * selected window), else the oldest instrument. None: 404.
+   */
+  async function resolve(
+    db: MarketDb,
+    caller: Caller,
+    symbol: string,
+    exchange: string | undefined,
+  ): Promise<Resolved> {
+    const found = await db.instruments(symbol, exchange);
+    if (found.length === 0) {
+      throw new HttpError(
+        404,
+        "unknown_symbol",
+        exchange === undefined
+          ? `No market data for ${symbol}.`
+          : `No market data for ${symbol} on ${exchange}.`,
+      );
+    }
+    if (found.length === 1) return { instrument: found[0]!, mover: null };
+    const ids = new Set(found.map((i) => i.id));
+    const rows = await db.moversFeed(null, { plan: caller.plan });
+    for (const row of rows) {
+      const mover = toGainer(row);
+      if (mover && ids.has(mover.instrumentId)) {
+        return { instrument: found.find((i) => i.id === mover.instrumentId)!, mover };
+      }
+    }
+    return { instrument: found[0]!, mover: null };
+  }
+
+  const since = () => new Date(now() - ANALYSIS_WINDOW_MS).toISOString();
+
+  app.use("*", async (c, next) => {
+    await next();
+    if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "no-store");
+  });
+
+  app.get("/gainers/recent", async (c) => {
+    const { db, caller } = await subscriber(c.req.raw);
+    const query = parse(windowQuery, c.req.query());
+    const rows = await db.moversFeed(query.window ?? null, { plan: caller.plan });
+    return c.json(toGainers(rows));
+  });
+
+  app.get("/gainers/history/:symbol{.+}", async (c) => {
+    const { db, caller } = await subscriber(c.req.raw);
+    const symbol = parse(symbolParam, c.req.param("symbol"));
+    const { exchange } = parse(symbolQuery, c.req.query());
+    const { instrument } = await resolve(db, caller, symbol, exchange);
+    const rows = await db.priceHistory(instrument.id, since());
+    return c.json(toHistoryPoints(rows));
+  });
+
+  app.get("/gainers/analysis/:symbol{.+}", async (c) => {
+    const { db, caller } = await subscriber(c.req.raw);
+    const symbol = parse(symbolParam, c.req.param("symbol"));
+    const { exchange } = parse(symbolQuery, c.req.query());
+    const { instrument, mover } = await resolve(db, caller, symbol, exchange);
+    const rows = await db.priceHistory(instrument.id, since());
+    const points = toHistoryPoints(rows);
+    // As the dashboard's analysis modal: the newest known 24-hour volume of the history, else
+    // the mover's.
+    let volume24h: number | null = null;
+    for (let i = rows.length - 1; i >= 0 && volume24h === null; i--) {
+      volume24h = toNumber(rows[i]!.volume_24h);
+    }
+    const analysis = computeAnalysis(points, { volume24h: volume24h ?? mover?.volume24h });
+    const about = { symbol: instrument.symbol, exchange: instrument.exchange };
+    if (!analysis) {
+      return c.json({
+        ...about,
+        enoughData: false,
+        dataPoints: points.length,
+        message: MESSAGES.notEnoughData,
+      });
+    }
+    return c.json({
+      ...about,
+      enoughData: true,
+      ...analysis,
+      riskText: riskText(analysis.riskScore),
+    });
+  });
+
+  app.get("/signals/recent", async (c) => {
+    const { db } = await subscriber(c.req.raw);
+    const { limit } = parse(signalsQuery, c.req.query());
+    return c.json(toSignals(await db.recentSignals(limit ?? SIGNALS_DEFAULT_LIMIT)));
+  });
+
+  app.get("/sse", async (c) => {
+    const { db, caller } = await subscriber(c.req.raw);
+    const query = parse(windowQuery, c.req.query());
+    const windowMinutes = query.window ?? caller.selectedWindowMinutes;
+    // The same check as /gainers/recent, by the database: a window the plan does not offer is
+    // a 403 before anything is streamed.
+    await db.moversFeed(windowMinutes, { plan: caller.plan });
+
+    const stream = new SseStream({ keepAliveMs, signal: c.req.raw.signal });
+    stream.send({ comment: "connected", retry: SSE_RETRY_MS });
+    let subscription: MoversSubscription;
+    try {
+      subscription = await db.joinMovers(windowMinutes, {
+        onMovers(payload) {
+          const broadcast = payload as { window?: unknown; entries?: unknown } | null;
+          if (!broadcast || broadcast.window !== windowMinutes) return;
+          if (!Array.isArray(broadcast.entries)) return;
+          for (const entry of broadcast.entries) {
+            const gainer = typeof entry === "object" && entry !== null
+              ? toGainer(entry as Record<string, unknown>)
+              : null;
+            if (gainer) stream.send({ data: gainer });
+          }
+        },
+        onEnd(reason) {
+          stream.send({ event: "error", data: { error: "stream_closed", message: reason } });
+          stream.end();
+        },
+      }, joinTimeoutMs);
+    } catch (err) {
+      stream.discard();
+      throw err;
+    }
+    stream.onEnd(() => subscription.leave());
+    stream.send({ event: "connected", data: { window: windowMinutes } });
+    return new Response(stream.body, { headers: SSE_HEADERS });
+  });
+
+  for (
+    const path of [
+      "/gainers/recent",
+      "/gainers/history/:symbol{.+}",
+      "/gainers/analysis/:symbol{.+}",
+      "/signals/recent",
+      "/sse",
+    ]
+  ) {
+    app.on(["POST", "PUT", "PATCH", "DELETE"], path, () => methodNotAllowed("GET"));
+  }
+
+  return app;
+}

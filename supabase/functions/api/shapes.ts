@@ -1,0 +1,165 @@
+// The client shapes of the /api layer (specification section 3): database rows (snake_case,
+// from PostgREST or a Realtime broadcast) as the camelCase objects the original clients read.
+// Postgres `numeric` may arrive as a number or a string; timestamps leave as ISO 8601 (UTC).
+
+/** The percent field of each window (0 is the 10-second window), as the spec names them. */
+export const WINDOW_PCT_KEYS = {
+  0: "pct10sec",
+  5: "pct5min",
+  10: "pct10min",
+  15: "pct15min",
+  20: "pct20min",
+  25: "pct25min",
+  30: "pct30min",
+} as const;
+type WindowPctKey = (typeof WINDOW_PCT_KEYS)[keyof typeof WINDOW_PCT_KEYS];
+
+/**
+ * A gainer entry: one row of `movers_feed(window)` (or of a `movers` broadcast, which has the
+ * same fields). `pct` is the change over `windowUsed`; the same value is repeated under that
+ * window's own field (`pct30min` for 30, `pct10sec` for 0) for clients that read those.
+ */
+export type Gainer =
+  & {
+    id: number;
+    instrumentId: number;
+    symbol: string;
+    exchange: string;
+    exchangeType: "cex" | "dex";
+    network: string | null;
+    source: string;
+    poolUrl: string | null;
+    price: number;
+    price3hourAgo: number | null;
+    pct: number;
+    windowUsed: number;
+    pct3hour: number | null;
+    volume24h: number | null;
+    ts: string;
+  }
+  & Partial<Record<WindowPctKey, number>>;
+
+/** A history point: `{ ts, price }`, oldest first. */
+export interface HistoryPoint {
+  ts: string;
+  price: number;
+}
+
+/** A strategy signal (public.strategy_signals). */
+export interface Signal {
+  id: number;
+  symbol: string;
+  exchange: string;
+  exchangeType: "cex" | "dex";
+  timeframe: string;
+  strategy: string;
+  signal: string;
+  confidence: number;
+  confidenceTier: string;
+  price: number;
+  volume24h: number | null;
+  indicatorValues: Record<string, unknown>;
+  computedAt: string;
+}
+
+type Row = Record<string, unknown>;
+
+/** A finite number from a number or numeric text, else null. */
+export function toNumber(value: unknown): number | null {
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (typeof value !== "string" || value.trim() === "") return null;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** A timestamp as ISO 8601 in UTC; null when it is not one. */
+export function toIso(value: unknown): string | null {
+  if (typeof value !== "string" && !(value instanceof Date)) return null;
+  const t = new Date(value).getTime();
+  return Number.isFinite(t) ? new Date(t).toISOString() : null;
+}
+
+const text = (value: unknown): string | null => (typeof value === "string" ? value : null);
+const exchangeType = (value: unknown): "cex" | "dex" => (value === "cex" ? "cex" : "dex");
+
+/** A feed row as a gainer; rows without an instrument, symbol, price, percent or time are dropped. */
+export function toGainer(row: Row): Gainer | null {
+  const instrumentId = toNumber(row.instrument_id);
+  const symbol = text(row.symbol);
+  const price = toNumber(row.price);
+  const pct = toNumber(row.pct);
+  const ts = toIso(row.ts);
+  if (instrumentId === null || !symbol || price === null || pct === null || ts === null) {
+    return null;
+  }
+  const windowUsed = toNumber(row.window_used);
+  const gainer: Gainer = {
+    id: toNumber(row.id) ?? instrumentId,
+    instrumentId,
+    symbol,
+    exchange: text(row.exchange) ?? "",
+    exchangeType: exchangeType(row.exchange_type),
+    network: text(row.network),
+    source: text(row.source) ?? "",
+    poolUrl: text(row.pool_url),
+    price,
+    price3hourAgo: toNumber(row.price_3hour_ago),
+    pct,
+    windowUsed: windowUsed ?? 0,
+    pct3hour: toNumber(row.pct_3hour),
+    volume24h: toNumber(row.volume_24h),
+    ts,
+  };
+  const key = windowUsed === null
+    ? undefined
+    : WINDOW_PCT_KEYS[windowUsed as keyof typeof WINDOW_PCT_KEYS];
+  if (key) gainer[key] = pct;
+  return gainer;
+}
+
+export function toGainers(rows: readonly Row[]): Gainer[] {
+  return rows.map(toGainer).filter((g): g is Gainer => g !== null);
+}
+
+/** History rows as points; rows without a time or a positive price are dropped. */
+export function toHistoryPoints(
+  rows: readonly { ts?: unknown; price?: unknown }[],
+): HistoryPoint[] {
+  const points: HistoryPoint[] = [];
+  for (const row of rows) {
+    const ts = toIso(row.ts);
+    const price = toNumber(row.price);
+    if (ts !== null && price !== null && price > 0) points.push({ ts, price });
+  }
+  return points;
+}
+
+/** A strategy_signals row as a signal; a row without an id, symbol or time is dropped. */
+export function toSignal(row: Row): Signal | null {
+  const id = toNumber(row.id);
+  const symbol = text(row.symbol);
+  const computedAt = toIso(row.computed_at);
+  if (id === null || !symbol || computedAt === null) return null;
+  const values = row.indicator_values;
+  return {
+    id,
+    symbol,
+    exchange: text(row.exchange) ?? "",
+    exchangeType: exchangeType(row.exchange_type),
+    timeframe: text(row.timeframe) ?? "",
+    strategy: text(row.strategy) ?? "",
+    signal: text(row.signal) ?? "",
+    confidence: toNumber(row.confidence) ?? 0,
+    confidenceTier: text(row.confidence_tier) ?? "",
+    price: toNumber(row.price) ?? 0,
+    volume24h: toNumber(row.volume_24h),
+    indicatorValues: typeof values === "object" && values !== null && !Array.isArray(values)
+      ? values as Record<string, unknown>
+      : {},
+    computedAt,
+  };
+}
+
+export function toSignals(rows: readonly Row[]): Signal[] {
+  return rows.map(toSignal).filter((s): s is Signal => s !== null);
+}
