@@ -58,16 +58,28 @@ async function getMoversFeed(windowMinutes: number): Promise<MoverEntry[]> {
   return (data ?? []).map(toMoverEntry).filter((entry) => entry !== null);
 }
 
+/**
+ * Rows per history request: the Data API answers at most 1,000 rows (`max_rows`), and 3 hours of
+ * a scan every 10 s is 1,080 samples, so the history is read in pages.
+ */
+export const HISTORY_PAGE_ROWS = 1000;
+
 async function getPriceHistory(instrumentId: number): Promise<HistoryRow[]> {
   const since = new Date(Date.now() - HISTORY_HOURS * 60 * 60 * 1000).toISOString();
-  const { data, error } = await supabase
-    .from("price_history")
-    .select("ts, price, volume_24h")
-    .eq("instrument_id", instrumentId)
-    .gte("ts", since)
-    .order("ts", { ascending: true });
-  if (error) throw error;
-  return (data ?? [])
+  const rows: { ts: string; price: unknown; volume_24h: unknown }[] = [];
+  for (let from = 0; ; from += HISTORY_PAGE_ROWS) {
+    const { data, error } = await supabase
+      .from("price_history")
+      .select("ts, price, volume_24h")
+      .eq("instrument_id", instrumentId)
+      .gte("ts", since)
+      .order("ts", { ascending: true })
+      .range(from, from + HISTORY_PAGE_ROWS - 1);
+    if (error) throw error;
+    rows.push(...(data ?? []));
+    if (!data || data.length < HISTORY_PAGE_ROWS) break;
+  }
+  return rows
     .map((row) => ({
       ts: row.ts,
       price: Number(row.price),

@@ -135,6 +135,11 @@ function queryBuilder(
     in: filter("in"),
     order: () => builder,
     limit: () => builder,
+    // Recorded as ["range", "<from>", to], so a table can answer one page per read.
+    range: (from: number, to: number) => {
+      filters.push(["range", String(from), to]);
+      return builder;
+    },
     // A row list set with `setTable` yields its first row (or null), like PostgREST.
     maybeSingle: () => {
       singleRow = true;
