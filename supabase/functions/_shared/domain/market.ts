@@ -17,6 +17,24 @@ export type MarketSource = (typeof MARKET_SOURCES)[number];
 export const EXCHANGE_SELECTIONS = ["coinbase", "dex", "cex-major"] as const;
 export type ExchangeSelection = (typeof EXCHANGE_SELECTIONS)[number];
 
+/** The venue text Coinbase's instruments carry ("Coinbase", "Coinbase Advanced", …). */
+const COINBASE_EXCHANGE = /^\s*coinbase\b/i;
+
+/**
+ * Which `selected_exchanges` value a stored instrument or mover belongs to, for rows that do not
+ * keep `Quote.selection` (movers, the live list): a DEX pool is `dex`; Coinbase (by source, or
+ * by exchange text for simulated rows) is `coinbase`; every other CEX (Binance) is `cex-major`.
+ */
+export function selectionOf(entry: {
+  exchange: string;
+  exchange_type: "cex" | "dex";
+  source?: string | null;
+}): ExchangeSelection {
+  if (entry.exchange_type === "dex") return "dex";
+  if (entry.source === "coinbase" || COINBASE_EXCHANGE.test(entry.exchange)) return "coinbase";
+  return "cex-major";
+}
+
 /** One price observation of one instrument, as every adapter returns it. */
 export interface Quote {
   /** Pair as the venue names it, normalised to `BASE/QUOTE`, e.g. `SOL/USDT`, `PEPE/WETH`. */

@@ -1,5 +1,6 @@
 // Behaviour every real-venue adapter shares: rate limits, timeouts and failures.
 import { deepStrictEqual, ok, rejects, strictEqual as assertEquals } from "node:assert/strict";
+import { selectionOf } from "../domain/market.ts";
 import { createBinanceAdapter } from "./binance.ts";
 import { createCoinbaseAdapter } from "./coinbase.ts";
 import { createDexAdapter, DEX_NETWORK_IDS } from "./geckoterminal.ts";
@@ -42,6 +43,18 @@ const venues: {
 ];
 
 for (const venue of venues) {
+  Deno.test(`${venue.name}: a mover row's exchange, type and source give back each quote's selection`, async () => {
+    const body = await loadMarketFixture(venue.fixture);
+    const { quotes } = await venue.make().fetchQuotes({
+      fetch: fakeFetch(() => jsonResponse(body)).fetch,
+    });
+    ok(quotes.length > 0);
+    for (const q of quotes) {
+      const row = { exchange: q.exchange, exchange_type: q.exchangeType, source: q.source };
+      assertEquals(selectionOf(row), q.selection, `${q.symbol} on ${q.exchange}`);
+    }
+  });
+
   Deno.test(`${venue.name}: 429 with Retry-After pauses the venue until then, with no call in between`, async () => {
     const adapter = venue.make();
     const clock = manualClock(START);

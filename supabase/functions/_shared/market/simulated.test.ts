@@ -4,7 +4,7 @@ import {
   ok,
   strictEqual as assertEquals,
 } from "node:assert/strict";
-import { EXCHANGE_SELECTIONS, type Quote } from "../domain/market.ts";
+import { EXCHANGE_SELECTIONS, type Quote, selectionOf } from "../domain/market.ts";
 import {
   createSimulatedAdapter,
   SIM_EVENT_PERIOD_MS,
@@ -41,6 +41,14 @@ Deno.test("simulated: about 300 instruments over the three selections and five n
   deepStrictEqual([...networks].sort(), ["arbitrum", "base", "bsc", "ethereum", "solana"]);
   const keys = new Set(quotes.map((q) => `${q.symbol}@${q.exchange}`));
   assertEquals(keys.size, quotes.length, "symbol and exchange identify an instrument");
+});
+
+Deno.test("simulated: a mover row's exchange, type and source give back each quote's selection", () => {
+  for (const q of simulatedQuotes(at(T0))) {
+    assertEquals(q.source, "simulated");
+    const row = { exchange: q.exchange, exchange_type: q.exchangeType, source: q.source };
+    assertEquals(selectionOf(row), q.selection, `${q.symbol} on ${q.exchange}`);
+  }
 });
 
 Deno.test("simulated: every field is valid and imitates its venue", () => {

@@ -4,6 +4,7 @@ import { act, fireEvent, render, screen, waitFor, within } from "@testing-librar
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Toaster } from "@/components/ui/sonner";
+import { i18n } from "@/i18n/i18n";
 import type { Profile } from "@/lib/profile-query";
 import { createTestQueryClient } from "@/testing/render";
 import { supabaseMock, TEST_USER_ID } from "@/testing/supabase-mock";
@@ -50,6 +51,7 @@ function renderDashboard({
   const router = createMemoryRouter(
     [
       { path: "/dashboard", element: <DashboardPage /> },
+      { path: "/dashboard/settings", element: <p>Settings page</p> },
       { path: "/auth/login", element: <p>Login page</p> },
     ],
     { initialEntries: [route] },
@@ -281,6 +283,90 @@ describe("DashboardPage: filters", () => {
     fireEvent.click(screen.getByRole("checkbox", { name: "Aerodrome" }));
     expect(screen.getByRole("button", { name: "DEX: 1 selected" })).toBeInTheDocument();
     expect(symbols()).toEqual(["BRETT/WETH"]);
+  });
+});
+
+describe("DashboardPage: the user's exchanges (selected_exchanges)", () => {
+  const venues = () => [
+    mover({ symbol: "BTC/USDT", exchange: "Binance", source: "binance", pct: 12 }),
+    mover({ symbol: "ETH/USD", exchange: "Coinbase", source: "coinbase", pct: 9 }),
+    mover({
+      symbol: "PEPE/WETH",
+      exchange: "Uniswap V3 (Ethereum)",
+      exchange_type: "dex",
+      network: "ethereum",
+      source: "dex",
+      pct: -15,
+    }),
+    // The simulated market imitates the same venues.
+    mover({ symbol: "SOL/USD", exchange: "Coinbase", source: "simulated", pct: 4 }),
+  ];
+
+  it("shows every venue by default, without a hint", async () => {
+    renderDashboard({ movers: venues() });
+    await tableReady();
+    expect(symbols()).toEqual(["BTC/USDT", "ETH/USD", "PEPE/WETH", "SOL/USD"]);
+    expect(summary()).toBe("4 entries · 4 shown · 3 sources · 1 networks");
+    expect(screen.queryByText(/Only entries from your exchanges/)).not.toBeInTheDocument();
+  });
+
+  it("hides entries of the exchanges left out, in the counts too, and says so", async () => {
+    renderDashboard({ movers: venues(), profile: { selected_exchanges: ["coinbase", "dex"] } });
+    await tableReady();
+    expect(symbols()).toEqual(["ETH/USD", "PEPE/WETH", "SOL/USD"]);
+    expect(summary()).toBe("4 entries · 3 shown · 3 sources · 1 networks");
+    expect(
+      screen.getByText(
+        /Only entries from your exchanges are shown: Coinbase and DEX \(on-chain pools\)\./,
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it("applies together with the threshold and the other filters", async () => {
+    renderDashboard({
+      movers: venues(),
+      profile: { selected_exchanges: ["coinbase"], user_threshold: 5 },
+    });
+    await tableReady();
+    expect(symbols()).toEqual(["ETH/USD"]);
+    expect(summary()).toBe("4 entries · 1 shown · 3 sources · 1 networks");
+    fireEvent.click(screen.getByRole("button", { name: "Losses -" }));
+    expect(screen.getByText("No entries match your filters.")).toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: "Choose exchanges in Settings" })).toBeNull();
+  });
+
+  it("says when the selection hides every entry and leads to the settings", async () => {
+    const { router } = renderDashboard({
+      movers: venues().filter((entry) => entry.exchange_type === "cex"),
+      profile: { selected_exchanges: ["dex"] },
+    });
+    expect(
+      await screen.findByText("None of the current entries comes from your selected exchanges."),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole("table")).not.toBeInTheDocument();
+    expect(summary()).toBe("3 entries · 0 shown · 2 sources · 0 networks");
+    const link = screen.getByRole("link", { name: "Choose exchanges in Settings" });
+    expect(link).toHaveAttribute("href", "/dashboard/settings");
+    fireEvent.click(link);
+    expect(await screen.findByText("Settings page")).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/dashboard/settings");
+  });
+
+  it("says when no exchange is selected at all", async () => {
+    renderDashboard({ movers: venues(), profile: { selected_exchanges: [] } });
+    expect(
+      await screen.findByText("No exchange is selected, so no entries are shown."),
+    ).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Choose exchanges in Settings" })).toBeInTheDocument();
+  });
+
+  it("speaks German", async () => {
+    await i18n.changeLanguage("de");
+    renderDashboard({ movers: venues(), profile: { selected_exchanges: ["cex-major"] } });
+    await screen.findByRole("table");
+    expect(
+      screen.getByText(/Es werden nur Einträge deiner Börsen angezeigt: Große CEX \(Binance\)\./),
+    ).toBeInTheDocument();
   });
 });
 

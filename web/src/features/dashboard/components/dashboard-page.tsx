@@ -12,15 +12,16 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { useCurrentUser } from "@/hooks/use-current-user";
+import { exchangeSelectionsOf } from "@/lib/exchange-selection";
 import { LOGIN_PATH } from "@/lib/redirect";
 import { dashboardQueries } from "../api/queries";
 import { useCheckoutSuccessToast } from "../hooks/use-checkout-success";
 import { useMoversStream } from "../hooks/use-movers-stream";
 import { useNow } from "../hooks/use-now";
 import { useDirection, useMinPercent, useSelection } from "../stores/filters-store";
-import { filterMovers, filterOptions } from "../utils/filter-movers";
+import { filterMovers, filterOptions, inSelectedExchanges } from "../utils/filter-movers";
 import { AnalysisDialog } from "./analysis-dialog";
-import { EmptyState } from "./empty-state";
+import { EmptyState, ExchangesEmptyState } from "./empty-state";
 import { MoverCards } from "./mover-cards";
 import { MoverFilters } from "./mover-filters";
 import { MoversTable } from "./movers-table";
@@ -51,9 +52,25 @@ export function DashboardPage() {
   const venues = useSelection("venues");
   const entries = feed.data ?? NO_ENTRIES;
   const threshold = profile?.user_threshold ?? 0;
+  const storedExchanges = profile?.selected_exchanges;
+  const selectedExchanges = useMemo(() => exchangeSelectionsOf(storedExchanges), [storedExchanges]);
   const shown = useMemo(
-    () => filterMovers(entries, { direction, minPercent, threshold, sources, networks, venues }),
-    [entries, direction, minPercent, threshold, sources, networks, venues],
+    () =>
+      filterMovers(entries, {
+        direction,
+        minPercent,
+        threshold,
+        selectedExchanges,
+        sources,
+        networks,
+        venues,
+      }),
+    [entries, direction, minPercent, threshold, selectedExchanges, sources, networks, venues],
+  );
+  // The user's exchanges alone hide every entry: the other filters are not to blame.
+  const noneFromSelectedExchanges = useMemo(
+    () => !entries.some((entry) => inSelectedExchanges(entry, selectedExchanges)),
+    [entries, selectedExchanges],
   );
   const counts = useMemo(() => filterOptions(entries), [entries]);
   const simulated = entries.some((entry) => entry.source === "simulated");
@@ -106,7 +123,11 @@ export function DashboardPage() {
       )}
 
       <Card className="px-4 py-4">
-        <MoverFilters entries={entries} threshold={threshold} />
+        <MoverFilters
+          entries={entries}
+          threshold={threshold}
+          selectedExchanges={selectedExchanges}
+        />
       </Card>
 
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
@@ -149,6 +170,8 @@ export function DashboardPage() {
             </p>
           ) : entries.length === 0 ? (
             <EmptyState />
+          ) : noneFromSelectedExchanges ? (
+            <ExchangesEmptyState noneSelected={selectedExchanges.length === 0} />
           ) : shown.length === 0 ? (
             <p role="status" className="rounded-md border border-dashed p-6 text-center text-sm">
               {t("empty.filtered")}

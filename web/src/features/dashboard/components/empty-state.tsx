@@ -1,6 +1,11 @@
-import { RadarIcon } from "lucide-react";
+import { RadarIcon, SlidersHorizontalIcon } from "lucide-react";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router-dom";
+import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+
+/** Where the user chooses their exchanges (`profiles.selected_exchanges`). */
+const SETTINGS_PATH = "/dashboard/settings";
 
 /** No movers yet: the scanner runs, live data will arrive. */
 export function EmptyState() {
@@ -18,5 +23,27 @@ export function EmptyState() {
         {t("empty.scanner")}
       </p>
     </Card>
+  );
+}
+
+/**
+ * There are entries, but none from the user's exchanges (`profiles.selected_exchanges`): say so
+ * and lead to the settings, where the selection is made.
+ */
+export function ExchangesEmptyState({ noneSelected }: { noneSelected: boolean }) {
+  const { t } = useTranslation("dashboard");
+  return (
+    <div
+      role="status"
+      className="flex flex-col items-center gap-3 rounded-md border border-dashed p-6 text-center text-sm"
+    >
+      <p>{noneSelected ? t("empty.exchanges.none") : t("empty.exchanges.excluded")}</p>
+      <Button asChild variant="outline" size="sm">
+        <Link to={SETTINGS_PATH}>
+          <SlidersHorizontalIcon aria-hidden="true" />
+          {t("empty.exchanges.link")}
+        </Link>
+      </Button>
+    </div>
   );
 }

@@ -1,8 +1,10 @@
+import { EXCHANGE_SELECTIONS, type ExchangeSelection } from "@domain/market";
 import type { MoverEntry } from "@domain/realtime";
 import { useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { EXCHANGE_LABEL_KEYS } from "@/lib/exchange-selection";
 import {
   useDirection,
   useFilterActions,
@@ -24,11 +26,13 @@ type MoverFiltersProps = {
   entries: readonly MoverEntry[];
   /** The user's own threshold in percent (`profiles.user_threshold`). */
   threshold: number;
+  /** The user's exchanges (`profiles.selected_exchanges`). */
+  selectedExchanges: readonly ExchangeSelection[];
 };
 
 /** Minimum percent, direction, and the source / network / DEX filters of the live list. */
-export function MoverFilters({ entries, threshold }: MoverFiltersProps) {
-  const { t } = useTranslation("dashboard");
+export function MoverFilters({ entries, threshold, selectedExchanges }: MoverFiltersProps) {
+  const { t, i18n } = useTranslation("dashboard");
   const minPercentId = useId();
   const direction = useDirection();
   const minPercent = useMinPercent();
@@ -39,6 +43,13 @@ export function MoverFilters({ entries, threshold }: MoverFiltersProps) {
   const options = useMemo(() => filterOptions(entries), [entries]);
   // The field keeps what is typed ("" or "1e"), the filter the parsed number.
   const [draft, setDraft] = useState<string | null>(null);
+  // Named only when some are left out (all three is the default; none has its own empty state).
+  const someExchanges =
+    selectedExchanges.length > 0 && selectedExchanges.length < EXCHANGE_SELECTIONS.length
+      ? new Intl.ListFormat(i18n.language, { style: "long", type: "conjunction" }).format(
+          selectedExchanges.map((value) => t(`exchanges.${EXCHANGE_LABEL_KEYS[value]}`)),
+        )
+      : null;
 
   return (
     <div className="flex flex-col gap-4">
@@ -80,7 +91,8 @@ export function MoverFilters({ entries, threshold }: MoverFiltersProps) {
         </div>
       </div>
       <p id={`${minPercentId}-hint`} className="text-xs text-muted-foreground">
-        {t("filters.minPercentHint")} {threshold > 0 && t("filters.thresholdHint", { threshold })}
+        {t("filters.minPercentHint")} {threshold > 0 && t("filters.thresholdHint", { threshold })}{" "}
+        {someExchanges !== null && t("filters.exchangesHint", { exchanges: someExchanges })}
       </p>
       <div className="flex flex-wrap items-start gap-4">
         <OptionFilter

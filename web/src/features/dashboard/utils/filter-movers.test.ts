@@ -1,8 +1,10 @@
 import type { MoverEntry } from "@domain/realtime";
 import { describe, expect, it } from "vitest";
+import { EXCHANGE_SELECTIONS } from "@domain/market";
 import {
   filterMovers,
   filterOptions,
+  inSelectedExchanges,
   type MoverFilters,
   parseMinPercent,
   venueOf,
@@ -33,6 +35,7 @@ const none: MoverFilters = {
   direction: "all",
   minPercent: 0,
   threshold: 0,
+  selectedExchanges: EXCHANGE_SELECTIONS,
   sources: [],
   networks: [],
   venues: [],
@@ -89,6 +92,60 @@ describe("filterMovers", () => {
     expect(ids(filterMovers(list, { ...none, sources: ["cex"] }))).toEqual([1, 2, 3]);
     expect(ids(filterMovers(list, { ...none, networks: ["base"] }))).toEqual([4]);
     expect(ids(filterMovers(list, { ...none, venues: ["Uniswap V3"] }))).toEqual([4]);
+  });
+});
+
+describe("filterMovers: the user's exchanges (selected_exchanges)", () => {
+  const venues = [
+    entry({ instrument_id: 1, exchange: "Binance", source: "binance" }),
+    entry({ instrument_id: 2, exchange: "Coinbase", source: "coinbase" }),
+    entry({
+      instrument_id: 3,
+      exchange: "Uniswap V3 (Ethereum)",
+      exchange_type: "dex",
+      network: "ethereum",
+      source: "dex",
+    }),
+    // The simulated market's venues.
+    entry({ instrument_id: 4, exchange: "Binance", source: "simulated" }),
+    entry({ instrument_id: 5, exchange: "Coinbase", source: "simulated" }),
+    entry({
+      instrument_id: 6,
+      exchange: "Raydium (Solana)",
+      exchange_type: "dex",
+      network: "solana",
+      source: "simulated",
+    }),
+  ];
+
+  it.each([
+    [
+      ["coinbase", "dex", "cex-major"],
+      [1, 2, 3, 4, 5, 6],
+    ],
+    [["coinbase"], [2, 5]],
+    [["dex"], [3, 6]],
+    [["cex-major"], [1, 4]],
+    [
+      ["coinbase", "dex"],
+      [2, 3, 5, 6],
+    ],
+    [[], []],
+  ] as const)("with %j shows %j", (selectedExchanges, shown) => {
+    expect(ids(filterMovers(venues, { ...none, selectedExchanges }))).toEqual(shown);
+  });
+
+  it("applies together with the other filters", () => {
+    const filters = { ...none, selectedExchanges: ["coinbase", "dex"] as const };
+    expect(ids(filterMovers(venues, { ...filters, sources: ["cex"] }))).toEqual([2, 5]);
+    expect(ids(filterMovers(venues, { ...filters, networks: ["solana"] }))).toEqual([6]);
+    expect(ids(filterMovers(venues, { ...filters, threshold: 10 }))).toEqual([]);
+  });
+
+  it("tells whether one entry is among the user's exchanges", () => {
+    expect(inSelectedExchanges(venues[1], ["coinbase"])).toBe(true);
+    expect(inSelectedExchanges(venues[0], ["coinbase", "dex"])).toBe(false);
+    expect(inSelectedExchanges(venues[5], [])).toBe(false);
   });
 });
 

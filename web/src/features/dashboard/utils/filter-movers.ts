@@ -1,3 +1,4 @@
+import { type ExchangeSelection, selectionOf } from "@domain/market";
 import type { MoverEntry } from "@domain/realtime";
 
 export type Direction = "all" | "gains" | "losses";
@@ -13,6 +14,11 @@ export type MoverFilters = {
   minPercent: number;
   /** The user's own threshold (`profiles.user_threshold`), applied the same way. */
   threshold: number;
+  /**
+   * The user's exchanges (`profiles.selected_exchanges`): entries of other venues are hidden.
+   * Unlike the lists below, an empty list hides everything.
+   */
+  selectedExchanges: readonly ExchangeSelection[];
   /** Selected values; an empty list means all. */
   sources: readonly string[];
   networks: readonly string[];
@@ -53,19 +59,29 @@ export function filterOptions(entries: readonly MoverEntry[]) {
   };
 }
 
+/** Whether the entry's venue is one of the user's exchanges (`profiles.selected_exchanges`). */
+export function inSelectedExchanges(
+  entry: Pick<MoverEntry, "exchange" | "exchange_type" | "source">,
+  selectedExchanges: readonly ExchangeSelection[],
+): boolean {
+  return selectedExchanges.includes(selectionOf(entry));
+}
+
 function matches(selected: readonly string[], value: string | null): boolean {
   return selected.length === 0 || (value !== null && selected.includes(value));
 }
 
 /** The entries the dashboard shows, in their order. */
 export function filterMovers(entries: readonly MoverEntry[], filters: MoverFilters): MoverEntry[] {
-  const { direction, minPercent, threshold, sources, networks, venues } = filters;
+  const { direction, minPercent, threshold, selectedExchanges, sources, networks, venues } =
+    filters;
   return entries.filter((entry) => {
     if (direction === "gains" && !(entry.pct > 0)) return false;
     if (direction === "losses" && !(entry.pct < 0)) return false;
     const size = Math.abs(entry.pct);
     if (minPercent > 0 && size < minPercent) return false;
     if (threshold > 0 && size < threshold) return false;
+    if (!inSelectedExchanges(entry, selectedExchanges)) return false;
     return (
       matches(sources, entry.exchange_type) &&
       matches(networks, entry.network) &&

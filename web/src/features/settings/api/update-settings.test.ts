@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ExchangeSelection } from "@domain/market";
 import type { PlanId } from "@domain/plans";
 import {
   canChooseWindow,
@@ -10,6 +11,7 @@ import {
 const valid: SettingsFormValues = {
   windowMinutes: "30",
   threshold: "10",
+  selectedExchanges: ["coinbase", "dex", "cex-major"],
   emailAlert: "",
   discordWebhookUrl: "",
   telegramChatId: "",
@@ -49,6 +51,37 @@ describe("settings schema: threshold (profiles_threshold_range, numeric(5, 1))",
     ["abc", "settings:threshold.invalid"],
   ])("refuses %s", (raw, message) => {
     expect(messages("pro", { threshold: raw })).toEqual([message]);
+  });
+});
+
+describe("settings schema: exchanges (profiles_selected_exchanges_values)", () => {
+  it.each([
+    [["coinbase"], ["coinbase"]],
+    [
+      ["dex", "coinbase"],
+      ["coinbase", "dex"],
+    ],
+    [
+      ["cex-major", "dex", "coinbase"],
+      ["coinbase", "dex", "cex-major"],
+    ],
+    [["dex", "dex"], ["dex"]],
+  ] as const)("accepts %j as %j (once each, in a fixed order)", (selectedExchanges, saved) => {
+    expect(
+      parse("basic", { selectedExchanges: [...selectedExchanges] }).data?.selectedExchanges,
+    ).toEqual(saved);
+  });
+
+  it("asks for at least one exchange", () => {
+    expect(messages("pro", { selectedExchanges: [] })).toEqual(["settings:exchanges.required"]);
+  });
+
+  it("refuses a value the database does not know", () => {
+    const result = createSettingsSchema("pro").safeParse({
+      ...valid,
+      selectedExchanges: ["coinbase", "binance"],
+    });
+    expect(result.success).toBe(false);
   });
 });
 
@@ -170,6 +203,7 @@ describe("toProfileUpdate", () => {
   const input = {
     windowMinutes: 20,
     threshold: 7.5,
+    selectedExchanges: ["coinbase", "dex"] satisfies ExchangeSelection[],
     emailAlert: "alerts@example.com",
     discordWebhookUrl: null,
     telegramChatId: "@my_channel",
@@ -178,6 +212,7 @@ describe("toProfileUpdate", () => {
   it("leaves the window out for basic and the alert channels out below enterprise", () => {
     expect(toProfileUpdate(input, { plan: "basic", subscriptionActive: true })).toEqual({
       user_threshold: 7.5,
+      selected_exchanges: ["coinbase", "dex"],
     });
   });
 
@@ -185,6 +220,7 @@ describe("toProfileUpdate", () => {
     expect(toProfileUpdate(input, { plan: "pro", subscriptionActive: true })).toEqual({
       selected_window_minutes: 20,
       user_threshold: 7.5,
+      selected_exchanges: ["coinbase", "dex"],
     });
   });
 
@@ -192,6 +228,7 @@ describe("toProfileUpdate", () => {
     expect(toProfileUpdate(input, { plan: "enterprise", subscriptionActive: true })).toEqual({
       selected_window_minutes: 20,
       user_threshold: 7.5,
+      selected_exchanges: ["coinbase", "dex"],
       email_alert: "alerts@example.com",
       discord_webhook_url: null,
       telegram_chat_id: "@my_channel",

@@ -5,6 +5,7 @@ import { profileQueryOptions } from "@/lib/profile-query";
 import { supabase } from "@/lib/supabase";
 import { i18n } from "@/i18n/i18n";
 import { assertSaved, toRequestError } from "@/lib/session-expired";
+import { EXCHANGE_SELECTIONS } from "@domain/market";
 import { hasSelectableWindow, isWindowAllowed, type PlanId } from "@domain/plans";
 
 /*
@@ -12,6 +13,9 @@ import { hasSelectableWindow, isWindowAllowed, type PlanId } from "@domain/plans
  * and 20261121001400_alert_channels_and_window_rules.sql) so the browser refuses what the
  * database would refuse, with the same rule in words:
  * - profiles_threshold_range: user_threshold between 1 and 100 (numeric(5, 1): one decimal)
+ * - profiles_selected_exchanges_values: selected_exchanges only holds coinbase, dex, cex-major
+ *   (the database takes an empty list; the form asks for at least one, since none would hide
+ *   every entry of the dashboard)
  * - profiles_email_alert_format, profiles_discord_webhook_format, profiles_telegram_chat_format
  * - profiles_enforce_plan_rules (decision 0005):
  *   - the window must be one the plan offers (`window_not_offered`), and only an active
@@ -61,6 +65,12 @@ const threshold = z
       .max(THRESHOLD_MAX, { error: "settings:threshold.max" }),
   );
 
+/** The checked exchanges: at least one, saved once each in the order of `EXCHANGE_SELECTIONS`. */
+const selectedExchanges = z
+  .array(z.enum(EXCHANGE_SELECTIONS))
+  .min(1, { error: "settings:exchanges.required" })
+  .transform((values) => EXCHANGE_SELECTIONS.filter((value) => values.includes(value)));
+
 /** The alert settings form for a plan: text fields in, column values out. */
 export function createSettingsSchema(plan: PlanId) {
   return z.object({
@@ -71,6 +81,7 @@ export function createSettingsSchema(plan: PlanId) {
         error: "settings:window.notOffered",
       }),
     threshold,
+    selectedExchanges,
     // Below enterprise the alert channels must stay empty (the fields are disabled there).
     emailAlert:
       plan === "enterprise"
@@ -101,12 +112,15 @@ export function canChooseWindow({ plan, subscriptionActive }: SettingsAccount): 
 }
 
 /**
- * The columns to write. The window is left out when the user cannot choose one (basic keeps
+ * The columns to write: threshold and exchanges always. The window is left out when the user cannot choose one (basic keeps
  * its fixed 30 minutes); the alert channels (e-mail, Discord, Telegram) are left out below
  * enterprise.
  */
 export function toProfileUpdate(input: SettingsInput, account: SettingsAccount): ProfileUpdate {
-  const update: ProfileUpdate = { user_threshold: input.threshold };
+  const update: ProfileUpdate = {
+    user_threshold: input.threshold,
+    selected_exchanges: input.selectedExchanges,
+  };
   if (canChooseWindow(account)) update.selected_window_minutes = input.windowMinutes;
   if (account.plan === "enterprise") {
     update.email_alert = input.emailAlert;

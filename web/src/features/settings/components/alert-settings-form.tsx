@@ -4,6 +4,7 @@ import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
+import { Checkbox } from "@/components/ui/checkbox";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import {
   Form,
@@ -16,9 +17,12 @@ import {
 } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
+import { EXCHANGE_LABEL_KEYS, exchangeSelectionsOf } from "@/lib/exchange-selection";
 import type { Profile } from "@/lib/profile-query";
 import { serverRuleText } from "@/lib/server-rule-error";
 import { useSessionExpiredHandler } from "@/lib/session-expired";
+import { cn } from "@/lib/utils";
+import { EXCHANGE_SELECTIONS } from "@domain/market";
 import {
   allowedWindows,
   effectiveWindow,
@@ -46,6 +50,7 @@ type AlertSettingsFormProps = {
     | "subscription_active"
     | "selected_window_minutes"
     | "user_threshold"
+    | "selected_exchanges"
     | "email_alert"
     | "discord_webhook_url"
     | "telegram_chat_id"
@@ -56,6 +61,7 @@ function toFormValues(input: {
   plan: PlanId;
   windowMinutes: number;
   threshold: number;
+  selectedExchanges: readonly string[];
   emailAlert: string | null;
   discordWebhookUrl: string | null;
   telegramChatId: string | null;
@@ -66,6 +72,7 @@ function toFormValues(input: {
   return {
     windowMinutes: String(effectiveWindow(input.plan, input.windowMinutes)),
     threshold: String(input.threshold),
+    selectedExchanges: exchangeSelectionsOf(input.selectedExchanges),
     emailAlert: channel(input.emailAlert),
     discordWebhookUrl: channel(input.discordWebhookUrl),
     telegramChatId: channel(input.telegramChatId),
@@ -85,7 +92,10 @@ function failureText(error: Error & { hint?: unknown }, plan: PlanId): string | 
   return parts.length > 0 ? `${parts.join(". ")}.` : null;
 }
 
-/** Time window, threshold and alert channels; every field checked by the same rule as the server. */
+/**
+ * Time window, threshold, exchanges and alert channels; every field checked by the same rule as
+ * the server.
+ */
 export function AlertSettingsForm({ profile }: AlertSettingsFormProps) {
   const { t } = useTranslation("settings");
   const account = { plan: profile.plan, subscriptionActive: profile.subscription_active };
@@ -96,6 +106,7 @@ export function AlertSettingsForm({ profile }: AlertSettingsFormProps) {
       plan: profile.plan,
       windowMinutes: profile.selected_window_minutes,
       threshold: profile.user_threshold,
+      selectedExchanges: profile.selected_exchanges,
       emailAlert: profile.email_alert,
       discordWebhookUrl: profile.discord_webhook_url,
       telegramChatId: profile.telegram_chat_id,
@@ -183,6 +194,52 @@ export function AlertSettingsForm({ profile }: AlertSettingsFormProps) {
                     />
                   </FormControl>
                   <FormDescription>{t("threshold.hint")}</FormDescription>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormField
+              control={form.control}
+              name="selectedExchanges"
+              render={({ field, fieldState }) => (
+                <FormItem>
+                  <FormControl>
+                    {/* The legend names the group; the ids and ARIA of FormControl go to it. */}
+                    <fieldset className="flex flex-col gap-3">
+                      <legend
+                        className={cn(
+                          "mb-3 text-sm leading-none font-medium",
+                          fieldState.error && "text-destructive",
+                        )}
+                      >
+                        {t("exchanges.label")}
+                      </legend>
+                      {EXCHANGE_SELECTIONS.map((value, index) => (
+                        <label
+                          key={value}
+                          className="flex w-fit cursor-pointer items-center gap-2 text-sm"
+                        >
+                          <Checkbox
+                            // The first box takes the focus when the field is refused.
+                            ref={index === 0 ? field.ref : undefined}
+                            name={field.name}
+                            value={value}
+                            checked={field.value.includes(value)}
+                            onBlur={field.onBlur}
+                            onChange={(event) =>
+                              field.onChange(
+                                event.target.checked
+                                  ? [...field.value, value]
+                                  : field.value.filter((selected) => selected !== value),
+                              )
+                            }
+                          />
+                          {t(`exchanges.options.${EXCHANGE_LABEL_KEYS[value]}`)}
+                        </label>
+                      ))}
+                    </fieldset>
+                  </FormControl>
+                  <FormDescription>{t("exchanges.hint")}</FormDescription>
                   <FormMessage />
                 </FormItem>
               )}

@@ -49,6 +49,11 @@ const thresholdInput = () => screen.getByRole("spinbutton", { name: "Percentage 
 const emailInput = () => screen.getByRole("textbox", { name: "E-Mail for Alerts" });
 const discordInput = () => screen.getByRole("textbox", { name: "Discord webhook URL" });
 const telegramInput = () => screen.getByRole("textbox", { name: "Telegram chat ID" });
+const exchangesGroup = () => screen.getByRole("group", { name: "Exchanges" });
+const exchangeBox = (name: string) => within(exchangesGroup()).getByRole("checkbox", { name });
+const EXCHANGE_LABELS = ["Coinbase", "DEX (on-chain pools)", "Major CEX (Binance)"];
+const checkedExchanges = () =>
+  EXCHANGE_LABELS.filter((name) => (exchangeBox(name) as HTMLInputElement).checked);
 const saveButton = () => screen.getByRole("button", { name: "Save" });
 const optionLabels = () =>
   within(windowSelect())
@@ -225,6 +230,87 @@ describe("SettingsPage: fields", () => {
   });
 });
 
+describe("SettingsPage: exchanges", () => {
+  it("offers three exchanges, all checked by default", async () => {
+    renderSettings();
+    await ready();
+    expect(
+      within(exchangesGroup())
+        .getAllByRole("checkbox")
+        .map((box) => box.closest("label")?.textContent),
+    ).toEqual(EXCHANGE_LABELS);
+    expect(checkedExchanges()).toEqual(EXCHANGE_LABELS);
+    expect(exchangesGroup()).toHaveAccessibleDescription(
+      "Your dashboard shows moves from the exchanges you choose here.",
+    );
+  });
+
+  it.each([
+    [["coinbase"], ["Coinbase"]],
+    [
+      ["dex", "cex-major"],
+      ["DEX (on-chain pools)", "Major CEX (Binance)"],
+    ],
+    [[], []],
+  ])("reflects the stored %j", async (selected_exchanges, checked) => {
+    renderSettings(profileRow({ selected_exchanges }));
+    await ready();
+    expect(checkedExchanges()).toEqual(checked);
+  });
+
+  it("refuses to save without an exchange", async () => {
+    renderSettings(profileRow({ selected_exchanges: ["coinbase", "dex"] }));
+    await ready();
+    fireEvent.click(exchangeBox("Coinbase"));
+    fireEvent.click(exchangeBox("DEX (on-chain pools)"));
+    expect(checkedExchanges()).toEqual([]);
+    fireEvent.click(saveButton());
+
+    expect(await screen.findByText("Choose at least one exchange")).toBeInTheDocument();
+    expect(exchangesGroup()).toHaveAttribute("aria-invalid", "true");
+    expect(exchangesGroup()).toHaveAccessibleDescription(
+      "Your dashboard shows moves from the exchanges you choose here. Choose at least one exchange",
+    );
+    expect(supabaseMock.updates).toEqual([]);
+
+    fireEvent.click(exchangeBox("Major CEX (Binance)"));
+    fireEvent.click(saveButton());
+    await screen.findByText("Settings saved");
+    expect(supabaseMock.updates[0]?.values).toMatchObject({ selected_exchanges: ["cex-major"] });
+  });
+
+  it("saves a changed selection with the other settings", async () => {
+    renderSettings(profileRow({ plan: "basic", selected_window_minutes: 30 }));
+    await ready();
+    fireEvent.click(exchangeBox("Coinbase"));
+    change(thresholdInput(), "12");
+    fireEvent.click(saveButton());
+
+    expect(await screen.findByText("Settings saved")).toBeInTheDocument();
+    expect(supabaseMock.updates).toEqual([
+      {
+        table: "profiles",
+        values: { user_threshold: 12, selected_exchanges: ["dex", "cex-major"] },
+        filters: [["id", USER_ID]],
+      },
+    ]);
+    expect(checkedExchanges()).toEqual(["DEX (on-chain pools)", "Major CEX (Binance)"]);
+  });
+
+  it("names the exchanges and the rule in German", async () => {
+    await i18n.changeLanguage("de");
+    renderSettings(profileRow({ selected_exchanges: ["dex"] }));
+    await screen.findByRole("heading", { name: "Einstellungen", level: 1 });
+    const group = screen.getByRole("group", { name: "Börsen" });
+    const dex = within(group).getByRole("checkbox", { name: "DEX (On-Chain-Pools)" });
+    expect(dex).toBeChecked();
+    expect(within(group).getByRole("checkbox", { name: "Große CEX (Binance)" })).not.toBeChecked();
+    fireEvent.click(dex);
+    fireEvent.submit(group.closest("form")!);
+    expect(await screen.findByText("Wähle mindestens eine Börse aus")).toBeInTheDocument();
+  });
+});
+
 describe("SettingsPage: save", () => {
   it("saves a pro user's window and threshold, without the alert channels", async () => {
     const { queryClient } = renderSettings();
@@ -239,7 +325,11 @@ describe("SettingsPage: save", () => {
     expect(supabaseMock.updates).toEqual([
       {
         table: "profiles",
-        values: { selected_window_minutes: 25, user_threshold: 7.5 },
+        values: {
+          selected_window_minutes: 25,
+          user_threshold: 7.5,
+          selected_exchanges: ["coinbase", "dex", "cex-major"],
+        },
         filters: [["id", USER_ID]],
       },
     ]);
@@ -263,6 +353,7 @@ describe("SettingsPage: save", () => {
         values: {
           selected_window_minutes: 0,
           user_threshold: 7.5,
+          selected_exchanges: ["coinbase", "dex", "cex-major"],
           email_alert: "alerts@example.com",
           discord_webhook_url: "https://discord.com/api/webhooks/42/secret_token",
           telegram_chat_id: "-1001234567890",
@@ -279,7 +370,10 @@ describe("SettingsPage: save", () => {
     fireEvent.click(saveButton());
 
     expect(await screen.findByText("Settings saved")).toBeInTheDocument();
-    expect(supabaseMock.updates[0]?.values).toEqual({ user_threshold: 10 });
+    expect(supabaseMock.updates[0]?.values).toEqual({
+      user_threshold: 10,
+      selected_exchanges: ["coinbase", "dex", "cex-major"],
+    });
     expect(thresholdInput()).toHaveValue(10);
   });
 
@@ -296,6 +390,7 @@ describe("SettingsPage: save", () => {
     expect(supabaseMock.updates[0]?.values).toEqual({
       selected_window_minutes: 15,
       user_threshold: 10,
+      selected_exchanges: ["coinbase", "dex", "cex-major"],
     });
   });
 
