@@ -7,6 +7,7 @@ import { isPlanId, type PlanId } from "../_shared/domain/plans.ts";
 import { MOVERS_EVENT, moversTopic } from "../_shared/domain/realtime.ts";
 import { type Env, requireEnv } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
+import { type PriceHistoryRow, readPriceHistory } from "../_shared/price-history.ts";
 import { API_NOT_CONFIGURED, type DbErrorContext, throwDbError } from "./errors.ts";
 
 /** The caller's own profile row (readable by its owner under RLS). */
@@ -24,11 +25,7 @@ export interface InstrumentRow {
   exchange: string;
 }
 
-export interface HistoryRow {
-  ts: string;
-  price: number | string;
-  volume_24h: number | string | null;
-}
+export type HistoryRow = PriceHistoryRow;
 
 /** A joined `market:movers:<window>` channel. */
 export interface MoversSubscription {
@@ -71,10 +68,7 @@ export interface MarketDb {
 
 export type MarketDbFactory = (env: Env, accessToken: string) => MarketDb;
 
-/** What one history request reads per page; Supabase's default (and our) `max_rows`. */
-export const HISTORY_PAGE = 1000;
-/** At most this many pages (20,000 samples: 3 hours at a scan every 0.54 s). */
-export const HISTORY_MAX_PAGES = 20;
+export { HISTORY_MAX_PAGES, HISTORY_PAGE } from "../_shared/price-history.ts";
 
 /** The caller-scoped client: publishable/anon key as apikey, the caller's token as bearer. */
 export function createCallerClient(
@@ -149,25 +143,8 @@ export function supabaseMarketDb(client: SupabaseClient, accessToken: string): M
     },
 
     async priceHistory(instrumentId, sinceIso) {
-      const rows: HistoryRow[] = [];
-      let total: number | null = null;
-      for (let page = 0; page < HISTORY_MAX_PAGES; page++) {
-        const from = rows.length;
-        const { data, error, status, count } = await client
-          .from("price_history")
-          .select("ts, price, volume_24h", page === 0 ? { count: "exact" } : undefined)
-          .eq("instrument_id", instrumentId)
-          .gte("ts", sinceIso)
-          .order("ts", { ascending: true })
-          .range(from, from + HISTORY_PAGE - 1);
-        if (error) throwDbError("reading price history", error, { status });
-        if (page === 0) total = count ?? null;
-        const got = (data ?? []) as HistoryRow[];
-        rows.push(...got);
-        // Done when every counted row is here, or (no count) when a page comes back short.
-        if (got.length === 0) break;
-        if (total !== null ? rows.length >= total : got.length < HISTORY_PAGE) break;
-      }
+      const { rows, error, status } = await readPriceHistory(client, instrumentId, sinceIso);
+      if (error) throwDbError("reading price history", error, { status });
       return rows;
     },
 

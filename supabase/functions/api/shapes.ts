@@ -1,6 +1,7 @@
 // The client shapes of the /api layer (specification section 3): database rows (snake_case,
 // from PostgREST or a Realtime broadcast) as the camelCase objects the original clients read.
 // Postgres `numeric` may arrive as a number or a string; timestamps leave as ISO 8601 (UTC).
+import { toNumber } from "../_shared/domain/numbers.ts";
 
 /** The percent field of each window (0 is the 10-second window), as the spec names them. */
 export const WINDOW_PCT_KEYS = {
@@ -64,13 +65,7 @@ export interface Signal {
 
 type Row = Record<string, unknown>;
 
-/** A finite number from a number or numeric text, else null. */
-export function toNumber(value: unknown): number | null {
-  if (typeof value === "number") return Number.isFinite(value) ? value : null;
-  if (typeof value !== "string" || value.trim() === "") return null;
-  const n = Number(value);
-  return Number.isFinite(n) ? n : null;
-}
+export { toNumber };
 
 /** A timestamp as ISO 8601 in UTC; null when it is not one. */
 export function toIso(value: unknown): string | null {

@@ -12,6 +12,7 @@ import {
 import type { Quote } from "../_shared/domain/market.ts";
 import { computeSignals, MIN_SIGNAL_CANDLES } from "../_shared/domain/signals.ts";
 import type { Env } from "../_shared/env.ts";
+import { readPriceHistory } from "../_shared/price-history.ts";
 
 export interface SignalsContext {
   env: Env;
@@ -113,9 +114,7 @@ export async function computeScanSignals(store: SignalsStore, scannedAt: string)
   return rows.length;
 }
 
-const PAGE = 1000;
-
-/** The store over the service-role client (PostgREST; history read in pages of 1000 rows). */
+/** The store over the service-role client (PostgREST; history read in pages, `readPriceHistory`). */
 export function supabaseSignalsStore(client: SupabaseClient): SignalsStore {
   return {
     async lastComputedAt() {
@@ -156,21 +155,13 @@ export function supabaseSignalsStore(client: SupabaseClient): SignalsStore {
       return out;
     },
     async history(instrumentId, since) {
-      const points: PricePoint[] = [];
-      for (let from = 0;; from += PAGE) {
-        const { data, error } = await client.from("price_history").select("ts, price, volume_24h")
-          .eq("instrument_id", instrumentId).gte("ts", since).order("ts")
-          .range(from, from + PAGE - 1);
-        if (error) throw new Error(`price_history: ${error.message}`);
-        for (const r of data ?? []) {
-          points.push({
-            ts: String(r.ts),
-            price: Number(r.price),
-            volume: r.volume_24h === null ? null : Number(r.volume_24h),
-          });
-        }
-        if (!data || data.length < PAGE) return points;
-      }
+      const { rows, error } = await readPriceHistory(client, instrumentId, since);
+      if (error) throw new Error(`price_history: ${error.message}`);
+      return rows.map((r) => ({
+        ts: String(r.ts),
+        price: Number(r.price),
+        volume: r.volume_24h === null ? null : Number(r.volume_24h),
+      }));
     },
     async insert(rows) {
       const { error } = await client.from("strategy_signals").insert(rows);

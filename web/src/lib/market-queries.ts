@@ -1,3 +1,4 @@
+import { toNumber } from "@domain/numbers";
 import { type MoverEntry } from "@domain/realtime";
 import { queryOptions } from "@tanstack/react-query";
 import type { Database } from "@/lib/database.types";
@@ -19,13 +20,6 @@ export const moversKeys = {
 export const HISTORY_HOURS = 3;
 type FeedRow = Database["public"]["Functions"]["movers_feed"]["Returns"][number];
 export type HistoryRow = { ts: string; price: number; volume_24h: number | null };
-
-/** Postgres `numeric` may arrive as a string; anything non-finite becomes null. */
-function toNumber(value: unknown): number | null {
-  if (value === null || value === undefined || value === "") return null;
-  const number = Number(value);
-  return Number.isFinite(number) ? number : null;
-}
 
 /** A `movers_feed` row as a `MoverEntry`; rows without an instrument, symbol or price are dropped. */
 export function toMoverEntry(row: FeedRow): MoverEntry | null {

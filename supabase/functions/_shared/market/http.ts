@@ -148,15 +148,7 @@ export async function getJson(ctx: RequestContext, url: string): Promise<JsonAns
   }
 }
 
-/** A finite number from a JSON number or numeric string; null otherwise. */
-export function toNumber(value: unknown): number | null {
-  if (typeof value === "number") return Number.isFinite(value) ? value : null;
-  if (typeof value === "string" && value.trim() !== "") {
-    const n = Number(value);
-    return Number.isFinite(n) ? n : null;
-  }
-  return null;
-}
+export { toNumber } from "../domain/numbers.ts";
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

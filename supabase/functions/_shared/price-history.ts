@@ -1,0 +1,45 @@
+// One instrument's price history since a time, oldest first, read in pages. The Data API answers
+// at most `max_rows` rows per request (1,000 on Supabase and locally), and 3 hours at a scan
+// every 10 s is 1,080 samples. The first page asks for the exact count, so a server with a
+// smaller `max_rows` is read to the end as well. Used by the scan's signals step (service role)
+// and by the /api layer (the caller's token: RLS decides).
+import type { PostgrestError, SupabaseClient } from "@supabase/supabase-js";
+
+export interface PriceHistoryRow {
+  ts: string;
+  price: number | string;
+  volume_24h: number | string | null;
+}
+
+/** Rows asked for per page: Supabase's default `max_rows`. */
+export const HISTORY_PAGE = 1000;
+/** At most this many pages (20,000 samples: 3 hours at a scan every 0.54 s). */
+export const HISTORY_MAX_PAGES = 20;
+
+/** The rows read, or the first error with its HTTP status (the caller maps it). */
+export async function readPriceHistory(
+  client: SupabaseClient,
+  instrumentId: number,
+  sinceIso: string,
+): Promise<{ rows: PriceHistoryRow[]; error: PostgrestError | null; status: number }> {
+  const rows: PriceHistoryRow[] = [];
+  let total: number | null = null;
+  for (let page = 0; page < HISTORY_MAX_PAGES; page++) {
+    const from = rows.length;
+    const { data, error, status, count } = await client
+      .from("price_history")
+      .select("ts, price, volume_24h", page === 0 ? { count: "exact" } : undefined)
+      .eq("instrument_id", instrumentId)
+      .gte("ts", sinceIso)
+      .order("ts", { ascending: true })
+      .range(from, from + HISTORY_PAGE - 1);
+    if (error) return { rows, error, status };
+    if (page === 0) total = count ?? null;
+    const got = (data ?? []) as PriceHistoryRow[];
+    rows.push(...got);
+    // Done when every counted row is here, or (no count) when a page comes back short.
+    if (got.length === 0) break;
+    if (total !== null ? rows.length >= total : got.length < HISTORY_PAGE) break;
+  }
+  return { rows, error: null, status: 200 };
+}
