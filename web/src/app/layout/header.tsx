@@ -20,8 +20,10 @@ export function Header() {
 
   // Lives here, not in the (unmounting) mobile sheet, so the redirect always runs.
   // Leave the page first: a guarded page would otherwise send the logged-out user to login.
+  // flushSync commits the move before the session changes; a transition (the default) could
+  // still show the guarded page when the sign-out lands, and its guard would win.
   const handleSignOut = () => {
-    void navigate("/");
+    void navigate("/", { flushSync: true });
     signOut.mutate();
   };
 
