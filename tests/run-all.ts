@@ -164,6 +164,7 @@ const suites: Array<[string, () => Promise<unknown>]> = [
             "PostgreSQL 15 binaries not found in /usr/lib/postgresql/15/bin",
           ),
   ],
+  ["security", () => vitest("security", "tests/vitest.security.config.ts")],
   [
     "pgtap",
     () =>
