@@ -12,6 +12,7 @@ export default defineConfig(
     "**/dist/**",
     "web/dist/**",
     ".data/**",
+    ".deno/**",
     "supabase/functions/**",
     "scratch/**",
     "tests/fixtures/functions/**",

@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ROOT } from "../devstack/config.ts";
+import { denoEnv } from "../devstack/deno.ts";
 import { postgresAvailable } from "./support/postgres.ts";
 
 interface Result {
@@ -83,6 +84,9 @@ async function deno(suite: string) {
     bin("deno"),
     [
       "test",
+      // The packages were fetched by `npm install`; the tests never reach the network for code.
+      "--cached-only",
+      "--frozen",
       "--node-modules-dir=none",
       "--config",
       "supabase/functions/deno.json",
@@ -91,7 +95,7 @@ async function deno(suite: string) {
       "--allow-read",
       "supabase/functions",
     ],
-    { NO_COLOR: "1" },
+    { ...denoEnv({ full: true }), NO_COLOR: "1" },
   );
   const m = /(ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/.exec(out);
   const passed = m ? Number(m[2]) : 0;

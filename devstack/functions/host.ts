@@ -3,13 +3,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { parse as parseToml } from "smol-toml";
-import { ROOT } from "../config.ts";
+import { CACHE_COMMAND, DENO_BIN, denoDir, denoEnv, HOST_SCRIPT } from "../deno.ts";
 import { StackError } from "../errors.ts";
-
-const HOST_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), "deno-host.ts");
-const DENO = path.join(ROOT, "node_modules/.bin/deno");
 
 export interface FunctionsHost {
   port: number;
@@ -35,6 +31,23 @@ export function listFunctions(dir: string): string[] {
     .sort();
 }
 
+/** The one line `npm start` ends with when a function cannot load. */
+export function loadFailure(
+  report: { function?: string; package?: string | null; reason?: string },
+  cache = denoDir(),
+): StackError {
+  const what = report.package
+    ? `npm package ${report.package} is not in the Deno cache (${cache})`
+    : (report.reason ?? "it failed to load");
+  const fix = report.package
+    ? `run \`${CACHE_COMMAND}\` (or \`npm install\`) with network access`
+    : "fix the error and start again";
+  return new StackError(
+    `Function "${report.function ?? "?"}" cannot load: ${what}; ${fix}.`,
+    "FUNCTION_LOAD_FAILED",
+  );
+}
+
 export async function startFunctionsHost(opts: {
   functionsDir: string;
   configToml: string;
@@ -45,6 +58,9 @@ export async function startFunctionsHost(opts: {
   const denoJson = path.join(opts.functionsDir, "deno.json");
   const args = [
     "run",
+    // Everything was fetched at install time: loading never touches the network.
+    "--cached-only",
+    "--frozen",
     "--allow-net",
     "--allow-env",
     "--allow-read",
@@ -54,21 +70,21 @@ export async function startFunctionsHost(opts: {
     ...(opts.watch ? [`--watch=${opts.functionsDir}`] : []),
     HOST_SCRIPT,
   ];
-  const child: ChildProcess = spawn(DENO, args, {
+  const child: ChildProcess = spawn(DENO_BIN, args, {
     cwd: opts.functionsDir,
     env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "",
-      ...(process.env.DENO_DIR ? { DENO_DIR: process.env.DENO_DIR } : {}),
+      // The machine's certificates and proxy, the project's Deno cache; nothing else of ours.
+      ...denoEnv(),
       NO_COLOR: "1",
-      DENO_NO_UPDATE_CHECK: "1",
       FUNCTIONS_DIR: opts.functionsDir,
       ...opts.env,
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    // The host watches its stdin: when this process dies, the pipe closes and so does Deno.
+    stdio: ["pipe", "pipe", "pipe"],
   });
   const log = opts.log ?? ((l: string) => console.log(l));
   let port = 0;
+  let failure: StackError | null = null;
   const ready = new Promise<number>((resolve, reject) => {
     const timer = setTimeout(
       () =>
@@ -82,10 +98,23 @@ export async function startFunctionsHost(opts: {
     );
     createInterface({ input: child.stdout! }).on("line", (line) => {
       const m = /^FUNCTIONS_HOST_READY (\d+)/.exec(line);
+      const failed = /^FUNCTIONS_HOST_FAILED (.*)$/.exec(line);
       if (m) {
         port = Number(m[1]);
         clearTimeout(timer);
         resolve(port);
+      } else if (failed) {
+        let report: Parameters<typeof loadFailure>[0];
+        try {
+          report = JSON.parse(failed[1]!);
+        } catch {
+          report = { reason: failed[1] };
+        }
+        failure = loadFailure(report);
+        // Before start-up this ends `npm start`; in watch mode later, it is logged and the
+        // host waits for the next change.
+        log(`[functions] ${failure.message}`);
+        reject(failure);
       } else log(`[functions] ${line}`);
     });
     createInterface({ input: child.stderr! }).on("line", (line) => {
@@ -93,7 +122,10 @@ export async function startFunctionsHost(opts: {
     });
     child.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new StackError(`The Deno functions host exited (code ${code}).`, "FUNCTIONS_EXITED"));
+      reject(
+        failure ??
+          new StackError(`The Deno functions host exited (code ${code}).`, "FUNCTIONS_EXITED"),
+      );
     });
     child.once("error", (err) => {
       clearTimeout(timer);
@@ -105,7 +137,12 @@ export async function startFunctionsHost(opts: {
       );
     });
   });
-  await ready;
+  try {
+    await ready;
+  } catch (err) {
+    child.kill("SIGKILL");
+    throw err;
+  }
   // Read once; in watch mode (npm run dev) re-read so new functions and settings apply.
   let settings = readFunctionSettings(opts.configToml);
   let names = listFunctions(opts.functionsDir);

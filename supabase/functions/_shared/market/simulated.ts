@@ -18,6 +18,12 @@ export const SIM_BUCKET_MS = 10_000;
 export const SIM_EVENT_PERIOD_MS = 20 * 60_000;
 const OCTAVES = 12;
 const EVENT_TAIL_MS = 60 * 60_000;
+/** DEX-only tokens' trend layer (decision 0014): scale, tail weight, periods in 10-s buckets. */
+const DEX_TREND = 0.05;
+const TREND_BURST = 3;
+const TREND_BURST_SHARE = 0.15;
+const TREND_PERIODS = [30, 90, 270] as const;
+const TREND_WEIGHTS = [0.5, 1, 1] as const;
 const DEFAULT_SEED = 0x5eed_2026;
 
 // ---------------------------------------------------------------------------------------------
@@ -298,6 +304,11 @@ interface Walk {
   key: number;
   vol: number;
   eventMax: number;
+  /** Scale of the fat-tailed trend layer (log units); 0 for every walk but the DEX-only tokens. */
+  trend: number;
+  /** Place of a trending walk among them (its turn in the burst rota), and their number. */
+  trendSlot: number;
+  trendSlots: number;
 }
 
 interface Universe {
@@ -323,11 +334,18 @@ function solanaAddress(key: number): string {
 function buildUniverse(seed: number): Universe {
   const walks: Walk[] = [];
   const walkIndex = new Map<string, number>();
-  const walkFor = (name: string, vol: number, eventMax: number) => {
+  const walkFor = (name: string, vol: number, eventMax: number, trend = 0) => {
     let i = walkIndex.get(name);
     if (i === undefined) {
       i = walks.length;
-      walks.push({ key: hash(seed, hashString(`walk:${name}`)), vol, eventMax });
+      walks.push({
+        key: hash(seed, hashString(`walk:${name}`)),
+        vol,
+        eventMax,
+        trend,
+        trendSlot: 0,
+        trendSlots: 0,
+      });
       walkIndex.set(name, i);
     }
     return i;
@@ -382,9 +400,12 @@ function buildUniverse(seed: number): Universe {
     for (const [token, price] of pools.tokens) {
       const cex = CEX_ASSETS.find(([a]) => a === token);
       // A token listed on CEXs moves with its CEX walk; DEX-only tokens are wilder (0.3–0.6 %).
-      const walk = cex
-        ? walkFor(token, TIER_VOL[cex[2]], TIER_EVENT_MAX[cex[2]])
-        : walkFor(`${networkId}:${token}`, 0.003 + 0.003 * unit(seed, hashString(token)), 0.4);
+      const walk = cex ? walkFor(token, TIER_VOL[cex[2]], TIER_EVENT_MAX[cex[2]]) : walkFor(
+        `${networkId}:${token}`,
+        0.003 + 0.003 * unit(seed, hashString(token)),
+        0.4,
+        DEX_TREND * (0.6 + 0.8 * unit(seed, hashString(`trend:${token}`))),
+      );
       const volume = 3e6 * spread(`${networkId}:${token}`) * (cex ? 3 : 1);
       pools.dexes.forEach((dex, i) => {
         const symbol = `${token}/${pools.quote}`;
@@ -408,6 +429,11 @@ function buildUniverse(seed: number): Universe {
     }
   }
   const eventWalks = walks.flatMap((w, i) => (w.eventMax > 0 ? [i] : []));
+  const trending = walks.filter((w) => w.trend > 0);
+  trending.forEach((w, i) => {
+    w.trendSlot = i;
+    w.trendSlots = trending.length;
+  });
   return { instruments, walks, eventWalks };
 }
 
@@ -426,6 +452,32 @@ export function simulatedInstruments(seed = DEFAULT_SEED): readonly SimInstrumen
 // ---------------------------------------------------------------------------------------------
 // Prices.
 
+/**
+ * The trend layer of trending DEX pools: smooth value noise at periods of 5, 15 and 45 minutes
+ * whose knots are normal draws, some of them scaled up: a scale mixture with fat tails. Most
+ * knots are modest; a few are several times larger, so a pool runs 10–50 % within half an hour
+ * now and then while a major coin rarely moves 3 %. It is bounded (stationary), so prices stay
+ * around their base over days.
+ */
+function trendAt(walk: Walk, bucket: number): number {
+  let sum = 0;
+  for (const [i, period] of TREND_PERIODS.entries()) {
+    const j = Math.floor(bucket / period);
+    const f = (bucket - j * period) / period;
+    const s = f * f * (3 - 2 * f);
+    // A normal draw, scaled up TREND_BURST times for a share TREND_BURST_SHARE of the trending
+    // walks at each knot: a rota whose start moves randomly from knot to knot, so the number of
+    // bursting pools stays constant while which pools burst is random.
+    const knot = (n: number) => {
+      const turn = (walk.trendSlot + hash(0x7e0 + i, n)) % walk.trendSlots;
+      const burst = turn < Math.round(TREND_BURST_SHARE * walk.trendSlots);
+      return gauss(walk.key, 0x7d0 + i, n) * (burst ? TREND_BURST : 1);
+    };
+    sum += TREND_WEIGHTS[i]! * ((1 - s) * knot(j) + s * knot(j + 1));
+  }
+  return walk.trend * sum;
+}
+
 /** The shared walk's log offset at a 10-second bucket. */
 function walkAt(walk: Walk, bucket: number): number {
   const c = walk.vol / 2;
@@ -437,7 +489,7 @@ function walkAt(walk: Walk, bucket: number): number {
     const value = (1 - f) * gauss(walk.key, k, j) + f * gauss(walk.key, k, j + 1);
     sum += c * Math.SQRT2 ** k * value;
   }
-  return sum;
+  return walk.trend > 0 ? sum + trendAt(walk, bucket) : sum;
 }
 
 export interface SimEvent {
