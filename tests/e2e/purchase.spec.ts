@@ -49,6 +49,18 @@ test("a visitor registers, subscribes through checkout, saves settings and a pro
   await expect(page).toHaveURL(/\/dashboard/);
   await expect(page.getByText("Subscription active")).toBeVisible();
   await expect(page.getByRole("heading", { name: "Top Gainers" })).toBeVisible();
+  // A newcomer's first minute (issue 11): on a fresh stack, with the defaults (10 %
+  // threshold, the 30-minute window new accounts start with), the backfilled simulated market
+  // already lists at least 5 movers.
+  const rows = page.locator("table tbody tr");
+  await expect
+    .poll(() => rows.count(), { timeout: 60_000, message: "five rows at the default threshold" })
+    .toBeGreaterThanOrEqual(5);
+  for (const text of (await page.locator("table tbody tr td:nth-child(2)").allTextContents()).slice(0, 5)) {
+    expect(Math.abs(Number.parseFloat(text.replace(/[^0-9.+-]/g, "")))).toBeGreaterThanOrEqual(10);
+  }
+  // The 3-hour column has a price, not "—".
+  await expect(rows.first().locator("td").nth(1)).not.toHaveText("—");
 
   await page.goto("/dashboard/settings");
   await expect(page.getByText("Account Info")).toBeVisible();

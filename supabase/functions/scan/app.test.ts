@@ -4,8 +4,16 @@ import { envFrom } from "../_shared/env.ts";
 import { createBinanceAdapter } from "../_shared/market/binance.ts";
 import { createSimulatedAdapter } from "../_shared/market/simulated.ts";
 import { fakeFetch, jsonResponse, loadMarketFixture } from "../_shared/market/testing.ts";
-import type { MarketAdapter } from "../_shared/market/types.ts";
-import { createScanApp, type IngestResult, type ScanDb, type ScanDeps } from "./app.ts";
+import type { HistoryBatch, MarketAdapter } from "../_shared/market/types.ts";
+import {
+  BACKFILL_IDLE_MS,
+  BACKFILL_SPAN_MS,
+  type BackfillResult,
+  createScanApp,
+  type IngestResult,
+  type ScanDb,
+  type ScanDeps,
+} from "./app.ts";
 
 const SERVICE_KEY = "sb_secret_test_service_key_0123456789";
 const SCAN_SECRET = "scan-secret-from-pg-cron-9f8e7d6c5b4a";
@@ -195,4 +203,95 @@ Deno.test("scan: a failing ingest fails the scan (500); failing signals do not",
   const res = await t.call();
   assertEquals(res.status, 200);
   deepStrictEqual((await res.json()).signals, { computed: 0, error: "strategy_signals: timeout" });
+});
+
+/** A database whose history ends at `newest` (null: empty) and that records backfills. */
+class HistoryDb extends FakeScanDb {
+  checks = 0;
+  backfills: { batch: HistoryBatch; until: string }[] = [];
+  failBackfill: string | null = null;
+  constructor(public newest: string | null) {
+    super();
+  }
+  newestSample(): Promise<string | null> {
+    this.checks++;
+    return Promise.resolve(this.newest);
+  }
+  backfill(batch: HistoryBatch, until: string): Promise<BackfillResult> {
+    if (this.failBackfill) return Promise.reject(new Error(this.failBackfill));
+    this.backfills.push({ batch, until });
+    return Promise.resolve({
+      instruments: batch.instruments.length,
+      samples: batch.instruments.length * batch.stamps.length,
+    });
+  }
+}
+
+function historySetup(newest: string | null, env: Record<string, string> = {}) {
+  const db = new HistoryDb(newest);
+  const t = setup(env, { db: () => db });
+  return { ...t, db };
+}
+
+Deno.test("scan: an empty history gets the simulated market's last 3 hours before the first ingest", async () => {
+  const t = historySetup(null);
+  const body = await (await t.call()).json();
+  assertEquals(t.db.backfills.length, 1);
+  const [{ batch, until }] = t.db.backfills;
+  assertEquals(until, NOW.toISOString());
+  assertEquals(Date.parse(batch.stamps[0]!), NOW.getTime() - BACKFILL_SPAN_MS);
+  assertEquals(Date.parse(batch.stamps.at(-1)!), NOW.getTime() - 10_000);
+  ok(batch.instruments.length >= 280);
+  deepStrictEqual(body.backfill, {
+    instruments: batch.instruments.length,
+    samples: batch.instruments.length * batch.stamps.length,
+  });
+  // Then the scan itself, as always.
+  assertEquals(t.db.calls.length, 1);
+  deepStrictEqual(t.signals, [NOW.toISOString()]);
+
+  // Once per instance: the next scan neither asks nor fills again.
+  const again = await (await t.call()).json();
+  assertEquals(again.backfill, undefined);
+  assertEquals(t.db.checks, 1);
+  assertEquals(t.db.backfills.length, 1);
+});
+
+Deno.test("scan: a history the scans keep is not filled; one left idle for 5 minutes is", async () => {
+  const kept = historySetup(new Date(NOW.getTime() - BACKFILL_IDLE_MS + 20_000).toISOString());
+  assertEquals((await (await kept.call()).json()).backfill, undefined);
+  assertEquals(kept.db.backfills.length, 0);
+  await kept.call();
+  assertEquals(kept.db.checks, 1);
+
+  const idle = historySetup(new Date(NOW.getTime() - BACKFILL_IDLE_MS).toISOString());
+  ok((await (await idle.call()).json()).backfill.samples > 0);
+  assertEquals(idle.db.backfills.length, 1);
+});
+
+Deno.test("scan: a failed backfill is reported, the scan still ingests, and the next scan tries again", async () => {
+  const t = historySetup(null);
+  t.db.failBackfill = "ingest_backfill failed: statement timeout";
+  const res = await t.call();
+  assertEquals(res.status, 200);
+  deepStrictEqual((await res.json()).backfill, {
+    samples: 0,
+    instruments: 0,
+    error: "ingest_backfill failed: statement timeout",
+  });
+  assertEquals(t.db.calls.length, 1);
+  t.db.failBackfill = null;
+  ok((await (await t.call()).json()).backfill.samples > 0);
+});
+
+Deno.test("scan: venues that cannot replay their past are never backfilled", async () => {
+  const ticker = await loadMarketFixture("binance-ticker-24hr");
+  const db = new HistoryDb(null);
+  const t = setup({ MARKET_SOURCES: "binance" }, {
+    db: () => db,
+    fetch: fakeFetch(() => jsonResponse(ticker)).fetch,
+  });
+  const body = await (await t.call()).json();
+  assertEquals(body.backfill, undefined);
+  assertEquals(db.checks, 0);
 });

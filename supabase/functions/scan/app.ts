@@ -8,17 +8,32 @@ import type { MarketSource, Quote, ScanResult } from "../_shared/domain/market.t
 import { denoEnv, type Env, notConfigured } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
 import { createAdapters, enabledSources } from "../_shared/market/sources.ts";
-import type { MarketAdapter } from "../_shared/market/types.ts";
+import type { HistoryBatch, MarketAdapter } from "../_shared/market/types.ts";
 import { bearerToken, createServiceClient } from "../_shared/supabase.ts";
 import { createSignalsStep, type SignalsStep } from "./signals.ts";
 
 /** What `public.ingest_scan` returns (`skipped`: quotes the database refused). */
 export type IngestResult = ScanResult;
 
+/** What `public.ingest_backfill` returns. */
+export interface BackfillResult {
+  instruments: number;
+  samples: number;
+}
+
 /** The database side of a scan. */
 export interface ScanDb {
   ingest(quotes: Quote[], scannedAt: string): Promise<IngestResult>;
+  /** The time of the newest stored price sample, or null when there is none. */
+  newestSample?(): Promise<string | null>;
+  /** Stores a source's replayed past (`public.ingest_backfill`). */
+  backfill?(batch: HistoryBatch, until: string): Promise<BackfillResult>;
 }
+
+/** How far back a replayed past reaches: the 3-hour column's reference, and a minute more. */
+export const BACKFILL_SPAN_MS = 3 * 3_600_000 + 60_000;
+/** A history whose newest sample is younger than this is being kept by the scans already. */
+export const BACKFILL_IDLE_MS = 5 * 60_000;
 
 export interface SourceReport {
   quotes: number;
@@ -29,6 +44,8 @@ export interface SourceReport {
 
 export interface ScanResponse {
   sources: Partial<Record<MarketSource, SourceReport>>;
+  /** Present when this scan replayed a source's past into an empty or stale history. */
+  backfill?: { samples: number; instruments: number; error?: string };
   ingest: IngestResult;
   signals: { computed: number; error?: string };
   durationMs: number;
@@ -67,6 +84,22 @@ export function supabaseScanDb(client: SupabaseClient): ScanDb {
         pruned: num(r.pruned, "pruned"),
         broadcasts: num(r.broadcasts, "broadcasts"),
         skipped: typeof r.skipped === "number" ? r.skipped : 0,
+      };
+    },
+    async newestSample() {
+      const { data, error } = await client.from("price_history").select("ts")
+        .order("ts", { ascending: false }).limit(1);
+      if (error) throw new Error(`reading the newest sample failed: ${error.message}`);
+      const row = (data ?? [])[0] as { ts?: string } | undefined;
+      return row?.ts ?? null;
+    },
+    async backfill(batch, until) {
+      const { data, error } = await client.rpc("ingest_backfill", { batch, until });
+      if (error) throw new Error(`ingest_backfill failed: ${error.message}`);
+      const r = (data ?? {}) as Record<string, unknown>;
+      return {
+        instruments: num(r.instruments, "instruments"),
+        samples: num(r.samples, "samples"),
       };
     },
   };
@@ -109,6 +142,41 @@ export function createScanApp(deps: ScanDeps = {}) {
   const signals = deps.signals ??
     createSignalsStep((e) => createServiceClient(e, "scan_not_configured"));
   const app = functionApp("scan", { cors: false });
+  // Sources whose past this instance has replayed, or found kept by the scans already.
+  const covered = new Set<MarketSource>();
+
+  /**
+   * Before a source that can replay its past (the simulated market) is first ingested by this
+   * instance: when the history is empty or nobody scanned for BACKFILL_IDLE_MS (a fresh
+   * database, `npm run db:reset`, a stack stopped overnight), its last 3 hours are stored first,
+   * so the ingest below computes every window, and the signals step has its candles, at once.
+   */
+  async function backfill(
+    sources: MarketSource[],
+    db: ScanDb,
+    scannedAt: Date,
+  ): Promise<ScanResponse["backfill"]> {
+    const replayable = sources.filter((s) => adapters[s]?.history && !covered.has(s));
+    if (replayable.length === 0 || !db.newestSample || !db.backfill) return undefined;
+    const newest = await db.newestSample();
+    if (newest && scannedAt.getTime() - Date.parse(newest) < BACKFILL_IDLE_MS) {
+      replayable.forEach((s) => covered.add(s));
+      return undefined;
+    }
+    const range = {
+      from: new Date(scannedAt.getTime() - BACKFILL_SPAN_MS),
+      // The scan itself stores the current instant.
+      to: new Date(scannedAt.getTime() - 10_000),
+    };
+    const total = { samples: 0, instruments: 0 };
+    for (const source of replayable) {
+      const r = await db.backfill(adapters[source]!.history!(range), scannedAt.toISOString());
+      total.samples += r.samples;
+      total.instruments += r.instruments;
+      covered.add(source);
+    }
+    return total;
+  }
 
   app.post("/", async (c) => {
     authorize(env, c.req.raw);
@@ -140,6 +208,15 @@ export function createScanApp(deps: ScanDeps = {}) {
       }
     });
 
+    // A failed backfill is reported; the scan goes on and the next one tries again.
+    let backfilled: ScanResponse["backfill"];
+    try {
+      backfilled = await backfill(sources, db, new Date(scannedAt));
+    } catch (err) {
+      console.warn(`[scan] backfill failed: ${message(err)}`);
+      backfilled = { samples: 0, instruments: 0, error: message(err) };
+    }
+
     const ingest = await db.ingest(quotes, scannedAt);
 
     // Signals are a by-product: their failure is reported, the scan itself succeeded.
@@ -153,6 +230,7 @@ export function createScanApp(deps: ScanDeps = {}) {
 
     const body: ScanResponse = {
       sources: report,
+      ...(backfilled ? { backfill: backfilled } : {}),
       ingest,
       signals: signalReport,
       durationMs: Math.round(performance.now() - started),

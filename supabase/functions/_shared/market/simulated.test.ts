@@ -8,7 +8,10 @@ import { EXCHANGE_SELECTIONS, type Quote, selectionOf } from "../domain/market.t
 import {
   createSimulatedAdapter,
   SIM_EVENT_PERIOD_MS,
+  SIM_HISTORY_COARSE_MS,
+  SIM_HISTORY_FINE_SPAN_MS,
   simulatedEvents,
+  simulatedHistory,
   simulatedInstruments,
   simulatedQuotes,
 } from "./simulated.ts";
@@ -129,4 +132,83 @@ Deno.test("simulated: pumps and dumps of 5–40 % happen every 20 minutes and sh
     }
   }
   assertEquals(checked, 3, "a day has at least three big events");
+});
+
+Deno.test("simulated: fat tails — at every moment of two days, 5+ movers of 10 % in 15 and 30 minutes; majors rarely move 3 %", () => {
+  const prices = new Map<number, number[]>();
+  const pricesAt = (ms: number) => {
+    let p = prices.get(ms);
+    if (!p) prices.set(ms, p = simulatedQuotes(at(ms)).map((q) => q.price));
+    return p;
+  };
+  const instruments = simulatedInstruments();
+  const majors = instruments.flatMap((inst, i) =>
+    ["BTC/USDT", "ETH/USDT"].includes(inst.symbol) && inst.exchange === "Binance" ? [i] : []
+  );
+  const dex = instruments.flatMap((inst, i) => (inst.exchangeType === "dex" ? [i] : []));
+  const change = (now: number[], then: number[], i: number) => Math.abs(now[i]! / then[i]! - 1);
+  const counts: Record<number, number[]> = { 15: [], 30: [] };
+  let majorSteps = 0;
+  let majorBig = 0;
+  let dexBiggest = 0;
+  const step = 5 * 60_000;
+  for (let t = T0; t < T0 + 48 * 3_600_000; t += step) {
+    const now = pricesAt(t);
+    for (const minutes of [15, 30]) {
+      const then = pricesAt(t - minutes * 60_000);
+      counts[minutes]!.push(now.filter((_, i) => change(now, then, i) >= 0.1).length);
+    }
+    const halfHour = pricesAt(t - 30 * 60_000);
+    for (const i of majors) {
+      majorSteps++;
+      if (change(now, halfHour, i) >= 0.03) majorBig++;
+    }
+    for (const i of dex) dexBiggest = Math.max(dexBiggest, change(now, halfHour, i));
+  }
+  // A new subscriber's defaults: the 15-minute window (basic: 30) and a 10 % threshold.
+  ok(Math.min(...counts[15]!) >= 5, `fewest 10 % movers in 15 min: ${Math.min(...counts[15]!)}`);
+  ok(Math.min(...counts[30]!) >= 5, `fewest 10 % movers in 30 min: ${Math.min(...counts[30]!)}`);
+  const median = [...counts[15]!].sort((a, b) => a - b)[counts[15]!.length >> 1]!;
+  ok(median >= 10 && median <= 80, `median 10 % movers in 15 min: ${median}`);
+  ok(majorBig / majorSteps < 0.1, `BTC/ETH moved 3 % in 30 min ${majorBig} of ${majorSteps} times`);
+  ok(dexBiggest >= 0.3 && dexBiggest <= 2, `largest DEX move in 30 min: ${dexBiggest}`);
+});
+
+Deno.test("simulated: the replayed past is what the live scans saw, every minute and every 10 s in the last 30 minutes", () => {
+  const to = at(T0);
+  const from = at(T0 - 3 * 3_600_000 - 60_000);
+  const batch = createSimulatedAdapter().history!({ from, to });
+  const instruments = simulatedInstruments();
+  assertEquals(batch.instruments.length, instruments.length);
+  assertEquals(batch.prices.length, instruments.length);
+  assertEquals(batch.volumes.length, instruments.length);
+  const stamps = batch.stamps.map((s) => Date.parse(s));
+  assertEquals(stamps[0], T0 - 3 * 3_600_000 - 60_000);
+  assertEquals(stamps.at(-1), T0);
+  const fineFrom = T0 - SIM_HISTORY_FINE_SPAN_MS;
+  for (let k = 1; k < stamps.length; k++) {
+    const gap = stamps[k]! - stamps[k - 1]!;
+    assertEquals(
+      gap,
+      stamps[k]! > fineFrom ? 10_000 : SIM_HISTORY_COARSE_MS,
+      `gap before ${batch.stamps[k]}`,
+    );
+  }
+  // Minutes from 3 h 1 min to 31 min before, then every 10 s up to T0.
+  assertEquals(stamps.length, 151 + 181);
+  for (const k of [0, 100, stamps.length - 1]) {
+    const live = simulatedQuotes(at(stamps[k]!));
+    live.forEach((q, i) => {
+      assertEquals(batch.prices[i]![k], q.price);
+      assertEquals(batch.volumes[i]![k], q.volume24h);
+      deepStrictEqual(batch.instruments[i], {
+        symbol: q.symbol,
+        exchange: q.exchange,
+        exchangeType: q.exchangeType,
+        network: q.network,
+        source: q.source,
+        poolUrl: q.poolUrl,
+      });
+    });
+  }
 });

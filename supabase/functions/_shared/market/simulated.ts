@@ -12,7 +12,12 @@ import type { ExchangeSelection, Quote } from "../domain/market.ts";
 import { binanceTradeUrl } from "./binance.ts";
 import { coinbaseTradeUrl } from "./coinbase.ts";
 import { DEX_NETWORKS, type DexNetworkId, geckoTerminalPoolUrl } from "./geckoterminal.ts";
-import type { FetchQuotesOptions, FetchQuotesResult, MarketAdapter } from "./types.ts";
+import type {
+  FetchQuotesOptions,
+  FetchQuotesResult,
+  HistoryBatch,
+  MarketAdapter,
+} from "./types.ts";
 
 export const SIM_BUCKET_MS = 10_000;
 export const SIM_EVENT_PERIOD_MS = 20 * 60_000;
@@ -545,10 +550,12 @@ function round(value: number): number {
   return Number(value.toPrecision(8));
 }
 
-/** Every simulated instrument's quote at `at` (constant within a 10-second bucket). */
-export function simulatedQuotes(at: Date, seed = DEFAULT_SEED): Quote[] {
-  const u = universe(seed);
-  const bucket = Math.floor(at.getTime() / SIM_BUCKET_MS);
+/** Every instrument's price and 24 h volume in one 10-second bucket. */
+function valuesAt(
+  u: Universe,
+  seed: number,
+  bucket: number,
+): { prices: number[]; volumes: number[] } {
   const ms = bucket * SIM_BUCKET_MS;
   const walkOffsets = u.walks.map((w) => walkAt(w, bucket));
   const eventOffsets = new Map<number, number>();
@@ -561,26 +568,79 @@ export function simulatedQuotes(at: Date, seed = DEFAULT_SEED): Quote[] {
     }
   }
   const hour = Math.floor(ms / 3_600_000);
-  const ts = at.toISOString();
-  return u.instruments.map((inst) => {
+  const prices: number[] = [];
+  const volumes: number[] = [];
+  for (const inst of u.instruments) {
     const event = eventOffsets.get(inst.walk) ?? 0;
     const log = walkOffsets[inst.walk]! + event + inst.venueNoise * gauss(inst.key, 0x7e, bucket);
+    prices.push(round(inst.basePrice * Math.exp(log)));
     // Volume drifts hour to hour and swells while the asset is moving hard.
-    const volume = inst.baseVolume * Math.exp(0.25 * gauss(inst.key, 0x70, hour)) *
-      (1 + 4 * Math.abs(event));
-    return {
-      symbol: inst.symbol,
-      exchange: inst.exchange,
-      exchangeType: inst.exchangeType,
-      network: inst.network,
-      source: "simulated",
-      selection: inst.selection,
-      poolUrl: inst.poolUrl,
-      price: round(inst.basePrice * Math.exp(log)),
-      volume24h: Math.round(volume),
-      ts,
-    };
-  });
+    volumes.push(
+      Math.round(
+        inst.baseVolume * Math.exp(0.25 * gauss(inst.key, 0x70, hour)) * (1 + 4 * Math.abs(event)),
+      ),
+    );
+  }
+  return { prices, volumes };
+}
+
+/** Every simulated instrument's quote at `at` (constant within a 10-second bucket). */
+export function simulatedQuotes(at: Date, seed = DEFAULT_SEED): Quote[] {
+  const u = universe(seed);
+  const { prices, volumes } = valuesAt(u, seed, Math.floor(at.getTime() / SIM_BUCKET_MS));
+  const ts = at.toISOString();
+  return u.instruments.map((inst, i) => ({
+    ...identity(inst),
+    selection: inst.selection,
+    price: prices[i]!,
+    volume24h: volumes[i]!,
+    ts,
+  }));
+}
+
+function identity(inst: SimInstrument): HistoryBatch["instruments"][number] {
+  return {
+    symbol: inst.symbol,
+    exchange: inst.exchange,
+    exchangeType: inst.exchangeType,
+    network: inst.network,
+    source: "simulated",
+    poolUrl: inst.poolUrl,
+  };
+}
+
+/** Older history is sampled every minute; the last half hour at the scan's 10 seconds. */
+export const SIM_HISTORY_COARSE_MS = 60_000;
+export const SIM_HISTORY_FINE_SPAN_MS = 30 * 60_000;
+
+/**
+ * The simulated market's past between `from` and `to` (both included, on 10-second buckets):
+ * the same prices the live scans saw or would have seen, every minute, and every 10 seconds in
+ * the last 30 minutes before `to`, where the short windows look.
+ */
+export function simulatedHistory(from: Date, to: Date, seed = DEFAULT_SEED): HistoryBatch {
+  const u = universe(seed);
+  const first = Math.ceil(from.getTime() / SIM_BUCKET_MS);
+  const last = Math.floor(to.getTime() / SIM_BUCKET_MS);
+  const fineFrom = last - SIM_HISTORY_FINE_SPAN_MS / SIM_BUCKET_MS;
+  const coarse = SIM_HISTORY_COARSE_MS / SIM_BUCKET_MS;
+  const buckets: number[] = [];
+  for (let b = first; b <= last; b++) if (b >= fineFrom || b % coarse === 0) buckets.push(b);
+  const prices = u.instruments.map(() => [] as number[]);
+  const volumes = u.instruments.map(() => [] as number[]);
+  for (const b of buckets) {
+    const v = valuesAt(u, seed, b);
+    for (let i = 0; i < u.instruments.length; i++) {
+      prices[i]!.push(v.prices[i]!);
+      volumes[i]!.push(v.volumes[i]!);
+    }
+  }
+  return {
+    instruments: u.instruments.map(identity),
+    stamps: buckets.map((b) => new Date(b * SIM_BUCKET_MS).toISOString()),
+    prices,
+    volumes,
+  };
 }
 
 export interface SimulatedAdapterOptions {
@@ -600,5 +660,6 @@ export function createSimulatedAdapter(sim: SimulatedAdapterOptions = {}): Marke
         source: "simulated",
       });
     },
+    history: ({ from, to }) => simulatedHistory(from, to, seed),
   };
 }

@@ -22,8 +22,24 @@ export interface FetchQuotesResult {
   backoffUntil?: string;
 }
 
+/**
+ * A stretch of a venue's past, compact: each instrument once, then one price (and 24 h volume)
+ * per instrument per stamp. `prices[i][k]` is instrument i's price at `stamps[k]`.
+ */
+export interface HistoryBatch {
+  instruments: Omit<Quote, "price" | "volume24h" | "ts" | "selection">[];
+  stamps: string[];
+  prices: number[][];
+  volumes: (number | null)[][];
+}
+
 export interface MarketAdapter {
   readonly source: MarketSource;
+  /**
+   * A source that can replay its past (the simulated market) offers it, so a database with no
+   * recent history gets the last hours at once instead of filling them scan by scan.
+   */
+  history?(range: { from: Date; to: Date }): HistoryBatch;
   /**
    * The venue's quotes now. Malformed rows are skipped and counted, never thrown; a failure of
    * the venue (network, timeout, HTTP error, unreadable body) throws a `MarketSourceError`.

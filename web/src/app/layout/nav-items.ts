@@ -11,8 +11,13 @@ type Viewer = {
   isAdmin: boolean;
 };
 
-/** The header links a viewer may see (spec section 2, Header). */
-export function getNavItems({ isLoggedIn, isSubscriber, isAdmin }: Viewer): NavItem[] {
+/**
+ * The header links a viewer may see (spec section 2, Header), for the pages that exist: a link
+ * appears when its page works. Community (/community/groups), Support (/support) and the admin
+ * panel (/admin) join the logged-in links when their screens land; `nav-items.test.ts` fails if a
+ * link here has no route.
+ */
+export function getNavItems({ isLoggedIn, isSubscriber }: Viewer): NavItem[] {
   const items: NavItem[] = [];
   if (isLoggedIn && isSubscriber) {
     items.push(
@@ -22,13 +27,6 @@ export function getNavItems({ isLoggedIn, isSubscriber, isAdmin }: Viewer): NavI
     );
   }
   items.push({ to: "/pricing", labelKey: "nav.pricing" });
-  if (isLoggedIn) {
-    items.push(
-      { to: "/profile", labelKey: "nav.profile" },
-      { to: "/community/groups", labelKey: "nav.community" },
-      { to: "/support", labelKey: "nav.support" },
-    );
-    if (isAdmin) items.push({ to: "/admin", labelKey: "nav.admin" });
-  }
+  if (isLoggedIn) items.push({ to: "/profile", labelKey: "nav.profile" });
   return items;
 }

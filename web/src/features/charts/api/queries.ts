@@ -2,7 +2,16 @@ import type { MoverEntry } from "@domain/realtime";
 import { queryOptions } from "@tanstack/react-query";
 import { type HistoryRow, marketQueries } from "@/lib/market-queries";
 
-export type ChartSymbol = { instrumentId: number; symbol: string; exchange: string };
+export type ChartSymbol = {
+  instrumentId: number;
+  symbol: string;
+  exchange: string;
+  /** Place in the movers feed, strongest first (0 = the strongest move of the window). */
+  rank: number;
+};
+
+/** How many of the strongest movers the charts page opens with. */
+export const DEFAULT_CHART_SYMBOLS = 3;
 export type ChartPoint = { t: number; price: number };
 
 /** The instruments of the user's current movers, one per instrument, by symbol. */
@@ -16,9 +25,21 @@ export function toChartSymbols(entries: readonly MoverEntry[]): ChartSymbol[] {
       instrumentId: entry.instrument_id,
       symbol: entry.symbol,
       exchange: entry.exchange,
+      rank: symbols.length,
     });
   }
   return symbols.sort((a, b) => a.symbol.localeCompare(b.symbol));
+}
+
+/** The ids of the `count` strongest movers among the symbols, strongest first. */
+export function strongestSymbols(
+  symbols: readonly ChartSymbol[],
+  count = DEFAULT_CHART_SYMBOLS,
+): string[] {
+  return [...symbols]
+    .sort((a, b) => a.rank - b.rank)
+    .slice(0, count)
+    .map((symbol) => String(symbol.instrumentId));
 }
 
 /** History rows as chart points (epoch ms), unusable ones dropped. */

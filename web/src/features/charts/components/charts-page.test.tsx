@@ -4,13 +4,14 @@ import { renderWithProviders } from "@/testing/render";
 import { supabaseMock } from "@/testing/supabase-mock";
 import { ChartsPage } from "./charts-page";
 
-// movers_feed rows (the columns the charts use; price and pct are never null there).
+// movers_feed rows, strongest first (the columns the charts use; price and pct are never null).
 const feed = [
-  { instrument_id: 1, symbol: "SOL/USDT", exchange: "Binance" },
-  { instrument_id: 2, symbol: "PEPE/WETH", exchange: "Uniswap V3 (ethereum)" },
-  { instrument_id: 2, symbol: "PEPE/WETH", exchange: "Uniswap V3 (ethereum)" },
-  { instrument_id: 3, symbol: "BTC/USD", exchange: "Coinbase" },
-].map((row) => ({ ...row, price: 1, pct: 0 }));
+  { instrument_id: 1, symbol: "SOL/USDT", exchange: "Binance", pct: 30 },
+  { instrument_id: 2, symbol: "PEPE/WETH", exchange: "Uniswap V3 (ethereum)", pct: -25 },
+  { instrument_id: 2, symbol: "PEPE/WETH", exchange: "Uniswap V3 (ethereum)", pct: -25 },
+  { instrument_id: 4, symbol: "WIF/SOL", exchange: "Raydium (Solana)", pct: 12 },
+  { instrument_id: 3, symbol: "BTC/USD", exchange: "Coinbase", pct: 1 },
+].map((row) => ({ ...row, price: 1 }));
 
 function renderCharts(history: (instrumentId: unknown) => unknown[] = () => []) {
   supabaseMock.signInWithProfile("ada@example.com", {
@@ -26,9 +27,11 @@ function renderCharts(history: (instrumentId: unknown) => unknown[] = () => []) 
   renderWithProviders(<ChartsPage />);
 }
 
+/** Replaces the opening selection (the strongest movers) with these symbols. */
 async function choose(...labels: string[]) {
-  fireEvent.click(await screen.findByRole("button", { name: "Symbols: None" }));
+  fireEvent.click(await screen.findByRole("button", { name: /^Symbols: / }));
   const panel = screen.getByRole("dialog", { name: "Symbols" });
+  fireEvent.click(within(panel).getByRole("button", { name: "Clear selection" }));
   for (const label of labels) fireEvent.click(within(panel).getByRole("checkbox", { name: label }));
 }
 
@@ -36,12 +39,17 @@ describe("ChartsPage", () => {
   it("offers each symbol of the user's movers once", async () => {
     renderCharts();
     expect(await screen.findByRole("heading", { name: "Charts" })).toBeInTheDocument();
-    fireEvent.click(await screen.findByRole("button", { name: "Symbols: None" }));
+    fireEvent.click(await screen.findByRole("button", { name: /^Symbols: / }));
     expect(
       within(screen.getByRole("dialog", { name: "Symbols" }))
         .getAllByRole("checkbox")
         .map((box) => box.closest("label")?.textContent),
-    ).toEqual(["BTC/USD · Coinbase", "PEPE/WETH · Uniswap V3 (ethereum)", "SOL/USDT · Binance"]);
+    ).toEqual([
+      "BTC/USD · Coinbase",
+      "PEPE/WETH · Uniswap V3 (ethereum)",
+      "SOL/USDT · Binance",
+      "WIF/SOL · Raydium (Solana)",
+    ]);
     expect(supabaseMock.client.rpc).toHaveBeenCalledWith("movers_feed", { window_minutes: 20 });
   });
 
@@ -80,8 +88,26 @@ describe("ChartsPage", () => {
     ).toBeInTheDocument();
   });
 
-  it("asks to choose before drawing", async () => {
+  it("opens with the three strongest movers drawn", async () => {
+    const now = Date.now();
+    renderCharts((id) =>
+      Array.from({ length: 4 }, (_, i) => ({
+        ts: new Date(now - (4 - i) * 60_000).toISOString(),
+        price: Number(id) + i,
+      })),
+    );
+    expect(await screen.findByRole("button", { name: "Symbols: 3 selected" })).toBeInTheDocument();
+    expect(
+      await screen.findByRole("figure", {
+        name: "Price lines of the last 3 hours: PEPE/WETH (Uniswap V3 (ethereum)), SOL/USDT (Binance), WIF/SOL (Raydium (Solana))",
+      }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/BTC\/USD \(Coinbase\)/)).not.toBeInTheDocument();
+  });
+
+  it("draws nothing once the user clears the selection", async () => {
     renderCharts();
+    await choose();
     expect(await screen.findByRole("button", { name: "Symbols: None" })).toBeInTheDocument();
     expect(screen.queryByRole("figure")).not.toBeInTheDocument();
   });

@@ -8,7 +8,7 @@ import { Card } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { useCurrentUser } from "@/hooks/use-current-user";
 import { LOGIN_PATH } from "@/lib/redirect";
-import { chartsQueries } from "../api/queries";
+import { chartsQueries, strongestSymbols } from "../api/queries";
 import { PriceLinesChart, type PriceSeries } from "./price-lines-chart";
 
 /** /charts (subscribers only): the last 3 hours of several symbols in one chart. */
@@ -19,7 +19,12 @@ export function ChartsPage() {
     ? effectiveWindow(profile.plan, profile.selected_window_minutes)
     : 30;
   const symbols = useQuery({ ...chartsQueries.symbols(windowMinutes), enabled: profile !== null });
-  const [selected, setSelected] = useState<string[]>([]);
+  // Until the user picks, the page shows the current strongest movers (decision 0014).
+  const [picked, setSelected] = useState<string[] | null>(null);
+  const selected = useMemo(
+    () => picked ?? strongestSymbols(symbols.data ?? []),
+    [picked, symbols.data],
+  );
   const chosen = useMemo(
     () => (symbols.data ?? []).filter((symbol) => selected.includes(String(symbol.instrumentId))),
     [symbols.data, selected],

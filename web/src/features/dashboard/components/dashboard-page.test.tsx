@@ -224,6 +224,48 @@ describe("DashboardPage: filters", () => {
     expect(symbols()).toEqual(["DOWN/USDT"]);
   });
 
+  it("names the threshold when it hides everything, shows all in one click and applies it again", async () => {
+    const { router } = renderDashboard({ movers: list(), profile: { user_threshold: 40 } });
+    const empty = await screen.findByTestId("filtered-empty");
+    expect(empty).toHaveTextContent("3 movers are below your alert threshold of 40 %.");
+    fireEvent.click(within(empty).getByRole("button", { name: "Show all" }));
+    expect(symbols()).toEqual(["UP/USDT", "DOWN/USDT", "SMALL/USDT"]);
+    expect(
+      screen.getByText("Showing every mover, also those below your alert threshold of 40 %."),
+    ).toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: "Apply my threshold" }));
+    expect(await screen.findByTestId("filtered-empty")).toBeInTheDocument();
+    fireEvent.click(screen.getByRole("link", { name: "Change the threshold in Settings" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard/settings"));
+  });
+
+  it("names the minimum when it alone hides everything and clears it in one click", async () => {
+    renderDashboard({ movers: list(), profile: { user_threshold: 5 } });
+    await tableReady();
+    fireEvent.change(screen.getByRole("spinbutton", { name: "Minimum %" }), {
+      target: { value: "50" },
+    });
+    const empty = screen.getByTestId("filtered-empty");
+    expect(empty).toHaveTextContent("2 movers are below your minimum of 50 %.");
+    fireEvent.click(within(empty).getByRole("button", { name: "Clear the minimum" }));
+    expect(symbols()).toEqual(["UP/USDT", "DOWN/USDT"]);
+    expect(localStorage.getItem(MIN_PERCENT_STORAGE_KEY)).toBe("0");
+  });
+
+  it("names both limits when only lifting both shows entries", async () => {
+    renderDashboard({ movers: list(), profile: { user_threshold: 40 } });
+    await screen.findByTestId("filtered-empty");
+    fireEvent.change(screen.getByRole("spinbutton", { name: "Minimum %" }), {
+      target: { value: "35" },
+    });
+    const empty = screen.getByTestId("filtered-empty");
+    expect(empty).toHaveTextContent(
+      "3 movers are below your alert threshold of 40 % or your minimum of 35 %.",
+    );
+    fireEvent.click(within(empty).getByRole("button", { name: "Show all" }));
+    expect(symbols()).toHaveLength(3);
+  });
+
   it("applies the user's own threshold", async () => {
     renderDashboard({ movers: list(), profile: { user_threshold: 5 } });
     await tableReady();
@@ -331,8 +373,11 @@ describe("DashboardPage: the user's exchanges (selected_exchanges)", () => {
     expect(symbols()).toEqual(["ETH/USD"]);
     expect(summary()).toBe("4 entries · 1 shown · 3 sources · 1 networks");
     fireEvent.click(screen.getByRole("button", { name: "Losses -" }));
-    expect(screen.getByText("No entries match your filters.")).toBeInTheDocument();
+    // Both Coinbase entries rise: the direction filter is to blame, not the exchanges.
+    expect(screen.getByText("Your filters hide all 2 movers.")).toBeInTheDocument();
     expect(screen.queryByRole("link", { name: "Choose exchanges in Settings" })).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Reset filters" }));
+    expect(symbols()).toEqual(["ETH/USD"]);
   });
 
   it("says when the selection hides every entry and leads to the settings", async () => {

@@ -18,10 +18,25 @@ import { dashboardQueries } from "../api/queries";
 import { useCheckoutSuccessToast } from "../hooks/use-checkout-success";
 import { useMoversStream } from "../hooks/use-movers-stream";
 import { useNow } from "../hooks/use-now";
-import { useDirection, useMinPercent, useSelection } from "../stores/filters-store";
-import { filterMovers, filterOptions, inSelectedExchanges } from "../utils/filter-movers";
+import {
+  useDirection,
+  useMinPercent,
+  useSelection,
+  useThresholdOff,
+} from "../stores/filters-store";
+import {
+  explainEmpty,
+  filterMovers,
+  filterOptions,
+  inSelectedExchanges,
+} from "../utils/filter-movers";
 import { AnalysisDialog } from "./analysis-dialog";
-import { EmptyState, ExchangesEmptyState } from "./empty-state";
+import {
+  EmptyState,
+  ExchangesEmptyState,
+  FilteredEmptyState,
+  ThresholdOffNote,
+} from "./empty-state";
 import { MoverCards } from "./mover-cards";
 import { MoverFilters } from "./mover-filters";
 import { MoversTable } from "./movers-table";
@@ -51,22 +66,16 @@ export function DashboardPage() {
   const networks = useSelection("networks");
   const venues = useSelection("venues");
   const entries = feed.data ?? NO_ENTRIES;
-  const threshold = profile?.user_threshold ?? 0;
+  const thresholdOff = useThresholdOff();
+  const userThreshold = profile?.user_threshold ?? 0;
+  const threshold = thresholdOff ? 0 : userThreshold;
   const storedExchanges = profile?.selected_exchanges;
   const selectedExchanges = useMemo(() => exchangeSelectionsOf(storedExchanges), [storedExchanges]);
-  const shown = useMemo(
-    () =>
-      filterMovers(entries, {
-        direction,
-        minPercent,
-        threshold,
-        selectedExchanges,
-        sources,
-        networks,
-        venues,
-      }),
-    [entries, direction, minPercent, threshold, selectedExchanges, sources, networks, venues],
+  const filters = useMemo(
+    () => ({ direction, minPercent, threshold, selectedExchanges, sources, networks, venues }),
+    [direction, minPercent, threshold, selectedExchanges, sources, networks, venues],
   );
+  const shown = useMemo(() => filterMovers(entries, filters), [entries, filters]);
   // The user's exchanges alone hide every entry: the other filters are not to blame.
   const noneFromSelectedExchanges = useMemo(
     () => !entries.some((entry) => inSelectedExchanges(entry, selectedExchanges)),
@@ -160,6 +169,8 @@ export function DashboardPage() {
             </Button>
           </div>
 
+          {thresholdOff && userThreshold > 0 && <ThresholdOffNote threshold={userThreshold} />}
+
           {feed.isPending ? (
             <div className="flex justify-center py-10">
               <Spinner label={t("loading")} className="size-6" />
@@ -173,9 +184,11 @@ export function DashboardPage() {
           ) : noneFromSelectedExchanges ? (
             <ExchangesEmptyState noneSelected={selectedExchanges.length === 0} />
           ) : shown.length === 0 ? (
-            <p role="status" className="rounded-md border border-dashed p-6 text-center text-sm">
-              {t("empty.filtered")}
-            </p>
+            <FilteredEmptyState
+              reason={explainEmpty(entries, filters)}
+              threshold={userThreshold}
+              minPercent={minPercent}
+            />
           ) : (
             <>
               <div className="hidden md:block">

@@ -12,6 +12,8 @@ type FilterList = "sources" | "networks" | "venues";
 type FiltersState = {
   direction: Direction;
   minPercent: number;
+  /** "Show all": the user's alert threshold hides nothing, for this session. */
+  thresholdOff: boolean;
   sources: string[];
   networks: string[];
   venues: string[];
@@ -20,6 +22,9 @@ type FiltersState = {
     /** Takes the field's text (or a number): non-numeric becomes 0; persisted. */
     setMinPercent: (raw: unknown) => void;
     setSelection: (filter: FilterList, values: string[]) => void;
+    setThresholdOff: (off: boolean) => void;
+    /** Direction, source, network and DEX back to all (the minimum and threshold stay). */
+    clearSelections: () => void;
     reset: () => void;
   };
 };
@@ -45,6 +50,7 @@ const initialSelections = () => ({
   sources: [] as string[],
   networks: [] as string[],
   venues: [] as string[],
+  thresholdOff: false,
 });
 
 const useFiltersStore = create<FiltersState>()((set) => ({
@@ -58,12 +64,16 @@ const useFiltersStore = create<FiltersState>()((set) => ({
       set({ minPercent });
     },
     setSelection: (filter, values) => set({ [filter]: values }),
+    setThresholdOff: (thresholdOff) => set({ thresholdOff }),
+    clearSelections: () =>
+      set({ direction: "all", sources: [], networks: [], venues: [] }),
     reset: () => set({ ...initialSelections(), minPercent: readStoredMinPercent() }),
   },
 }));
 
 export const useDirection = () => useFiltersStore((state) => state.direction);
 export const useMinPercent = () => useFiltersStore((state) => state.minPercent);
+export const useThresholdOff = () => useFiltersStore((state) => state.thresholdOff);
 export const useSelection = (filter: FilterList) => useFiltersStore((state) => state[filter]);
 export const useFilterActions = () => useFiltersStore((state) => state.actions);
 

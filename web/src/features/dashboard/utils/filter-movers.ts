@@ -89,3 +89,32 @@ export function filterMovers(entries: readonly MoverEntry[], filters: MoverFilte
     );
   });
 }
+
+/**
+ * Why filters that hide every entry do so, and how many entries one click would bring back:
+ * - `threshold`: the user's alert threshold (with the minimum, if that hides them too);
+ * - `minPercent`: the dashboard's minimum percent alone;
+ * - `filters`: the direction, source, network or DEX filters.
+ * Only asked when `filterMovers` returned nothing while the user's exchanges have entries.
+ */
+export type EmptyReason =
+  | { cause: "threshold"; hidden: number; alsoMinPercent: boolean }
+  | { cause: "minPercent"; hidden: number }
+  | { cause: "filters"; hidden: number };
+
+export function explainEmpty(entries: readonly MoverEntry[], filters: MoverFilters): EmptyReason {
+  const count = (changes: Partial<MoverFilters>) =>
+    filterMovers(entries, { ...filters, ...changes }).length;
+  const withoutThreshold = filters.threshold > 0 ? count({ threshold: 0 }) : 0;
+  if (withoutThreshold > 0)
+    return { cause: "threshold", hidden: withoutThreshold, alsoMinPercent: false };
+  const withoutMinimum = filters.minPercent > 0 ? count({ minPercent: 0 }) : 0;
+  if (withoutMinimum > 0) return { cause: "minPercent", hidden: withoutMinimum };
+  const withoutEither = count({ threshold: 0, minPercent: 0 });
+  if (withoutEither > 0)
+    return { cause: "threshold", hidden: withoutEither, alsoMinPercent: filters.minPercent > 0 };
+  return {
+    cause: "filters",
+    hidden: entries.filter((entry) => inSelectedExchanges(entry, filters.selectedExchanges)).length,
+  };
+}

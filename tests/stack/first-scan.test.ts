@@ -1,0 +1,129 @@
+// A newcomer's first minute on a stack of its own (fresh data, the real functions host): the first
+// scan replays the simulated market's last 3 hours, so a new Pro subscriber with the spec's
+// defaults (10 % threshold; the 30-minute window new accounts start with, decision 0005) sees movers, the 3-hour column, the analysis's
+// history and signals at once (issue 11, decision 0014).
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createClient } from "@supabase/supabase-js";
+import postgres from "postgres";
+import WebSocket from "ws";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { defaultOptions } from "../../devstack/config.ts";
+import { freePort, startStack, type Stack } from "../../devstack/stack.ts";
+import type { Database } from "../../web/src/lib/database.types.ts";
+
+const tmp = mkdtempSync(path.join(tmpdir(), "first-scan-"));
+const postgresUrl = inject("stack").postgresUrl;
+let stack: Stack;
+
+async function databaseUrl(): Promise<string | undefined> {
+  if (!postgresUrl) return undefined;
+  const admin = postgres(postgresUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database first_scan`);
+  await admin.end();
+  const url = new URL(postgresUrl);
+  url.pathname = "/first_scan";
+  return url.toString();
+}
+
+beforeAll(async () => {
+  mkdirSync(path.join(tmp, "data"), { recursive: true });
+  stack = await startStack({
+    ...defaultOptions({}),
+    databaseUrl: await databaseUrl(),
+    apiPort: await freePort(),
+    dataDir: path.join(tmp, "data"),
+    envFile: path.join(tmp, ".env.local"),
+    // The test scans itself, once, like the cron runner's first tick.
+    cron: false,
+    quiet: true,
+  });
+});
+afterAll(async () => {
+  await stack?.stop();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const client = (key: string) =>
+  createClient<Database>(stack.url, key, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: WebSocket as never },
+  });
+
+async function scan() {
+  const res = await fetch(`${stack.url}/functions/v1/scan`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${stack.secrets.secretKey}` },
+  });
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+/** A new account with the spec's defaults, made Pro the way the Stripe webhook does. */
+async function newProSubscriber() {
+  const user = client(stack.secrets.publishableKey);
+  const email = `newcomer-${Date.now().toString(36)}@example.test`;
+  const { data, error } = await user.auth.signUp({ email, password: "correct-horse-1" });
+  expect(error).toBeNull();
+  const service = client(stack.secrets.secretKey);
+  const { error: planError } = await service
+    .from("profiles")
+    .update({ plan: "pro", subscription_active: true })
+    .eq("id", data.user!.id);
+  expect(planError).toBeNull();
+  return user;
+}
+
+describe("the first scan of a fresh stack", () => {
+  let first: {
+    backfill?: { samples: number; instruments: number };
+    ingest: { movers: number };
+    signals: { computed: number };
+  };
+
+  beforeAll(async () => {
+    first = await scan();
+  });
+
+  it("replays the simulated market's last 3 hours before ingesting", async () => {
+    expect(first.backfill?.instruments).toBeGreaterThan(280);
+    // Every minute for 2.5 hours and every 10 s for the last half hour, per instrument.
+    expect(first.backfill!.samples).toBeGreaterThan(first.backfill!.instruments * 300);
+    const [{ oldest, newest }] = await stack.db.query<{ oldest: Date; newest: Date }>(
+      "select min(ts) as oldest, max(ts) as newest from public.price_history",
+    );
+    expect(new Date(newest).getTime() - new Date(oldest).getTime()).toBeGreaterThan(3 * 3_600_000);
+    // One scan in, the signals step already has its candles.
+    expect(first.signals.computed).toBeGreaterThan(0);
+  });
+
+  it("shows a new Pro subscriber with the default settings at least 5 movers", async () => {
+    const user = await newProSubscriber();
+    const { data: profile } = await user
+      .from("profiles")
+      .select("selected_window_minutes, user_threshold")
+      .single();
+    expect(profile).toEqual({ selected_window_minutes: 30, user_threshold: 10 });
+    const { data: feed, error } = await user.rpc("movers_feed", {});
+    expect(error).toBeNull();
+    const aboveThreshold = feed!.filter((row) => Math.abs(Number(row.pct)) >= 10);
+    expect(aboveThreshold.length).toBeGreaterThanOrEqual(5);
+    // Pro's shortest window too.
+    const { data: fifteen } = await user.rpc("movers_feed", { window_minutes: 15 });
+    expect(fifteen!.filter((row) => Math.abs(Number(row.pct)) >= 10).length).toBeGreaterThanOrEqual(5);
+    // Every row has its 3-hour price and change ("Price (3h)" is never "—").
+    for (const row of feed!) {
+      expect(row.price_3hour_ago, row.symbol).not.toBeNull();
+      expect(row.pct_3hour, row.symbol).not.toBeNull();
+    }
+    const { data: signals } = await user.from("strategy_signals").select("id").limit(1);
+    expect(signals).toHaveLength(1);
+  });
+
+  it("does not replay again while the scans keep the history", async () => {
+    const second = await scan();
+    expect(second.backfill).toBeUndefined();
+    expect(second.ingest.movers).toBeGreaterThan(280);
+  });
+});
