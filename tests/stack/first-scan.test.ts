@@ -111,7 +111,9 @@ describe("the first scan of a fresh stack", () => {
     expect(aboveThreshold.length).toBeGreaterThanOrEqual(5);
     // Pro's shortest window too.
     const { data: fifteen } = await user.rpc("movers_feed", { window_minutes: 15 });
-    expect(fifteen!.filter((row) => Math.abs(Number(row.pct)) >= 10).length).toBeGreaterThanOrEqual(5);
+    expect(fifteen!.filter((row) => Math.abs(Number(row.pct)) >= 10).length).toBeGreaterThanOrEqual(
+      5,
+    );
     // Every row has its 3-hour price and change ("Price (3h)" is never "—").
     for (const row of feed!) {
       expect(row.price_3hour_ago, row.symbol).not.toBeNull();

@@ -892,6 +892,10 @@ export type Database = {
         Args: { p: Database["public"]["Enums"]["plan"] };
         Returns: number;
       };
+      ingest_backfill: {
+        Args: { batch: Json; until?: string };
+        Returns: Json;
+      };
       ingest_scan: {
         Args: { quotes: Json; scanned_at?: string };
         Returns: Json;
