@@ -29,9 +29,14 @@ test("a subscriber sees movers arrive live, filters them and opens an analysis",
   // Scans every 10 s: rows appear and their times are fresh.
   const rows = page.locator("table tbody tr");
   await expect(rows.first()).toBeVisible({ timeout: 30_000 });
-  const summary = page.getByTestId("live-summary");
-  const before = await summary.textContent();
-  await expect(summary).not.toHaveText(before ?? "", { timeout: 30_000 });
+  // The list is full (the window's top 100) from the first scan on: live scans change its prices.
+  const livePrices = () =>
+    page
+      .locator("table tbody tr td:nth-child(4)")
+      .allTextContents()
+      .then((prices) => prices.join(" "));
+  const before = await livePrices();
+  await expect.poll(livePrices, { timeout: 30_000 }).not.toBe(before);
 
   // Gains only: every shown percent is positive.
   await page.getByRole("button", { name: "Gains +" }).click();
