@@ -73,7 +73,9 @@ test("the charts page opens with the strongest movers drawn", async ({ page }) =
   await expect(page.getByRole("button", { name: "Symbols: 3 selected" })).toBeVisible({
     timeout: 30_000,
   });
-  await expect(page.getByRole("figure", { name: /^Price lines of the last 3 hours: / })).toBeVisible({
+  await expect(
+    page.getByRole("figure", { name: /^Price lines of the last 3 hours: / }),
+  ).toBeVisible({
     timeout: 15_000,
   });
   await page.screenshot({ path: "tests/artifacts/screenshots/charts.png" });

@@ -56,7 +56,10 @@ test("a visitor registers, subscribes through checkout, saves settings and a pro
   await expect
     .poll(() => rows.count(), { timeout: 60_000, message: "five rows at the default threshold" })
     .toBeGreaterThanOrEqual(5);
-  for (const text of (await page.locator("table tbody tr td:nth-child(2)").allTextContents()).slice(0, 5)) {
+  for (const text of (await page.locator("table tbody tr td:nth-child(2)").allTextContents()).slice(
+    0,
+    5,
+  )) {
     expect(Math.abs(Number.parseFloat(text.replace(/[^0-9.+-]/g, "")))).toBeGreaterThanOrEqual(10);
   }
   // The 3-hour column has a price, not "—".

@@ -178,6 +178,7 @@ Deno.test("simulated: the replayed past is what the live scans saw, every minute
   const to = at(T0);
   const from = at(T0 - 3 * 3_600_000 - 60_000);
   const batch = createSimulatedAdapter().history!({ from, to });
+  deepStrictEqual(batch, simulatedHistory(from, to));
   const instruments = simulatedInstruments();
   assertEquals(batch.instruments.length, instruments.length);
   assertEquals(batch.prices.length, instruments.length);

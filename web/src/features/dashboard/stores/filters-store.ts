@@ -65,8 +65,7 @@ const useFiltersStore = create<FiltersState>()((set) => ({
     },
     setSelection: (filter, values) => set({ [filter]: values }),
     setThresholdOff: (thresholdOff) => set({ thresholdOff }),
-    clearSelections: () =>
-      set({ direction: "all", sources: [], networks: [], venues: [] }),
+    clearSelections: () => set({ direction: "all", sources: [], networks: [], venues: [] }),
     reset: () => set({ ...initialSelections(), minPercent: readStoredMinPercent() }),
   },
 }));
