@@ -24,23 +24,27 @@ export function denoDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.DENO_DIR ? path.resolve(env.DENO_DIR) : path.join(ROOT, ".deno");
 }
 
-/** Certificate, proxy and registry settings Deno must see to reach the npm registry. */
-const PASS_THROUGH = [
-  "SSL_CERT_FILE",
-  "SSL_CERT_DIR",
-  "DENO_CERT",
-  "DENO_TLS_CA_STORE",
+const PROXIES = [
   "HTTPS_PROXY",
   "https_proxy",
   "HTTP_PROXY",
   "http_proxy",
   "ALL_PROXY",
   "all_proxy",
+];
+
+/** Certificate, proxy and registry settings Deno must see to reach the npm registry. */
+const PASS_THROUGH = [
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "DENO_CERT",
+  "DENO_TLS_CA_STORE",
+  ...PROXIES,
   "NO_PROXY",
   "no_proxy",
   "NPM_CONFIG_REGISTRY",
   "DENO_AUTH_TOKENS",
-] as const;
+];
 
 const LOOPBACK = ["127.0.0.1", "localhost", "::1"];
 
@@ -68,14 +72,7 @@ export function denoEnv(
   }
   const registry = from.NPM_CONFIG_REGISTRY ?? from.npm_config_registry;
   if (registry && !env.NPM_CONFIG_REGISTRY) env.NPM_CONFIG_REGISTRY = registry;
-  const proxied = [
-    "HTTPS_PROXY",
-    "https_proxy",
-    "HTTP_PROXY",
-    "http_proxy",
-    "ALL_PROXY",
-    "all_proxy",
-  ].some((k) => env[k]);
+  const proxied = PROXIES.some((k) => env[k]);
   if (proxied) {
     const list = (env.NO_PROXY ?? env.no_proxy ?? "")
       .split(",")

@@ -12,7 +12,7 @@ import {
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import postgres from "postgres";
+import { freshDatabase } from "../support/postgres.ts";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { defaultOptions, ROOT } from "../../devstack/config.ts";
 import { StackError } from "../../devstack/errors.ts";
@@ -34,15 +34,7 @@ function cli(args: string[], env: Record<string, string>) {
 const postgresUrl = inject("stack").postgresUrl;
 
 /** On the Postgres suite, a fresh database of the temporary cluster; on PGlite, none. */
-async function databaseFor(name: string): Promise<string | undefined> {
-  if (!postgresUrl) return undefined;
-  const admin = postgres(postgresUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "faults_${name}"`);
-  await admin.end();
-  const url = new URL(postgresUrl);
-  url.pathname = `/faults_${name}`;
-  return url.toString();
-}
+const databaseFor = (name: string) => freshDatabase(postgresUrl, `faults_${name}`);
 
 async function options(name: string, extra: Partial<ReturnType<typeof defaultOptions>> = {}) {
   const dir = path.join(tmp, name);

@@ -6,32 +6,22 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createClient } from "@supabase/supabase-js";
-import postgres from "postgres";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { defaultOptions } from "../../devstack/config.ts";
 import { freePort, startStack, type Stack } from "../../devstack/stack.ts";
 import type { Database } from "../../web/src/lib/database.types.ts";
+import { freshDatabase } from "../support/postgres.ts";
 
 const tmp = mkdtempSync(path.join(tmpdir(), "first-scan-"));
 const postgresUrl = inject("stack").postgresUrl;
 let stack: Stack;
 
-async function databaseUrl(): Promise<string | undefined> {
-  if (!postgresUrl) return undefined;
-  const admin = postgres(postgresUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database first_scan`);
-  await admin.end();
-  const url = new URL(postgresUrl);
-  url.pathname = "/first_scan";
-  return url.toString();
-}
-
 beforeAll(async () => {
   mkdirSync(path.join(tmp, "data"), { recursive: true });
   stack = await startStack({
     ...defaultOptions({}),
-    databaseUrl: await databaseUrl(),
+    databaseUrl: await freshDatabase(postgresUrl, "first_scan"),
     apiPort: await freePort(),
     dataDir: path.join(tmp, "data"),
     envFile: path.join(tmp, ".env.local"),

@@ -10,7 +10,7 @@ import path from "node:path";
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { cleanup, renderHook, waitFor } from "@testing-library/react";
-import postgres from "postgres";
+import { freshDatabase } from "../support/postgres.ts";
 import { createElement, type ReactNode } from "react";
 import WebSocket from "ws";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from "vitest";
@@ -33,15 +33,7 @@ const postgresUrl = inject("stack").postgresUrl;
 let stack: StackProcess;
 
 beforeAll(async () => {
-  let databaseUrl: string | undefined;
-  if (postgresUrl) {
-    const admin = postgres(postgresUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database realtime_hooks`);
-    await admin.end();
-    const url = new URL(postgresUrl);
-    url.pathname = "/realtime_hooks";
-    databaseUrl = url.toString();
-  }
+  const databaseUrl = await freshDatabase(postgresUrl, "realtime_hooks");
   mkdirSync(path.join(tmp, "data"), { recursive: true });
   stack = await startStackProcess(tmp, databaseUrl);
 });

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createClient } from "@supabase/supabase-js";
 import { SignJWT } from "jose";
-import postgres from "postgres";
+import { freshDatabase } from "../support/postgres.ts";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { defaultOptions } from "../../devstack/config.ts";
@@ -26,21 +26,11 @@ const logs: string[] = [];
 let options: Parameters<typeof startStack>[0];
 let stack: Stack;
 
-async function databaseUrl(): Promise<string | undefined> {
-  if (!postgresUrl) return undefined;
-  const admin = postgres(postgresUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database realtime_lifecycle`);
-  await admin.end();
-  const url = new URL(postgresUrl);
-  url.pathname = "/realtime_lifecycle";
-  return url.toString();
-}
-
 beforeAll(async () => {
   mkdirSync(path.join(tmp, "data"), { recursive: true });
   options = {
     ...defaultOptions({}),
-    databaseUrl: await databaseUrl(),
+    databaseUrl: await freshDatabase(postgresUrl, "realtime_lifecycle"),
     apiPort: await freePort(),
     dataDir: path.join(tmp, "data"),
     envFile: path.join(tmp, ".env.local"),

@@ -100,3 +100,21 @@ export async function startTempPostgres(opts: { preload?: string[] } = {}): Prom
     },
   };
 }
+
+/**
+ * On the Postgres suite (the cluster's URL given), a fresh database `name` of the temporary
+ * cluster for a suite that starts a stack of its own; on PGlite (no URL), undefined.
+ */
+export async function freshDatabase(
+  clusterUrl: string | null,
+  name: string,
+): Promise<string | undefined> {
+  if (!clusterUrl) return undefined;
+  const { default: postgres } = await import("postgres");
+  const admin = postgres(clusterUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(clusterUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
