@@ -936,6 +936,19 @@ export type Database = {
         Args: { horizon?: string };
         Returns: number;
       };
+      signal_track_record: {
+        Args: { period?: string };
+        Returns: {
+          strategy: Database["public"]["Enums"]["strategy"] | null;
+          horizon_hours: number | null;
+          signals: number | null;
+          hits: number | null;
+          hit_rate: number | null;
+          directional: number | null;
+          avg_return: number | null;
+          median_return: number | null;
+        }[];
+      };
       touch_activity: {
         Args: never;
         Returns: undefined;
