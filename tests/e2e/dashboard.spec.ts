@@ -60,6 +60,16 @@ test("a subscriber sees movers arrive live, filters them and opens an analysis",
   await page.screenshot({ path: "tests/artifacts/screenshots/dashboard-analysis.png" });
   await page.keyboard.press("Escape");
 
+  // Each strategy's track record opens from the signals card.
+  await page.getByRole("link", { name: "Track record" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/track-record$/);
+  await expect(page.getByRole("heading", { name: "Strategy track record" })).toBeVisible();
+  await expect(
+    page.getByRole("table").or(page.getByText("No outcomes in this period yet.", { exact: false })),
+  ).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole("heading", { name: "Top Gainers" })).toBeVisible();
+
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({
     path: "tests/artifacts/screenshots/dashboard-phone.png",

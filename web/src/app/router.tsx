@@ -3,6 +3,7 @@ import { LoginPage } from "@/features/auth/components/login-page";
 import { RegisterPage } from "@/features/auth/components/register-page";
 import { ChartsPage } from "@/features/charts/components/charts-page";
 import { DashboardPage } from "@/features/dashboard/components/dashboard-page";
+import { TrackRecordPage } from "@/features/dashboard/components/track-record-page";
 import { LandingPage } from "@/features/landing/components/landing-page";
 import { ImprintPage } from "@/features/legal/components/imprint-page";
 import { PrivacyPage } from "@/features/legal/components/privacy-page";
@@ -40,6 +41,7 @@ export const routes: RouteObject[] = [
                 children: [
                   { path: "dashboard", element: <DashboardPage /> },
                   { path: "dashboard/settings", element: <SettingsPage /> },
+                  { path: "dashboard/track-record", element: <TrackRecordPage /> },
                   { path: "charts", element: <ChartsPage /> },
                 ],
               },

@@ -31,6 +31,39 @@ async function getRecentSignals(): Promise<SignalRow[]> {
   return (data ?? []).map((row) => ({ ...row, confidence: Number(row.confidence) }));
 }
 
+/** The periods of the strategies' track record (`signal_track_record(period)`). */
+export const TRACK_RECORD_PERIODS = ["24h", "7d", "30d"] as const;
+export type TrackRecordPeriod = (typeof TRACK_RECORD_PERIODS)[number];
+
+export type TrackRecordRow = {
+  strategy: string;
+  horizonHours: number;
+  signals: number;
+  hits: number;
+  hitRate: number;
+  directional: number;
+  avgReturn: number | null;
+  medianReturn: number | null;
+};
+
+const numberOrNull = (value: unknown) =>
+  value === null || value === undefined ? null : Number(value);
+
+async function getTrackRecord(period: TrackRecordPeriod): Promise<TrackRecordRow[]> {
+  const { data, error } = await supabase.rpc("signal_track_record", { period });
+  if (error) throw error;
+  return (data ?? []).map((row) => ({
+    strategy: row.strategy ?? "",
+    horizonHours: Number(row.horizon_hours),
+    signals: Number(row.signals),
+    hits: Number(row.hits),
+    hitRate: Number(row.hit_rate),
+    directional: Number(row.directional),
+    avgReturn: numberOrNull(row.avg_return),
+    medianReturn: numberOrNull(row.median_return),
+  }));
+}
+
 export const dashboardQueries = {
   all: ["dashboard"] as const,
   /** `movers_feed(window)`, kept current by `useMoversStream(window)`. */
@@ -40,6 +73,12 @@ export const dashboardQueries = {
       queryKey: [...dashboardQueries.all, "signals", "recent"] as const,
       queryFn: getRecentSignals,
       refetchInterval: SIGNALS_REFETCH_MS,
+    }),
+  /** Each strategy's hit rate and returns over the period, computed by the database. */
+  trackRecord: (period: TrackRecordPeriod) =>
+    queryOptions({
+      queryKey: [...dashboardQueries.all, "signals", "track-record", period] as const,
+      queryFn: () => getTrackRecord(period),
     }),
   /** The last 3 hours of one instrument, oldest first; refetched each time the analysis opens. */
   history: (instrumentId: number) =>

@@ -5,13 +5,19 @@ import {
   summarizeSignals,
 } from "@domain/signals";
 import { useQuery } from "@tanstack/react-query";
+import { HistoryIcon } from "lucide-react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router-dom";
 import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils";
 import { dashboardQueries } from "../api/queries";
+
+/** How each strategy's past signals played out (`track-record-page.tsx`). */
+const TRACK_RECORD_PATH = "/dashboard/track-record";
 
 const directionClass: Record<OverallDirection, string> = {
   buy: "border-transparent bg-success text-white",
@@ -87,6 +93,12 @@ export function SignalsCard() {
             ))}
           </ul>
         )}
+        <Button asChild variant="link" size="sm" className="mt-3 h-auto px-0">
+          <Link to={TRACK_RECORD_PATH}>
+            <HistoryIcon aria-hidden="true" />
+            {t("signals.trackRecordLink")}
+          </Link>
+        </Button>
       </CardContent>
     </Card>
   );
