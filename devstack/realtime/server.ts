@@ -29,6 +29,13 @@ import {
 export const WEBSOCKET_PATH = "/realtime/v1/websocket";
 export const BROADCAST_PATH = "/realtime/v1/api/broadcast";
 export const NOTIFY_CHANNEL = "realtime:broadcast";
+/**
+ * The database's control topic (migration 20261123100000): `authorization_changed` with
+ * `{user_id}` when what that user may read changed (plan, subscription, ban, role, a group
+ * membership). Its open private channels are authorised again and those now refused closed.
+ */
+export const AUTHORIZATION_TOPIC = "system:authorization";
+export const AUTHORIZATION_EVENT = "authorization_changed";
 
 export interface RealtimeOptions {
   db: Db;
@@ -614,6 +621,11 @@ export class RealtimeServer {
         ]);
         const row = rows[0];
         if (!row) return;
+        if (row.topic === AUTHORIZATION_TOPIC && row.event === AUTHORIZATION_EVENT) {
+          const userId = isRecord(row.payload) ? row.payload.user_id : undefined;
+          if (typeof userId === "string") await this.reauthorizeUser(userId);
+          return;
+        }
         const key = `${row.private === false ? "public" : "private"}:${row.topic}`;
         this.fanOut(key, row.event ?? "broadcast", row.payload ?? {}, { id });
       } catch (err) {
@@ -622,6 +634,34 @@ export class RealtimeServer {
         );
       }
     });
+  }
+
+  /**
+   * Runs the join check again for every private channel a user holds open and closes those
+   * now refused, as a refused access_token refresh does. Runs in the database-broadcast queue,
+   * so a broadcast committed after the change never reaches a channel that lost access.
+   */
+  private async reauthorizeUser(userId: string) {
+    const subs: Sub[] = [];
+    for (const client of this.clients) {
+      for (const sub of client.channels.values()) {
+        if (sub.isPrivate && sub.identity.claims.sub === userId) subs.push(sub);
+      }
+    }
+    for (const sub of subs) {
+      const active = () => sub.client.channels.get(sub.topic) === sub;
+      if (!active()) continue;
+      const perms = await authorizeTopic(this.opts.db, sub.subTopic, sub.identity);
+      if (!active()) continue;
+      if (!perms.read.broadcast && !perms.read.presence) {
+        this.closeSub(
+          sub,
+          `Unauthorized: You do not have permissions to read from this Channel topic: ${sub.subTopic}`,
+        );
+      } else {
+        sub.perms = perms;
+      }
+    }
   }
 
   private async prune() {
