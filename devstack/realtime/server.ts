@@ -233,9 +233,10 @@ export class RealtimeServer {
     if (peer.connections >= this.maxConnections) {
       return refuse(429, "ConnectionRateLimitReached: Too many connected users");
     }
-    peer.connections++;
 
     this.wss.handleUpgrade(req, socket, head, (ws) => {
+      // Counted once upgraded (ws calls back synchronously), so a failed handshake costs nothing.
+      peer.connections++;
       const client: Client = {
         id: this.nextId++,
         ws,
