@@ -79,6 +79,12 @@ begin
     execute 'delete from auth.sessions where user_id = $1' using new.id;
   end if;
   return null;
+exception
+  -- A platform that does not let the migration owner end sessions must not block the ban:
+  -- the access token's lifetime still bounds the banned user's access.
+  when insufficient_privilege then
+    raise warning 'Could not end the sessions of banned user %: %', new.id, sqlerrm;
+    return null;
 end;
 $$;
 comment on function private.end_banned_user_sessions() is
