@@ -100,6 +100,10 @@ describe("revoked access keeps no open stream", () => {
     await closedWithRefusal(memberChannel, groupTopic(groupId));
     await closedWithRefusal(movers, moversTopic(0));
     await postedOnlyTo(owner, groupId, ownerChannel, memberChannel);
+    // Rejoining with the same, still unexpired token is refused (what the SPA's hook does next).
+    const again = await join(member.client, groupTopic(groupId));
+    expect(again.status).toBe("CHANNEL_ERROR");
+    expect(again.error).toBe(refusal(groupTopic(groupId)));
     // No new access token: the ban ended every session (what bounds it on hosted Supabase).
     const refreshed = await member.client.auth.refreshSession();
     expect(refreshed.error).not.toBeNull();
