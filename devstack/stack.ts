@@ -15,7 +15,7 @@ import { startFunctionsHost, type FunctionsHost } from "./functions/host.ts";
 import { createGateway } from "./gateway.ts";
 import { applyMigrations, applyPlatformSql, ensureHistoryTables } from "./migrate.ts";
 import { installPostgrestErrors } from "./postgrest-errors.ts";
-import { RealtimeServer } from "./realtime/server.ts";
+import { type RealtimeOptions, RealtimeServer } from "./realtime/server.ts";
 import { FilesystemStorage } from "./storage-adapter.ts";
 import { StripeStandIn } from "./stripe/standin.ts";
 
@@ -42,6 +42,14 @@ export interface StartOptions extends StackOptions {
   log?: (line: string) => void;
   /** Realtime: close sockets silent for this long (default 60 s; tests shorten it). */
   realtimeIdleTimeoutMs?: number;
+  /** Realtime limits (connections, joins, channels per client); the bench raises them. */
+  realtimeLimits?: Pick<
+    RealtimeOptions,
+    | "maxChannelsPerSocket"
+    | "maxConnectionsPerClient"
+    | "maxJoinsPerSecond"
+    | "maxConcurrentAuthorizations"
+  >;
   /** Stripe stand-in: where it sends webhook events (default `<url>/functions/v1/stripe-webhook`). */
   stripeWebhookUrl?: string;
   /** Stripe stand-in: pauses before the retries of a failed delivery (default 0.5 s, 1 s, 2 s). */
@@ -232,6 +240,10 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
       secretKey: secrets.secretKey,
       log,
       idleTimeoutMs: opts.realtimeIdleTimeoutMs,
+      // Embedded PGlite runs one statement at a time: one join authorisation at once leaves it
+      // free for REST in between; Postgres serves a few at once from its pool (decision 0016).
+      maxConcurrentAuthorizations: db.kind === "pglite" ? 1 : 4,
+      ...opts.realtimeLimits,
     });
     await rt.start();
     realtime = rt;

@@ -29,6 +29,13 @@ import {
 export const WEBSOCKET_PATH = "/realtime/v1/websocket";
 export const BROADCAST_PATH = "/realtime/v1/api/broadcast";
 export const NOTIFY_CHANNEL = "realtime:broadcast";
+/**
+ * The database's control topic (migration 20261123100000): `authorization_changed` with
+ * `{user_id}` when what that user may read changed (plan, subscription, ban, role, a group
+ * membership). Its open private channels are authorised again and those now refused closed.
+ */
+export const AUTHORIZATION_TOPIC = "system:authorization";
+export const AUTHORIZATION_EVENT = "authorization_changed";
 
 export interface RealtimeOptions {
   db: Db;
@@ -38,15 +45,34 @@ export interface RealtimeOptions {
   log: (line: string) => void;
   /** A socket that sends nothing (not even heartbeats) for this long is closed. */
   idleTimeoutMs?: number;
+  /** Channels one connection may hold (hosted Realtime: 100). */
   maxChannelsPerSocket?: number;
   maxEventsPerSecond?: number;
+  /** Open connections per client address (hosted Realtime: 200 concurrent clients). */
+  maxConnectionsPerClient?: number;
+  /** Channel joins per second per client address (hosted Realtime: 100 per second). */
+  maxJoinsPerSecond?: number;
+  /**
+   * Join authorisations (each a database transaction) running at once; the rest wait their
+   * turn, so a join storm never holds more than this many of the database's connections and
+   * REST requests keep getting theirs.
+   */
+  maxConcurrentAuthorizations?: number;
   /** Database broadcasts older than this are pruned from realtime.messages. */
   retentionMs?: number;
+}
+
+interface Peer {
+  connections: number;
+  joinTokens: number;
+  refilledAt: number;
+  limitedLogged: boolean;
 }
 
 interface Client {
   id: number;
   ws: WebSocket;
+  peer: string;
   vsn: Vsn;
   apiIdentity: Identity;
   lastSeen: number;
@@ -84,6 +110,11 @@ const ALL_ALLOWED: Permissions = {
   write: { broadcast: true, presence: true },
 };
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+const STATUS_TEXT: Record<number, string> = {
+  401: "Unauthorized",
+  404: "Not Found",
+  429: "Too Many Requests",
+};
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -106,6 +137,13 @@ export class RealtimeServer {
   private readonly idleTimeoutMs: number;
   private readonly maxChannels: number;
   private readonly maxEvents: number;
+  private readonly maxConnections: number;
+  private readonly maxJoins: number;
+  private readonly maxAuthorizations: number;
+  /** Per client address: open connections and the join token bucket. */
+  private readonly peers = new Map<string, Peer>();
+  private authorizing = 0;
+  private readonly authQueue: (() => void)[] = [];
   private readonly retentionMs: number;
   private nextId = 1;
   private sweeper?: NodeJS.Timeout;
@@ -119,6 +157,9 @@ export class RealtimeServer {
     this.idleTimeoutMs = opts.idleTimeoutMs ?? 60_000;
     this.maxChannels = opts.maxChannelsPerSocket ?? 100;
     this.maxEvents = opts.maxEventsPerSecond ?? 100;
+    this.maxConnections = opts.maxConnectionsPerClient ?? 200;
+    this.maxJoins = opts.maxJoinsPerSecond ?? 100;
+    this.maxAuthorizations = opts.maxConcurrentAuthorizations ?? 1;
     this.retentionMs = opts.retentionMs ?? 60 * 60 * 1000;
   }
 
@@ -172,7 +213,7 @@ export class RealtimeServer {
       this.opts.log(`realtime: refused a connection (${status}): ${message}`);
       const body = JSON.stringify({ message });
       socket.end(
-        `HTTP/1.1 ${status} ${status === 401 ? "Unauthorized" : status === 404 ? "Not Found" : "Bad Request"}\r\n` +
+        `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? "Bad Request"}\r\n` +
           `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
       );
     };
@@ -187,11 +228,19 @@ export class RealtimeServer {
     else if (apikey === this.opts.secretKey)
       apiIdentity = { role: "service_role", claims: { role: "service_role" } };
     else return refuse(401, "Invalid API key");
+    const peerAddress = req.socket.remoteAddress ?? "unknown";
+    const peer = this.peer(peerAddress);
+    if (peer.connections >= this.maxConnections) {
+      return refuse(429, "ConnectionRateLimitReached: Too many connected users");
+    }
 
     this.wss.handleUpgrade(req, socket, head, (ws) => {
+      // Counted once upgraded (ws calls back synchronously), so a failed handshake costs nothing.
+      peer.connections++;
       const client: Client = {
         id: this.nextId++,
         ws,
+        peer: peerAddress,
         vsn,
         apiIdentity,
         lastSeen: Date.now(),
@@ -209,13 +258,75 @@ export class RealtimeServer {
     });
   }
 
+  private peer(address: string): Peer {
+    let peer = this.peers.get(address);
+    if (!peer) {
+      peer = {
+        connections: 0,
+        joinTokens: this.maxJoins,
+        refilledAt: Date.now(),
+        limitedLogged: false,
+      };
+      this.peers.set(address, peer);
+    }
+    return peer;
+  }
+
+  /** Takes one join from the client address's bucket (maxJoinsPerSecond, refilled continuously). */
+  private allowJoin(client: Client): boolean {
+    const peer = this.peer(client.peer);
+    const now = Date.now();
+    peer.joinTokens = Math.min(
+      this.maxJoins,
+      peer.joinTokens + ((now - peer.refilledAt) / 1000) * this.maxJoins,
+    );
+    peer.refilledAt = now;
+    if (peer.joinTokens >= 1) {
+      peer.joinTokens -= 1;
+      peer.limitedLogged = false;
+      return true;
+    }
+    if (!peer.limitedLogged) {
+      peer.limitedLogged = true;
+      this.opts.log(
+        `realtime: ${client.peer} joins more than ${this.maxJoins} channels per second; refusing joins`,
+      );
+    }
+    return false;
+  }
+
+  /** Runs a join authorisation when one of the maxConcurrentAuthorizations slots is free. */
+  private async authorize(topic: string, who: Identity): Promise<Permissions> {
+    if (this.authorizing >= this.maxAuthorizations) {
+      await new Promise<void>((resolve) => this.authQueue.push(resolve));
+    } else {
+      this.authorizing++;
+    }
+    try {
+      // Let pending I/O (REST requests) in first: an embedded PGlite runs on this thread and
+      // answers through microtasks, so back-to-back authorisations would otherwise starve it.
+      await new Promise((resolve) => setImmediate(resolve));
+      return await authorizeTopic(this.opts.db, topic, who);
+    } finally {
+      const next = this.authQueue.shift();
+      if (next) next();
+      else this.authorizing--;
+    }
+  }
+
   private dropClient(client: Client) {
     if (!this.clients.delete(client)) return;
+    const peer = this.peers.get(client.peer);
+    if (peer) peer.connections--;
     for (const sub of [...client.channels.values()]) this.removeSub(sub);
   }
 
   private sweepIdle() {
     const now = Date.now();
+    // An address without connections whose join bucket has refilled is forgotten.
+    for (const [address, peer] of this.peers) {
+      if (peer.connections <= 0 && now - peer.refilledAt > 1000) this.peers.delete(address);
+    }
     for (const client of this.clients) {
       if (now - client.lastSeen > this.idleTimeoutMs) {
         this.opts.log(
@@ -427,7 +538,10 @@ export class RealtimeServer {
     }
     const previous = client.channels.get(f.topic);
     if (!previous && client.channels.size >= this.maxChannels) {
-      return refuse(`ChannelRateLimitReached: at most ${this.maxChannels} channels per connection`);
+      return refuse("ChannelRateLimitReached: Too many channels");
+    }
+    if (!this.allowJoin(client)) {
+      return refuse("ClientJoinRateLimitReached: Too many joins per second");
     }
 
     let identity: { who: Identity; exp?: number };
@@ -436,9 +550,7 @@ export class RealtimeServer {
     } catch (err) {
       return refuse((err as Error).message);
     }
-    const perms = isPrivate
-      ? await authorizeTopic(this.opts.db, subTopic, identity.who)
-      : ALL_ALLOWED;
+    const perms = isPrivate ? await this.authorize(subTopic, identity.who) : ALL_ALLOWED;
     if (!perms.read.broadcast && !perms.read.presence) {
       return refuse(
         `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}`,
@@ -501,7 +613,7 @@ export class RealtimeServer {
       return;
     }
     if (sub.isPrivate) {
-      const perms = await authorizeTopic(this.opts.db, sub.subTopic, identity.who);
+      const perms = await this.authorize(sub.subTopic, identity.who);
       if (!active()) return;
       if (!perms.read.broadcast && !perms.read.presence) {
         return this.closeSub(
@@ -614,6 +726,11 @@ export class RealtimeServer {
         ]);
         const row = rows[0];
         if (!row) return;
+        if (row.topic === AUTHORIZATION_TOPIC && row.event === AUTHORIZATION_EVENT) {
+          const userId = isRecord(row.payload) ? row.payload.user_id : undefined;
+          if (typeof userId === "string") await this.reauthorizeUser(userId);
+          return;
+        }
         const key = `${row.private === false ? "public" : "private"}:${row.topic}`;
         this.fanOut(key, row.event ?? "broadcast", row.payload ?? {}, { id });
       } catch (err) {
@@ -622,6 +739,34 @@ export class RealtimeServer {
         );
       }
     });
+  }
+
+  /**
+   * Runs the join check again for every private channel a user holds open and closes those
+   * now refused, as a refused access_token refresh does. Runs in the database-broadcast queue,
+   * so a broadcast committed after the change never reaches a channel that lost access.
+   */
+  private async reauthorizeUser(userId: string) {
+    const subs: Sub[] = [];
+    for (const client of this.clients) {
+      for (const sub of client.channels.values()) {
+        if (sub.isPrivate && sub.identity.claims.sub === userId) subs.push(sub);
+      }
+    }
+    for (const sub of subs) {
+      const active = () => sub.client.channels.get(sub.topic) === sub;
+      if (!active()) continue;
+      const perms = await this.authorize(sub.subTopic, sub.identity);
+      if (!active()) continue;
+      if (!perms.read.broadcast && !perms.read.presence) {
+        this.closeSub(
+          sub,
+          `Unauthorized: You do not have permissions to read from this Channel topic: ${sub.subTopic}`,
+        );
+      } else {
+        sub.perms = perms;
+      }
+    }
   }
 
   private async prune() {
@@ -767,7 +912,7 @@ export class RealtimeServer {
     }
     for (const m of valid) {
       if (!m.isPrivate) continue;
-      const perms = await authorizeTopic(this.opts.db, m.topic, who);
+      const perms = await this.authorize(m.topic, who);
       if (!perms.write.broadcast) {
         return json(403, {
           message: `You do not have permissions to write to this Channel topic: ${m.topic}`,

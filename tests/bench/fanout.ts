@@ -51,6 +51,8 @@ export async function benchFanout(label: string, databaseUrl?: string): Promise<
     databaseUrl,
     functions: false,
     quiet: true,
+    // Every socket comes from this machine: lift the per-client limits for the bench.
+    realtimeLimits: { maxConnectionsPerClient: SOCKETS + 100, maxJoinsPerSecond: SOCKETS + 100 },
   });
   try {
     const login = await fetch(`${stack.url}/auth/v1/token?grant_type=password`, {

@@ -43,10 +43,11 @@ describe("storage through supabase-js", () => {
       .storage.from("avatars")
       .upload(key, new Blob([PNG], { type: "image/png" }));
     expect(up.error).toBeNull();
-    // The bucket is public: anyone may read.
-    const pub = await anonClient().storage.from("avatars").download(key);
-    expect(pub.error).toBeNull();
-    expect(new Uint8Array(await pub.data!.arrayBuffer())).toEqual(PNG);
+    // The bucket is public: anyone may read an object by its URL (listing is not public).
+    const url = anonClient().storage.from("avatars").getPublicUrl(key).data.publicUrl;
+    const pub = await fetch(url);
+    expect(pub.status).toBe(200);
+    expect(new Uint8Array(await pub.arrayBuffer())).toEqual(PNG);
     const text = await serviceClient()
       .storage.from("avatars")
       .upload(`${user.id}/notes.txt`, new Blob(["hello"], { type: "text/plain" }));
@@ -63,7 +64,7 @@ describe("the avatar function", () => {
     expect(first.error).toBeNull();
     const firstUrl: string = first.data.avatarUrl;
     expect(firstUrl).toMatch(
-      new RegExp(`/storage/v1/object/public/avatars/${user.id}/avatar-\\d+\\.png$`),
+      new RegExp(`/storage/v1/object/public/avatars/${user.id}/avatar-\\d+-[0-9a-f]{32}\\.png$`),
     );
 
     // Anyone can fetch the public URL, with the detected content type.
@@ -81,7 +82,7 @@ describe("the avatar function", () => {
     expect(second.error).toBeNull();
     expect(second.data.avatarUrl).toMatch(/\.gif$/);
     // Only the new avatar is left in the user's folder.
-    const listed = await anonClient().storage.from("avatars").list(user.id);
+    const listed = await client.storage.from("avatars").list(user.id);
     expect(listed.data?.map((o) => o.name.split("/").pop())).toEqual([
       second.data.avatarUrl.split("/").pop(),
     ]);

@@ -1,8 +1,12 @@
-// One instrument's price history since a time, oldest first, read in pages. The Data API answers
-// at most `max_rows` rows per request (1,000 on Supabase and locally), and 3 hours at a scan
-// every 10 s is 1,080 samples. The first page asks for the exact count, so a server with a
-// smaller `max_rows` is read to the end as well. Used by the scan's signals step (service role)
-// and by the /api layer (the caller's token: RLS decides).
+// One instrument's price history, oldest first, two ways:
+// - `readPriceHistory`: every sample since a time, read from the table in pages (the scan's
+//   signals step, service role only: API roles cannot read price_history). The Data API answers
+//   at most `max_rows` rows per request (1,000 on Supabase and locally), and 3 hours at a scan
+//   every 10 s is 1,080 samples. The first page asks for the exact count, so a server with a
+//   smaller `max_rows` is read to the end as well.
+// - `readPlanPriceHistory`: what a subscriber may see, `price_history_for(instrument)`: the last
+//   3 hours as each 5-minute bucket's open/high/low/close samples, at most 144 rows (the /api
+//   layer, with the caller's token; decision 0016).
 import type { PostgrestError, SupabaseClient } from "@supabase/supabase-js";
 
 export interface PriceHistoryRow {
@@ -42,4 +46,16 @@ export async function readPriceHistory(
     if (total !== null ? rows.length >= total : got.length < HISTORY_PAGE) break;
   }
   return { rows, error: null, status: 200 };
+}
+
+/** `price_history_for(instrument)` as the caller: its rows, or the error with its HTTP status. */
+export async function readPlanPriceHistory(
+  client: SupabaseClient,
+  instrumentId: number,
+): Promise<{ rows: PriceHistoryRow[]; error: PostgrestError | null; status: number }> {
+  const { data, error, status } = await client.rpc("price_history_for", {
+    instrument: instrumentId,
+  });
+  if (error) return { rows: [], error, status };
+  return { rows: (data ?? []) as PriceHistoryRow[], error: null, status };
 }

@@ -3,7 +3,7 @@
 import { deepStrictEqual, ok, rejects, strictEqual as assertEquals } from "node:assert/strict";
 import { envFrom } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
-import { createCallerClient, HISTORY_PAGE, supabaseMarketDb } from "./market-db.ts";
+import { createCallerClient, supabaseMarketDb } from "./market-db.ts";
 
 const URL_BASE = "http://supabase.test";
 const KEY = "sb_publishable_test_key";
@@ -93,32 +93,22 @@ Deno.test("moversFeed(): movers_feed with or without a window; PT403 becomes the
   );
 });
 
-Deno.test("priceHistory(): pages past max_rows until every counted sample is read", async () => {
-  const total = 2 * HISTORY_PAGE + 17;
-  const all = Array.from({ length: total }, (_, i) => ({
-    ts: new Date(Date.UTC(2026, 10, 21, 9) + i * 10_000).toISOString(),
-    price: 1 + i,
-    volume_24h: null,
-  }));
-  const { db, requests } = fakeSupabase((req, url) => {
-    assertEquals(url.pathname, "/rest/v1/price_history");
-    const offset = Number(url.searchParams.get("offset") ?? 0);
-    const limit = Math.min(Number(url.searchParams.get("limit")), HISTORY_PAGE);
-    const rows = all.slice(offset, offset + limit);
-    const counted = (req.headers.get("prefer") ?? "").includes("count=exact");
-    return json(rows, 200, {
-      "content-range": `${offset}-${offset + rows.length - 1}/${counted ? total : "*"}`,
-    });
+Deno.test("priceHistory(): one instrument through price_history_for, since the given time", async () => {
+  const all = [
+    { ts: "2026-11-21T08:59:50.000Z", price: 1, volume_24h: null },
+    { ts: "2026-11-21T09:00:00.000Z", price: 2, volume_24h: null },
+    { ts: "2026-11-21T09:04:50.000Z", price: 3, volume_24h: 7 },
+  ];
+  const bodies: unknown[] = [];
+  const { db, requests } = fakeSupabase(async (req, url) => {
+    assertEquals(url.pathname, "/rest/v1/rpc/price_history_for");
+    bodies.push(await req.json());
+    return json(all);
   });
-  const since = "2026-11-21T09:00:00.000Z";
-  const rows = await db.priceHistory(42, since);
-  assertEquals(rows.length, total);
-  assertEquals(rows[total - 1]!.price, total);
-  assertEquals(requests.length, 3);
-  const first = new URL(requests[0]!.url);
-  assertEquals(first.searchParams.get("instrument_id"), "eq.42");
-  assertEquals(first.searchParams.get("ts"), `gte.${since}`);
-  assertEquals(first.searchParams.get("order"), "ts.asc");
+  const rows = await db.priceHistory(42, "2026-11-21T09:00:00.000Z");
+  deepStrictEqual(rows, all.slice(1));
+  deepStrictEqual(bodies, [{ instrument: 42 }]);
+  assertEquals(requests.length, 1);
 });
 
 Deno.test("recentSignals() and instruments() ask for the newest signals and exact matches", async () => {

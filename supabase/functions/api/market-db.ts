@@ -7,7 +7,7 @@ import { isPlanId, type PlanId } from "../_shared/domain/plans.ts";
 import { MOVERS_EVENT, moversTopic } from "../_shared/domain/realtime.ts";
 import { type Env, requireEnv } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
-import { type PriceHistoryRow, readPriceHistory } from "../_shared/price-history.ts";
+import { type PriceHistoryRow, readPlanPriceHistory } from "../_shared/price-history.ts";
 import { API_NOT_CONFIGURED, type DbErrorContext, throwDbError } from "./errors.ts";
 
 /** The caller's own profile row (readable by its owner under RLS). */
@@ -67,8 +67,6 @@ export interface MarketDb {
 }
 
 export type MarketDbFactory = (env: Env, accessToken: string) => MarketDb;
-
-export { HISTORY_MAX_PAGES, HISTORY_PAGE } from "../_shared/price-history.ts";
 
 /** The caller-scoped client: publishable/anon key as apikey, the caller's token as bearer. */
 export function createCallerClient(
@@ -143,9 +141,11 @@ export function supabaseMarketDb(client: SupabaseClient, accessToken: string): M
     },
 
     async priceHistory(instrumentId, sinceIso) {
-      const { rows, error, status } = await readPriceHistory(client, instrumentId, sinceIso);
+      // The database serves the caller's resolution of the last 3 hours (decision 0016).
+      const { rows, error, status } = await readPlanPriceHistory(client, instrumentId);
       if (error) throwDbError("reading price history", error, { status });
-      return rows;
+      const since = Date.parse(sinceIso);
+      return rows.filter((row) => !(Date.parse(row.ts) < since));
     },
 
     async recentSignals(limit) {

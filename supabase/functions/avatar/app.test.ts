@@ -53,7 +53,7 @@ Deno.test("each image type is accepted by its content, whatever its declared typ
     assertEquals(res.status, 200, kind);
     const { avatarUrl } = await res.json();
     const path = avatarUrl.slice(STORAGE.length + 1);
-    assertEquals(new RegExp(`^${USER}/avatar-\\d+\\.${ext}$`).test(path), true, path);
+    assertEquals(new RegExp(`^${USER}/avatar-\\d+-[0-9a-f]{32}\\.${ext}$`).test(path), true, path);
     assertEquals(t.store.objects.get(path)!.contentType, mime);
     deepStrictEqual(t.store.objects.get(path)!.bytes, image(kind));
     assertEquals(t.store.profiles.get(USER)!.avatarUrl, avatarUrl);

@@ -1,8 +1,10 @@
 // POST /functions/v1/avatar, multipart with the image in the field `avatar` → `{ avatarUrl }`.
 // The type is decided by the content's magic bytes (JPEG, PNG, GIF, WebP), never by the declared
 // type or the name; at most 5 MB. The image is stored with the service role in the public
-// avatars bucket at `<user id>/avatar-<ms timestamp>.<ext>`, the profile's avatar_url is set to
-// its public URL, and the user's older avatar objects are removed.
+// avatars bucket at `<user id>/avatar-<ms timestamp>-<128 random bits>.<ext>`, the profile's
+// avatar_url is set to its public URL, and the user's older avatar objects are removed. The
+// bucket cannot be listed (migration 20261123100100), so the random part keeps an avatar's
+// URL unguessable: only someone shown the URL can fetch it.
 import { functionApp, methodNotAllowed } from "../_shared/app.ts";
 import { type AvatarStoreFactory, defaultAvatarStore } from "../_shared/avatars.ts";
 import { AVATAR_MAX_BYTES, AVATAR_MESSAGES, sniffImageType } from "../_shared/domain/images.ts";
@@ -49,7 +51,13 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array<Arra
   return out;
 }
 
-const AVATAR_NAME = /^avatar-(\d+)\.[a-z]+$/;
+const AVATAR_NAME = /^avatar-(\d+)(?:-[0-9a-f]+)?\.[a-z]+$/;
+
+/** 128 random bits in hex: the part of an avatar's name nobody can guess. */
+function randomPart(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 export function createAvatarApp(deps: AvatarDeps = {}) {
   const env = deps.env ?? denoEnv;
@@ -83,7 +91,7 @@ export function createAvatarApp(deps: AvatarDeps = {}) {
 
     const folder = user.id;
     const stamp = now();
-    const path = `${folder}/avatar-${stamp}.${type.ext}`;
+    const path = `${folder}/avatar-${stamp}-${randomPart()}.${type.ext}`;
     await store.upload(path, bytes, type.mime);
     const avatarUrl = store.publicUrl(path);
     try {

@@ -189,7 +189,7 @@ insert into expect (tbl, op, outcomes, note) values
   ('instruments', 'insert', '{D,D,D,D,D,D}', null),
   ('instruments', 'update', '{D,D,D,D,D,D}', null),
   ('instruments', 'delete', '{D,D,D,D,D,D}', null),
-  ('price_history', 'select', '{0,0,0,2,0,2}', null),
+  ('price_history', 'select', '{D,D,D,D,D,D}', null),
   ('price_history', 'insert', '{D,D,D,D,D,D}', null),
   ('price_history', 'update', '{D,D,D,D,D,D}', null),
   ('price_history', 'delete', '{D,D,D,D,D,D}', null),

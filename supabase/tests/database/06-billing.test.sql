@@ -5,7 +5,7 @@ begin;
 create extension if not exists pgtap with schema extensions;
 set local search_path = public, extensions;
 set local client_min_messages = warning;
-select plan(26);
+select plan(27);
 
 insert into auth.users (id, email) values
   ('a6000000-0000-4000-8000-000000000001', 'buyer@billing.test'),
@@ -146,7 +146,7 @@ select throws_ok(
   '42501', null, 'a user cannot set their plan');
 
 -- ---------------------------------------------------------------------------------------------
--- Avatars: only the service role writes objects; anyone reads; users delete their own.
+-- Avatars: only the service role writes objects; users list and delete their own.
 -- ---------------------------------------------------------------------------------------------
 select throws_ok(
   $$insert into storage.objects (bucket_id, name)
@@ -166,11 +166,18 @@ select is(
    where bucket_id = 'avatars' and name = 'a6000000-0000-4000-8000-000000000004/avatar-1.png'),
   1, 'a user cannot replace their avatar object');
 
+-- Listing is not public (migration 20261123100100): anon lists nothing, the owner their own.
 set local role anon;
 select is(
   (select count(*)::int from storage.objects
    where bucket_id = 'avatars' and name like 'a6000000-0000-4000-8000-000000000004/%'),
-  1, 'anyone reads avatars');
+  0, 'anon cannot list avatars');
+reset role;
+set local role authenticated;
+select is(
+  (select count(*)::int from storage.objects
+   where bucket_id = 'avatars' and name like 'a6000000-0000-4000-8000-000000000004/%'),
+  1, 'a user lists their own avatar folder');
 reset role;
 
 set local role authenticated;

@@ -928,6 +928,10 @@ export type Database = {
         Args: { p: Database["public"]["Enums"]["plan"] };
         Returns: number;
       };
+      price_history_for: {
+        Args: { instrument: number };
+        Returns: { ts: string | null; price: number | null; volume_24h: number | null }[];
+      };
       promote_self: {
         Args: { secret: string };
         Returns: Database["public"]["Enums"]["plan"];

@@ -16,7 +16,7 @@ export const moversKeys = {
   feed: (windowMinutes: number) => [...moversKeys.all, windowMinutes] as const,
 };
 
-/** The analysis shows this much price history (spec section 9). */
+/** The analysis shows this much price history (spec section 9); `price_history_for` serves it. */
 export const HISTORY_HOURS = 3;
 type FeedRow = Database["public"]["Functions"]["movers_feed"]["Returns"][number];
 export type HistoryRow = { ts: string; price: number; volume_24h: number | null };
@@ -53,33 +53,21 @@ async function getMoversFeed(windowMinutes: number): Promise<MoverEntry[]> {
 }
 
 /**
- * Rows per history request: the Data API answers at most 1,000 rows (`max_rows`), and 3 hours of
- * a scan every 10 s is 1,080 samples, so the history is read in pages.
+ * One instrument's last 3 hours from `price_history_for(instrument)`: per 5-minute bucket, the
+ * samples that make its candle (open, high, low, close), oldest first, at most 144 rows. The
+ * table itself is not readable (decision 0016); 5-minute candles of these rows are those of the
+ * full history.
  */
-export const HISTORY_PAGE_ROWS = 1000;
-
 async function getPriceHistory(instrumentId: number): Promise<HistoryRow[]> {
-  const since = new Date(Date.now() - HISTORY_HOURS * 60 * 60 * 1000).toISOString();
-  const rows: { ts: string; price: unknown; volume_24h: unknown }[] = [];
-  for (let from = 0; ; from += HISTORY_PAGE_ROWS) {
-    const { data, error } = await supabase
-      .from("price_history")
-      .select("ts, price, volume_24h")
-      .eq("instrument_id", instrumentId)
-      .gte("ts", since)
-      .order("ts", { ascending: true })
-      .range(from, from + HISTORY_PAGE_ROWS - 1);
-    if (error) throw error;
-    rows.push(...(data ?? []));
-    if (!data || data.length < HISTORY_PAGE_ROWS) break;
-  }
-  return rows
+  const { data, error } = await supabase.rpc("price_history_for", { instrument: instrumentId });
+  if (error) throw error;
+  return (data ?? [])
     .map((row) => ({
-      ts: row.ts,
+      ts: row.ts ?? "",
       price: Number(row.price),
       volume_24h: toNumber(row.volume_24h),
     }))
-    .filter((row) => Number.isFinite(row.price));
+    .filter((row) => row.ts !== "" && Number.isFinite(row.price));
 }
 
 export const marketQueries = {

@@ -20,8 +20,8 @@ function renderCharts(history: (instrumentId: unknown) => unknown[] = () => []) 
     selected_window_minutes: 20,
   });
   supabaseMock.setRpc("movers_feed", { data: feed, error: null });
-  supabaseMock.setTable("price_history", (read) => ({
-    data: history(read.filters.find(([, column]) => column === "instrument_id")?.[2]),
+  supabaseMock.setRpc("price_history_for", (args) => ({
+    data: history((args as { instrument: number }).instrument),
     error: null,
   }));
   renderWithProviders(<ChartsPage />);

@@ -40,9 +40,9 @@ function history(
 }
 
 function renderDialog(rows: ReturnType<typeof history>) {
-  const reads: (readonly [string, string, unknown][])[] = [];
-  supabaseMock.setTable("price_history", (read) => {
-    reads.push(read.filters);
+  const reads: unknown[] = [];
+  supabaseMock.setRpc("price_history_for", (args) => {
+    reads.push(args);
     return { data: rows, error: null };
   });
   renderWithProviders(<AnalysisDialog entry={entry} onClose={() => {}} />);
@@ -72,8 +72,7 @@ describe("AnalysisDialog", () => {
       within(dialog).getByText(/experimental and for educational purposes only/),
     ).toBeInTheDocument();
 
-    expect(reads[0][0]).toEqual(["eq", "instrument_id", 7]);
-    expect(reads[0][1][0]).toBe("gte");
+    expect(reads).toEqual([{ instrument: 7 }]);
   });
 
   it("rates a thin, jumpy market as high risk", async () => {
