@@ -1,8 +1,10 @@
 // `npm run bench`: start-up time of `npm start`'s stack (cold: empty data folder; warm: second
 // start) until /rest/v1 answers 200, and on the cold start until the first dashboard has rows
-// (the SPA is served and a subscriber's feed holds 5 movers above the default 10 % threshold), PostgREST read latency (p50/p95 over 1,000 requests) and
-// Realtime fan-out of database broadcasts to 1,000 subscribed sockets (fanout.ts) and scan ingest
-// (ingest.ts), on PGlite and, when the binaries are installed, on a temporary PostgreSQL 15.
+// (the SPA is served and a subscriber's feed holds 5 movers above the default 10 % threshold);
+// PostgREST read latency (p50/p95 over 1,000 requests); how old a quote is when a dashboard
+// renders it (freshness.ts); Realtime fan-out of database broadcasts to 1,000 subscribed sockets
+// (fanout.ts) and scan ingest (ingest.ts), on PGlite and, when the binaries are installed, on a
+// temporary PostgreSQL 15.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +14,7 @@ import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
 import { freePort } from "../../devstack/stack.ts";
 import { postgresAvailable, startTempPostgres } from "../support/postgres.ts";
 import { benchFanout } from "./fanout.ts";
+import { benchFreshness } from "./freshness.ts";
 import { benchIngest } from "./ingest.ts";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
@@ -141,6 +144,7 @@ async function bench(label: string, env: Record<string, string>) {
       `${label.padEnd(14)} cold start ${(cold.ms / 1000).toFixed(2)} s · first dashboard rows ${(firstRows / 1000).toFixed(2)} s · warm start ${(warm.ms / 1000).toFixed(2)} s · ` +
         `PostgREST read (${REQUESTS} sequential, authenticated, RLS) p50 ${lat.p50.toFixed(2)} ms · p95 ${lat.p95.toFixed(2)} ms · ${lat.rps.toFixed(0)} req/s`,
     );
+    console.log(await benchFreshness(label, `http://127.0.0.1:${webPort}`));
   } finally {
     await stop(warm.child);
   }
