@@ -113,6 +113,22 @@ describe("the first scan of a fresh stack", () => {
     expect(signals).toHaveLength(1);
   });
 
+  it("records each source's state, which visitors read and /api/health lists", async () => {
+    const { data, error } = await client(stack.secrets.publishableKey)
+      .from("source_health")
+      .select("source, state, quotes, failure, last_attempt_at, last_success_at");
+    expect(error).toBeNull();
+    expect(data).toHaveLength(1);
+    expect(data![0]).toMatchObject({ source: "simulated", state: "ok", failure: null });
+    expect(data![0]!.quotes).toBeGreaterThan(280);
+    expect(data![0]!.last_success_at).toBe(data![0]!.last_attempt_at);
+    const health = await (await fetch(`${stack.url}/api/health`)).json();
+    expect(health).toMatchObject({
+      status: "ok",
+      sources: [{ source: "simulated", state: "ok", failure: null }],
+    });
+  });
+
   it("does not replay again while the scans keep the history", async () => {
     const second = await scan();
     expect(second.backfill).toBeUndefined();

@@ -4,7 +4,8 @@
 // service role), so RLS, movers_feed's plan checks and the Realtime join policy decide.
 //
 // Routes (all market routes: GET, `Authorization: Bearer <user access token>`):
-//   GET /api/health                      200 { status: "ok", time }
+//   GET /api/health                      200 { status: "ok", time, sources: [source health] }
+//                                        (no token needed; "degraded" when sources are unreadable)
 //   GET /api/gainers/recent[?window=m]   200 [gainer]: movers_feed(window), the window's 100
 //                                        strongest (default: the caller's selected window)
 //   GET /api/gainers/history/{symbol}    200 [{ ts, price }], the last 3 hours, oldest first
@@ -31,13 +32,27 @@
 // 404 unknown_symbol / not_found; 405 method_not_allowed; 503 realtime_unavailable (/sse join
 // timed out); 500 otherwise. Cookie sessions (/api/auth/*) are not served yet.
 import { functionApp } from "../_shared/app.ts";
+import { denoEnv } from "../_shared/env.ts";
+import { type SourceHealthReader, supabaseSourceHealth } from "./health.ts";
 import { type MarketDeps, marketRoutes } from "./market.ts";
 
-export type ApiDeps = MarketDeps;
+export interface ApiDeps extends MarketDeps {
+  /** Each market source's state; default: `source_health` read with the publishable key. */
+  sourceHealth?: SourceHealthReader;
+}
 
 export function createApiApp(deps: ApiDeps = {}) {
   const app = functionApp("api");
-  app.get("/health", (c) => c.json({ status: "ok", time: new Date().toISOString() }));
+  const readHealth = deps.sourceHealth ?? supabaseSourceHealth(deps.env ?? denoEnv);
+  app.get("/health", async (c) => {
+    const time = new Date().toISOString();
+    try {
+      return c.json({ status: "ok", time, sources: await readHealth() });
+    } catch (err) {
+      console.warn(`[api] source health unreadable: ${err instanceof Error ? err.message : err}`);
+      return c.json({ status: "degraded", time, sources: [] });
+    }
+  });
   app.route("/", marketRoutes(deps));
   return app;
 }

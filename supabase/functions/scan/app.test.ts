@@ -2,6 +2,7 @@ import { deepStrictEqual, ok, strictEqual as assertEquals } from "node:assert/st
 import type { MarketSource, Quote } from "../_shared/domain/market.ts";
 import { envFrom } from "../_shared/env.ts";
 import { createBinanceAdapter } from "../_shared/market/binance.ts";
+import { MarketSourceError } from "../_shared/market/types.ts";
 import { createSimulatedAdapter } from "../_shared/market/simulated.ts";
 import { fakeFetch, jsonResponse, loadMarketFixture } from "../_shared/market/testing.ts";
 import type { HistoryBatch, MarketAdapter } from "../_shared/market/types.ts";
@@ -13,6 +14,7 @@ import {
   type IngestResult,
   type ScanDb,
   type ScanDeps,
+  type SourceHealth,
 } from "./app.ts";
 
 const SERVICE_KEY = "sb_secret_test_service_key_0123456789";
@@ -156,6 +158,7 @@ Deno.test("scan: a failing source is reported and the others are still ingested,
     quotes: 0,
     skipped: 0,
     error: "api.coinbase.com answered HTTP 503",
+    failure: "other",
   });
   assertEquals(body.sources.dex.error, "api.geckoterminal.com did not answer within 8000 ms");
   assertEquals(t.db.calls.length, 1);
@@ -294,4 +297,74 @@ Deno.test("scan: venues that cannot replay their past are never backfilled", asy
   const body = await (await t.call()).json();
   assertEquals(body.backfill, undefined);
   assertEquals(db.checks, 0);
+});
+
+Deno.test("scan: each source's state is recorded — live, backing off, or failing with its kind and status", async () => {
+  const recorded: { health: SourceHealth[]; scannedAt: string }[] = [];
+  const db = new FakeScanDb();
+  const t = setup({ MARKET_SOURCES: "binance,coinbase,dex,simulated" }, {
+    db: () =>
+      Object.assign(db, {
+        recordHealth: (health: SourceHealth[], scannedAt: string) => {
+          recorded.push({ health, scannedAt });
+          return Promise.resolve();
+        },
+      }),
+    fetch: fakeFetch(() => jsonResponse({ code: -1003 }, 429, { "retry-after": "60" })).fetch,
+    adapters: {
+      binance: createBinanceAdapter(),
+      coinbase: {
+        source: "coinbase",
+        fetchQuotes: () =>
+          Promise.reject(
+            new MarketSourceError("coinbase", "http", "api.coinbase.com answered HTTP 503", 503),
+          ),
+      },
+      dex: {
+        source: "dex",
+        fetchQuotes: () =>
+          Promise.reject(new MarketSourceError("dex", "timeout", "no answer within 8000 ms")),
+      },
+      simulated: createSimulatedAdapter(),
+    },
+  });
+  const body = await (await t.call()).json();
+  deepStrictEqual(body.sources.coinbase, {
+    quotes: 0,
+    skipped: 0,
+    error: "api.coinbase.com answered HTTP 503",
+    failure: "http",
+    httpStatus: 503,
+  });
+  assertEquals(recorded.length, 1);
+  assertEquals(recorded[0]!.scannedAt, NOW.toISOString());
+  deepStrictEqual(recorded[0]!.health, [
+    { source: "binance", state: "backoff", quotes: 0, backoffUntil: "2026-03-02T12:01:00.000Z" },
+    {
+      source: "coinbase",
+      state: "failing",
+      quotes: 0,
+      failure: "http",
+      httpStatus: 503,
+      message: "api.coinbase.com answered HTTP 503",
+    },
+    {
+      source: "dex",
+      state: "failing",
+      quotes: 0,
+      failure: "timeout",
+      message: "no answer within 8000 ms",
+    },
+    { source: "simulated", state: "ok", quotes: body.sources.simulated.quotes },
+  ]);
+});
+
+Deno.test("scan: failing to record the sources' state does not fail the scan", async () => {
+  const db = Object.assign(new FakeScanDb(), {
+    recordHealth: () => Promise.reject(new Error("record_source_health failed: timeout")),
+  });
+  const t = setup({}, { db: () => db });
+  const res = await t.call();
+  assertEquals(res.status, 200);
+  assertEquals(db.calls.length, 1);
 });

@@ -8,7 +8,11 @@ import type { MarketSource, Quote, ScanResult } from "../_shared/domain/market.t
 import { denoEnv, type Env, notConfigured } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
 import { createAdapters, enabledSources } from "../_shared/market/sources.ts";
-import type { HistoryBatch, MarketAdapter } from "../_shared/market/types.ts";
+import {
+  type HistoryBatch,
+  type MarketAdapter,
+  MarketSourceError,
+} from "../_shared/market/types.ts";
 import { bearerToken, createServiceClient } from "../_shared/supabase.ts";
 import { createSignalsStep, type SignalsStep } from "./signals.ts";
 
@@ -28,6 +32,8 @@ export interface ScanDb {
   newestSample?(): Promise<string | null>;
   /** Stores a source's replayed past (`public.ingest_backfill`). */
   backfill?(batch: HistoryBatch, until: string): Promise<BackfillResult>;
+  /** Stores each source's state (`public.record_source_health`). */
+  recordHealth?(health: SourceHealth[], scannedAt: string): Promise<void>;
 }
 
 /** How far back a replayed past reaches: the 3-hour column's reference, and a minute more. */
@@ -39,7 +45,39 @@ export interface SourceReport {
   quotes: number;
   skipped: number;
   error?: string;
+  /** Why the source failed: network, timeout, http, parse (an adapter's kind) or other. */
+  failure?: string;
+  httpStatus?: number;
   backoffUntil?: string;
+}
+
+/** One source's outcome as `public.record_source_health` stores it. */
+export interface SourceHealth {
+  source: MarketSource;
+  state: "ok" | "backoff" | "failing";
+  quotes: number;
+  failure?: string;
+  httpStatus?: number;
+  message?: string;
+  backoffUntil?: string;
+}
+
+/** The scan's per-source report as health rows: failing, backing off, or live. */
+export function sourceHealth(report: ScanResponse["sources"]): SourceHealth[] {
+  return (Object.entries(report) as [MarketSource, SourceReport][]).map(([source, r]) =>
+    r.error
+      ? {
+        source,
+        state: "failing",
+        quotes: 0,
+        failure: r.failure ?? "other",
+        ...(r.httpStatus ? { httpStatus: r.httpStatus } : {}),
+        message: r.error.slice(0, 300),
+      }
+      : r.backoffUntil && r.quotes === 0
+      ? { source, state: "backoff", quotes: 0, backoffUntil: r.backoffUntil }
+      : { source, state: "ok", quotes: r.quotes }
+  );
 }
 
 export interface ScanResponse {
@@ -92,6 +130,13 @@ export function supabaseScanDb(client: SupabaseClient): ScanDb {
       if (error) throw new Error(`reading the newest sample failed: ${error.message}`);
       const row = (data ?? [])[0] as { ts?: string } | undefined;
       return row?.ts ?? null;
+    },
+    async recordHealth(health, scannedAt) {
+      const { error } = await client.rpc("record_source_health", {
+        reports: health,
+        scanned_at: scannedAt,
+      });
+      if (error) throw new Error(`record_source_health failed: ${error.message}`);
     },
     async backfill(batch, until) {
       const { data, error } = await client.rpc("ingest_backfill", { batch, until });
@@ -204,7 +249,16 @@ export function createScanApp(deps: ScanDeps = {}) {
         report[source] = { quotes: q.length, skipped, ...(backoffUntil ? { backoffUntil } : {}) };
       } else {
         console.warn(`[scan] ${source} failed: ${message(result.reason)}`);
-        report[source] = { quotes: 0, skipped: 0, error: message(result.reason) };
+        const reason = result.reason;
+        report[source] = {
+          quotes: 0,
+          skipped: 0,
+          error: message(reason),
+          failure: reason instanceof MarketSourceError ? reason.kind : "other",
+          ...(reason instanceof MarketSourceError && reason.status
+            ? { httpStatus: reason.status }
+            : {}),
+        };
       }
     });
 
@@ -218,6 +272,13 @@ export function createScanApp(deps: ScanDeps = {}) {
     }
 
     const ingest = await db.ingest(quotes, scannedAt);
+
+    // The sources' state is shown to users; failing to store it does not fail the scan.
+    try {
+      await db.recordHealth?.(sourceHealth(report), scannedAt);
+    } catch (err) {
+      console.warn(`[scan] source health not recorded: ${message(err)}`);
+    }
 
     // Signals are a by-product: their failure is reported, the scan itself succeeded.
     let signalReport: ScanResponse["signals"];

@@ -121,6 +121,8 @@ insert into public.billing_subscriptions (id, user_id, stripe_customer_id, plan,
   ('sub_subscriber', 'a1000000-0000-4000-8000-000000000003', 'cus_subscriber', 'pro', 'active'),
   ('sub_banned', 'a1000000-0000-4000-8000-000000000004', 'cus_banned', 'pro', 'active');
 insert into public.billing_events (id, type) values ('evt_1', 'checkout.session.completed');
+delete from public.source_health;
+insert into public.source_health (source, state, quotes, last_attempt_at) values ('simulated', 'ok', 10, now());
 
 -- ---------------------------------------------------------------------------------------------
 -- The statements each actor attempts, per table: the insert, and the fixture row that update
@@ -161,6 +163,8 @@ insert into target values
    $$id = 'd1000000-0000-4000-8000-000000000001'$$, $$subject = 'Tampered subject'$$),
   ('ticket_messages', $$insert into public.ticket_messages (ticket_id, content) values ('d1000000-0000-4000-8000-000000000001', 'matrix reply')$$,
    $$id = 'e1000000-0000-4000-8000-000000000001'$$, $$content = 'tampered'$$),
+  ('source_health', $$insert into public.source_health (source, state, last_attempt_at) values ('forged', 'ok', now())$$,
+   $$source = 'simulated'$$, $$state = 'failing', failure = 'other'$$),
   ('activity_logs', $$insert into public.activity_logs (action) values ('forged')$$,
    $$id = 'f1000000-0000-4000-8000-000000000003'$$, $$details = 'tampered'$$),
   ('alerts_sent', $$insert into public.alerts_sent (symbol, exchange, pct, price, ts, recipient, hash)
@@ -241,6 +245,10 @@ insert into expect (tbl, op, outcomes, note) values
   ('ticket_messages', 'insert', '{D,1,D,D,D,1}', null),
   ('ticket_messages', 'update', '{D,D,D,D,D,D}', null),
   ('ticket_messages', 'delete', '{D,D,D,D,D,D}', null),
+  ('source_health', 'select', '{1,1,1,1,1,1}', 'anyone reads each source''s state'),
+  ('source_health', 'insert', '{D,D,D,D,D,D}', null),
+  ('source_health', 'update', '{D,D,D,D,D,D}', null),
+  ('source_health', 'delete', '{D,D,D,D,D,D}', null),
   ('activity_logs', 'select', '{0,0,0,0,0,1}', null),
   ('activity_logs', 'insert', '{D,D,D,D,D,D}', null),
   ('activity_logs', 'update', '{D,D,D,D,D,D}', null),

@@ -555,6 +555,42 @@ export type Database = {
         };
         Relationships: [];
       };
+      source_health: {
+        Row: {
+          backoff_until: string | null;
+          failure: string | null;
+          http_status: number | null;
+          last_attempt_at: string;
+          last_success_at: string | null;
+          message: string | null;
+          quotes: number;
+          source: string;
+          state: string;
+        };
+        Insert: {
+          backoff_until?: string | null;
+          failure?: string | null;
+          http_status?: number | null;
+          last_attempt_at: string;
+          last_success_at?: string | null;
+          message?: string | null;
+          quotes?: number;
+          source: string;
+          state: string;
+        };
+        Update: {
+          backoff_until?: string | null;
+          failure?: string | null;
+          http_status?: number | null;
+          last_attempt_at?: string;
+          last_success_at?: string | null;
+          message?: string | null;
+          quotes?: number;
+          source?: string;
+          state?: string;
+        };
+        Relationships: [];
+      };
       strategy_signal_outcomes: {
         Row: {
           created_at: string;
@@ -938,6 +974,10 @@ export type Database = {
       };
       record_signal_outcomes: {
         Args: { horizon?: string };
+        Returns: number;
+      };
+      record_source_health: {
+        Args: { reports: Json; scanned_at?: string };
         Returns: number;
       };
       signal_track_record: {
