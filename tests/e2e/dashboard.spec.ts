@@ -29,6 +29,10 @@ test("a subscriber sees movers arrive live, filters them and opens an analysis",
   // Scans every 10 s: rows appear and their times are fresh.
   const rows = page.locator("table tbody tr");
   await expect(rows.first()).toBeVisible({ timeout: 30_000 });
+  // Each venue's state, in words.
+  await expect(page.getByTestId("source-health")).toContainText(
+    /Simulated market\s*Live · \d+ quotes/,
+  );
   // The list is full (the window's top 100) from the first scan on: live scans change its prices.
   const livePrices = () =>
     page

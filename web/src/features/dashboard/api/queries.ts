@@ -64,6 +64,32 @@ async function getTrackRecord(period: TrackRecordPeriod): Promise<TrackRecordRow
   }));
 }
 
+/** Each market source's state after the latest scan (`source_health`, readable by anyone). */
+export type SourceHealthRow = Pick<
+  Database["public"]["Tables"]["source_health"]["Row"],
+  | "source"
+  | "state"
+  | "quotes"
+  | "failure"
+  | "http_status"
+  | "backoff_until"
+  | "last_attempt_at"
+  | "last_success_at"
+>;
+/** Sources are re-read every 15 s (a scan every 10 s by default). */
+export const SOURCE_HEALTH_REFETCH_MS = 15_000;
+
+async function getSourceHealth(): Promise<SourceHealthRow[]> {
+  const { data, error } = await supabase
+    .from("source_health")
+    .select(
+      "source, state, quotes, failure, http_status, backoff_until, last_attempt_at, last_success_at",
+    )
+    .order("source");
+  if (error) throw error;
+  return data ?? [];
+}
+
 export const dashboardQueries = {
   all: ["dashboard"] as const,
   /** `movers_feed(window)`, kept current by `useMoversStream(window)`. */
@@ -73,6 +99,12 @@ export const dashboardQueries = {
       queryKey: [...dashboardQueries.all, "signals", "recent"] as const,
       queryFn: getRecentSignals,
       refetchInterval: SIGNALS_REFETCH_MS,
+    }),
+  sourceHealth: () =>
+    queryOptions({
+      queryKey: [...dashboardQueries.all, "source-health"] as const,
+      queryFn: getSourceHealth,
+      refetchInterval: SOURCE_HEALTH_REFETCH_MS,
     }),
   /** Each strategy's hit rate and returns over the period, computed by the database. */
   trackRecord: (period: TrackRecordPeriod) =>

@@ -41,6 +41,7 @@ import { MoverCards } from "./mover-cards";
 import { MoverFilters } from "./mover-filters";
 import { MoversTable } from "./movers-table";
 import { SignalsCard } from "./signals-card";
+import { SourceHealth } from "./source-health";
 import { WindowSelector } from "./window-selector";
 
 const NO_ENTRIES: MoverEntry[] = [];
@@ -130,6 +131,8 @@ export function DashboardPage() {
           {t("simulated")}
         </div>
       )}
+
+      <SourceHealth now={now} />
 
       <Card className="px-4 py-4">
         <MoverFilters

@@ -1,0 +1,90 @@
+import { screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { i18n } from "@/i18n/i18n";
+import { renderWithProviders } from "@/testing/render";
+import { supabaseMock } from "@/testing/supabase-mock";
+import { SourceHealth } from "./source-health";
+
+const NOW = Date.parse("2026-06-01T12:00:00Z");
+const ago = (ms: number) => new Date(NOW - ms).toISOString();
+
+const rows = [
+  {
+    source: "binance",
+    state: "failing",
+    quotes: 0,
+    failure: "http",
+    http_status: 503,
+    backoff_until: null,
+    last_attempt_at: ago(4_000),
+    last_success_at: ago(5 * 60_000),
+  },
+  {
+    source: "coinbase",
+    state: "backoff",
+    quotes: 0,
+    failure: null,
+    http_status: null,
+    backoff_until: "2026-06-01T12:02:00Z",
+    last_attempt_at: ago(4_000),
+    last_success_at: null,
+  },
+  {
+    source: "dex",
+    state: "ok",
+    quotes: 40,
+    failure: null,
+    http_status: null,
+    backoff_until: null,
+    last_attempt_at: ago(10 * 60_000),
+    last_success_at: ago(10 * 60_000),
+  },
+  {
+    source: "simulated",
+    state: "ok",
+    quotes: 324,
+    failure: null,
+    http_status: null,
+    backoff_until: null,
+    last_attempt_at: ago(3_000),
+    last_success_at: ago(3_000),
+  },
+];
+
+const items = async () =>
+  within(await screen.findByTestId("source-health"))
+    .getAllByRole("listitem")
+    .map((li) => li.textContent);
+
+afterEach(async () => {
+  await i18n.changeLanguage("en");
+});
+
+describe("SourceHealth", () => {
+  it("says for each venue whether it is live, backing off, failing with what, or not scanned lately", async () => {
+    supabaseMock.setTable("source_health", { data: rows, error: null });
+    renderWithProviders(<SourceHealth now={NOW} />);
+    expect(await screen.findByRole("heading", { name: "Sources" })).toBeInTheDocument();
+    const texts = await items();
+    expect(texts[0]).toBe("BinanceFailing: the venue answered HTTP 503 · last success: 5 min ago");
+    expect(texts[1]).toMatch(/^CoinbaseBacking off until .*12:02:00.* · no success yet$/);
+    expect(texts[2]).toBe("DEX pools (GeckoTerminal)No scan lately (last: 10 min ago)");
+    expect(texts[3]).toBe("Simulated marketLive · 324 quotes · last scan: Now");
+  });
+
+  it("shows nothing before the first scan", async () => {
+    supabaseMock.setTable("source_health", { data: [], error: null });
+    renderWithProviders(<SourceHealth now={NOW} />);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByRole("heading", { name: "Sources" })).not.toBeInTheDocument();
+  });
+
+  it("speaks Spanish", async () => {
+    await i18n.changeLanguage("es");
+    supabaseMock.setTable("source_health", { data: rows.slice(0, 1), error: null });
+    renderWithProviders(<SourceHealth now={NOW} />);
+    expect((await items())[0]).toMatch(
+      /^BinanceFallando: el exchange respondió HTTP 503 · último éxito: /,
+    );
+  });
+});

@@ -1,0 +1,91 @@
+import { formatClockTime } from "@domain/format";
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { cn } from "@/lib/utils";
+import { dashboardQueries, type SourceHealthRow } from "../api/queries";
+import { formatAge } from "../utils/format-market";
+
+/** A source not scanned for this long is shown as stale (the scanner is not running for it). */
+export const SOURCE_STALE_MS = 5 * 60_000;
+
+const KNOWN_FAILURES = ["network", "timeout", "http", "parse", "empty"] as const;
+
+type Tone = "ok" | "warn" | "bad";
+const dot: Record<Tone, string> = {
+  ok: "bg-success",
+  warn: "bg-amber-500",
+  bad: "bg-destructive",
+};
+
+/**
+ * Each venue's state after the latest scan: live with its quote count and the scan's age, backing
+ * off until when, or failing with what and since when it last delivered; stale when no scan
+ * reached it lately. The words carry the state, the dot only repeats it.
+ */
+export function SourceHealth({ now }: { now: number }) {
+  const { t, i18n } = useTranslation("dashboard");
+  const health = useQuery(dashboardQueries.sourceHealth());
+  if (!health.data || health.data.length === 0) return null;
+  const locale = i18n.resolvedLanguage ?? "en";
+
+  const describe = (row: SourceHealthRow): { tone: Tone; text: string } => {
+    const lastSuccess = row.last_success_at
+      ? t("sources.lastSuccess", { age: formatAge(t, row.last_success_at, now) })
+      : t("sources.neverSucceeded");
+    if (now - Date.parse(row.last_attempt_at) > SOURCE_STALE_MS) {
+      return {
+        tone: "bad",
+        text: t("sources.stale", { age: formatAge(t, row.last_attempt_at, now) }),
+      };
+    }
+    if (row.state === "backoff") {
+      return {
+        tone: "warn",
+        text: `${t("sources.backoff", { time: formatClockTime(row.backoff_until ?? now, locale) })} · ${lastSuccess}`,
+      };
+    }
+    if (row.state === "failing") {
+      const failure = (KNOWN_FAILURES as readonly string[]).includes(row.failure ?? "")
+        ? (row.failure as (typeof KNOWN_FAILURES)[number])
+        : "other";
+      return {
+        tone: "bad",
+        text: `${t("sources.failing", {
+          reason: t(`sources.failures.${failure}`, { status: row.http_status ?? "?" }),
+        })} · ${lastSuccess}`,
+      };
+    }
+    return {
+      tone: "ok",
+      text: t("sources.live", {
+        count: row.quotes,
+        age: formatAge(t, row.last_attempt_at, now),
+      }),
+    };
+  };
+
+  return (
+    <section aria-labelledby="sources-title" className="flex flex-col gap-2">
+      <h2 id="sources-title" className="text-sm font-medium text-muted-foreground">
+        {t("sources.title")}
+      </h2>
+      <ul className="flex flex-wrap gap-2" data-testid="source-health">
+        {health.data.map((row) => {
+          const { tone, text } = describe(row);
+          return (
+            <li
+              key={row.source}
+              className="flex items-center gap-2 rounded-md border px-3 py-1.5 text-xs"
+            >
+              <span aria-hidden="true" className={cn("size-2 shrink-0 rounded-full", dot[tone])} />
+              <span className="font-semibold">
+                {t(`sources.names.${row.source}`, { defaultValue: row.source })}
+              </span>
+              <span className="text-muted-foreground">{text}</span>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
