@@ -13,6 +13,7 @@ import { startCron, scanIntervalMs, type CronRunner } from "./cron.ts";
 import { StackError } from "./errors.ts";
 import { startFunctionsHost, type FunctionsHost } from "./functions/host.ts";
 import { createGateway } from "./gateway.ts";
+import { badRequestTarget, guardServer, refuseUpgrade, sendBadRequest } from "./http-guard.ts";
 import { applyMigrations, applyPlatformSql, ensureHistoryTables } from "./migrate.ts";
 import { installPostgrestErrors } from "./postgrest-errors.ts";
 import { RealtimeServer } from "./realtime/server.ts";
@@ -104,14 +105,26 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
   const listener = getRequestListener((req, env) =>
     handler(req, (env.incoming as http.IncomingMessage).socket.remoteAddress ?? null),
   );
-  const server = http.createServer(listener);
+  // A request whose URL cannot be decoded is answered 400 here, before any handler parses it.
+  const server = http.createServer((req, res) => {
+    const bad = badRequestTarget(req.url);
+    if (bad) return sendBadRequest(res, bad);
+    void listener(req, res);
+  });
   server.keepAliveTimeout = 65_000;
+  guardServer(server);
   let realtime: RealtimeServer | undefined;
   server.on("upgrade", (req, socket, head) => {
-    if (realtime) return realtime.handleUpgrade(req, socket, head);
-    socket.end(
-      "HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-length: 0\r\n\r\n",
-    );
+    socket.on("error", () => socket.destroy());
+    const bad = badRequestTarget(req.url);
+    if (bad) return refuseUpgrade(socket, 400, "Bad Request", bad);
+    if (!realtime) return refuseUpgrade(socket, 503, "Service Unavailable", "Realtime is starting");
+    try {
+      realtime.handleUpgrade(req, socket, head);
+    } catch (err) {
+      log(`realtime: refused an upgrade: ${(err as Error).message}`);
+      refuseUpgrade(socket, 400, "Bad Request", "The upgrade request could not be served.");
+    }
   });
   await listen(server, opts.apiPort, opts.host, "API_PORT");
 
