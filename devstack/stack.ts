@@ -1,21 +1,25 @@
 // The Docker-free local Supabase stack: @supabase/lite (Auth, PostgREST, Storage) over
 // PGlite or Postgres, the Realtime stand-in, the Deno functions host, the Stripe stand-in
 // (when no real Stripe key is set) and the gateway that puts them on one port.
-import { mkdirSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import http from "node:http";
 import { createServer as createNetServer } from "node:net";
 import path from "node:path";
 import { getRequestListener } from "@hono/node-server";
 import { App, setExperimental } from "@supabase/lite";
+import { parse as parseToml } from "smol-toml";
 import { ensureSecrets, type StackOptions, type StackSecrets } from "./config.ts";
 import { openDatabase, READY_MARKER, type Db } from "./database.ts";
 import { startCron, scanIntervalMs, type CronRunner } from "./cron.ts";
 import { StackError } from "./errors.ts";
 import { startFunctionsHost, type FunctionsHost } from "./functions/host.ts";
-import { createGateway } from "./gateway.ts";
+import { parseSize } from "./body-limit.ts";
+import { createGateway, DEFAULT_MAX_UPLOAD_BYTES, MULTIPART_ROOM_BYTES } from "./gateway.ts";
 import { badRequestTarget, guardServer, refuseUpgrade, sendBadRequest } from "./http-guard.ts";
+import { installLogRedaction } from "./logs.ts";
 import { applyMigrations, applyPlatformSql, ensureHistoryTables } from "./migrate.ts";
 import { installPostgrestErrors } from "./postgrest-errors.ts";
+import { readAuthRateLimits, type AuthRateLimits } from "./rate-limit.ts";
 import { RealtimeServer } from "./realtime/server.ts";
 import { FilesystemStorage } from "./storage-adapter.ts";
 import { StripeStandIn } from "./stripe/standin.ts";
@@ -49,6 +53,21 @@ export interface StartOptions extends StackOptions {
   stripeWebhookRetryDelaysMs?: number[];
   /** Invoke the `scan` function every SCAN_INTERVAL_SECONDS (default on when functions run). */
   cron?: boolean;
+  /** Auth's per-IP limits (default: config.toml's [auth.rate_limit], AUTH_RATE_LIMIT_* override). */
+  authRateLimits?: Partial<AuthRateLimits>;
+}
+
+/** `[storage] file_size_limit` of config.toml plus room for the multipart framing. */
+function uploadLimit(configToml: string): number {
+  try {
+    const conf = parseToml(readFileSync(configToml, "utf8")) as {
+      storage?: { file_size_limit?: string | number };
+    };
+    const size = parseSize(conf.storage?.file_size_limit, 0);
+    return size > 0 ? size + MULTIPART_ROOM_BYTES : DEFAULT_MAX_UPLOAD_BYTES;
+  } catch {
+    return DEFAULT_MAX_UPLOAD_BYTES;
+  }
 }
 
 /** Where the SPA is served (SITE_URL, else WEB_PORT on the stack's host, as the CLI does). */
@@ -97,6 +116,8 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
   const timings: Record<string, number> = {};
   const mark = (k: string) => (timings[k] = Math.round(performance.now() - t0));
   const log = opts.log ?? (opts.quiet ? () => {} : (l: string) => console.log(l));
+  // lite logs refused queries with their SQL and parameters; keep them out of the log.
+  installLogRedaction();
   const url = `http://${opts.host}:${opts.apiPort}`;
 
   // Claim the port first so a conflict fails in milliseconds, before any heavy work.
@@ -258,6 +279,9 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
       stripe: standIn ? (req) => standIn.fetch(req) : undefined,
       jwtSecret: secrets.jwtSecret,
       secretKey: secrets.secretKey,
+      publishableKey: secrets.publishableKey,
+      maxUploadBytes: uploadLimit(opts.configToml),
+      authRateLimits: { ...readAuthRateLimits(opts.configToml), ...opts.authRateLimits },
     });
     // What pg_cron + pg_net do on a hosted project: call the scan on schedule.
     if (functions && opts.cron !== false) {
