@@ -28,7 +28,7 @@ begin
   perform set_config('request.jwt.claim.sub', id::text, true);
   perform set_config('request.jwt.claims', json_build_object('sub', id, 'role', 'authenticated')::text, true);
   perform set_config('request.headers',
-    case when ip is null then '' else json_build_object('x-forwarded-for', ip)::text end, true);
+    case when ip is null then '{}' else json_build_object('x-forwarded-for', ip)::text end, true);
 end;
 $$;
 create function pg_temp.logout() returns void language plpgsql as $$
