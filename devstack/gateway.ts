@@ -221,8 +221,21 @@ export function preflight(req: Request): Response {
   });
 }
 
+/** The body limit of a request and whether it is a Storage object upload. */
+export function bodyLimit(
+  method: string,
+  pathname: string,
+  limits: { maxUploadBytes?: number; maxBodyBytes?: number },
+): { upload: boolean; limit: number } {
+  const upload =
+    pathname.startsWith("/storage/v1/object/") && (method === "POST" || method === "PUT");
+  return upload
+    ? { upload, limit: limits.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES }
+    : { upload, limit: limits.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
+}
+
 /** 413, in Storage's shape for object uploads and `{ error, message }` elsewhere. */
-function tooLarge(upload: boolean, limit: number): Response {
+export function tooLarge(upload: boolean, limit: number): Response {
   const mib = Math.round((limit / 1024 / 1024) * 10) / 10;
   const body = upload
     ? {
@@ -342,16 +355,25 @@ export function createGateway(deps: GatewayDeps) {
         // Refuse an unauthenticated upload before its body is read (Kong and Storage do).
         const apikey = req.headers.get("apikey") ?? url.searchParams.get("apikey");
         if (!knownKey(apikey)) {
-          return json(401, {
-            message: apikey ? "Invalid API key" : "No API key found in request",
-            hint: apikey
-              ? "Double check your Supabase `apikey`"
-              : "No `apikey` request header or url param was found.",
-          });
+          return json(
+            401,
+            {
+              message: apikey ? "Invalid API key" : "No API key found in request",
+              hint: apikey
+                ? "Double check your Supabase `apikey`"
+                : "No `apikey` request header or url param was found.",
+            },
+            // The body is not read: close the connection rather than drain it.
+            { connection: "close" },
+          );
         }
         const token = bearerOf(req);
         if (token !== null && (await bearerProblem(token, deps))) {
-          return json(401, { statusCode: "401", error: "InvalidJWT", message: "Invalid JWT" });
+          return json(
+            401,
+            { statusCode: "401", error: "InvalidJWT", message: "Invalid JWT" },
+            { connection: "close" },
+          );
         }
       }
       try {
@@ -378,8 +400,10 @@ export function createGateway(deps: GatewayDeps) {
     const url = new URL(req.url);
     const bad = badRequestTarget(url.pathname + url.search);
     if (bad) return json(400, { error: "bad_request", message: bad });
-    const upload = url.pathname.startsWith("/storage/v1/object/") && isUpload(req);
-    const limit = upload ? maxUpload : maxBody;
+    const { upload, limit } = bodyLimit(req.method, url.pathname, {
+      maxUploadBytes: maxUpload,
+      maxBodyBytes: maxBody,
+    });
     if (!req.body) return route(req, url, peerAddress);
     if (declaredTooLarge(req, limit)) return tooLarge(upload, limit);
     const limited = limitBody(req, limit);

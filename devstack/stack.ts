@@ -14,7 +14,13 @@ import { startCron, scanIntervalMs, type CronRunner } from "./cron.ts";
 import { StackError } from "./errors.ts";
 import { startFunctionsHost, type FunctionsHost } from "./functions/host.ts";
 import { parseSize } from "./body-limit.ts";
-import { createGateway, DEFAULT_MAX_UPLOAD_BYTES, MULTIPART_ROOM_BYTES } from "./gateway.ts";
+import {
+  bodyLimit,
+  createGateway,
+  DEFAULT_MAX_UPLOAD_BYTES,
+  MULTIPART_ROOM_BYTES,
+  tooLarge,
+} from "./gateway.ts";
 import { badRequestTarget, guardServer, refuseUpgrade, sendBadRequest } from "./http-guard.ts";
 import { installLogRedaction } from "./logs.ts";
 import { applyMigrations, applyPlatformSql, ensureHistoryTables } from "./migrate.ts";
@@ -127,10 +133,28 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
     handler(req, (env.incoming as http.IncomingMessage).socket.remoteAddress ?? null),
   );
   // A request whose URL cannot be decoded is answered 400 here, before any handler parses it.
-  const server = http.createServer((req, res) => {
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const bad = badRequestTarget(req.url);
     if (bad) return sendBadRequest(res, bad);
     void listener(req, res);
+  };
+  const server = http.createServer(onRequest);
+  // `Expect: 100-continue` (curl, above 1 MB): refuse an oversized body before it is sent.
+  const maxUploadBytes = uploadLimit(opts.configToml);
+  server.on("checkContinue", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const declared = Number(req.headers["content-length"] ?? NaN);
+    const { pathname } = new URL(badRequestTarget(req.url) ? "/" : (req.url ?? "/"), "http://x");
+    const { upload, limit } = bodyLimit(req.method ?? "GET", pathname, { maxUploadBytes });
+    if (declared > limit) {
+      const answer = tooLarge(upload, limit);
+      void answer.text().then((body) => {
+        res.writeHead(answer.status, Object.fromEntries(answer.headers));
+        res.end(body);
+      });
+      return;
+    }
+    res.writeContinue();
+    onRequest(req, res);
   });
   server.keepAliveTimeout = 65_000;
   guardServer(server);
@@ -280,7 +304,7 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
       jwtSecret: secrets.jwtSecret,
       secretKey: secrets.secretKey,
       publishableKey: secrets.publishableKey,
-      maxUploadBytes: uploadLimit(opts.configToml),
+      maxUploadBytes,
       authRateLimits: { ...readAuthRateLimits(opts.configToml), ...opts.authRateLimits },
     });
     // What pg_cron + pg_net do on a hosted project: call the scan on schedule.
