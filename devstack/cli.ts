@@ -79,6 +79,14 @@ async function run(mode: "start" | "dev") {
       "",
     ].join("\n"),
   );
+  // Last line of defence once everything serves: a bug one request reaches must not stop the
+  // database, API and Realtime with it. The causes are fixed where they are found (decision 0015).
+  const survive = (what: string) => (err: unknown) =>
+    console.error(
+      `error: ${what} (the stack keeps running): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+    );
+  process.on("uncaughtException", survive("an unexpected exception"));
+  process.on("unhandledRejection", survive("an unhandled rejection"));
   let stopping = false;
   const shutdown = async () => {
     if (stopping) return;

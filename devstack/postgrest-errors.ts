@@ -30,11 +30,34 @@ export function postgrestStatus(code: string): number {
   return 400;
 }
 
+/** Postgres (08P01 "bind message has N parameter formats…") or postgres.js refusing the bind. */
+function tooManyParameters(err: { code?: unknown; message?: string }): boolean {
+  const message = err?.message ?? "";
+  return (
+    (err?.code === "08P01" && /bind message has \d+ parameter formats/.test(message)) ||
+    err?.code === "MAX_PARAMETERS_EXCEEDED" ||
+    /max number of parameters/i.test(message)
+  );
+}
+
 export function installPostgrestErrors(connection: Connection): void {
   const target = connection as unknown as { normalizeDbError(e: unknown): unknown };
   const original = target.normalizeDbError.bind(connection);
   target.normalizeDbError = (e: unknown) => {
     const err = original(e) as { code?: unknown; message?: string; detail?: string; hint?: string };
+    if (tooManyParameters(err)) {
+      // lite binds every value of a bulk insert as its own parameter; Postgres takes 65535.
+      return Object.assign(new Error("too many values"), {
+        code: "PGRST",
+        message: JSON.stringify({
+          code: "54000",
+          message: "Too many values in one request: a statement takes at most 65535.",
+          details: null,
+          hint: "Send the rows in smaller batches (for example 1000 rows per request).",
+        }),
+        detail: JSON.stringify({ status: 413, headers: {} }),
+      });
+    }
     if (typeof err?.code !== "string" || !/^[0-9A-Z]{5}$/.test(err.code) || liteHandles(err.code))
       return err;
     return Object.assign(new Error(err.message), {

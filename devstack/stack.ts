@@ -1,20 +1,31 @@
 // The Docker-free local Supabase stack: @supabase/lite (Auth, PostgREST, Storage) over
 // PGlite or Postgres, the Realtime stand-in, the Deno functions host, the Stripe stand-in
 // (when no real Stripe key is set) and the gateway that puts them on one port.
-import { mkdirSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import http from "node:http";
 import { createServer as createNetServer } from "node:net";
 import path from "node:path";
 import { getRequestListener } from "@hono/node-server";
 import { App, setExperimental } from "@supabase/lite";
+import { parse as parseToml } from "smol-toml";
 import { ensureSecrets, type StackOptions, type StackSecrets } from "./config.ts";
 import { openDatabase, READY_MARKER, type Db } from "./database.ts";
 import { startCron, scanIntervalMs, type CronRunner } from "./cron.ts";
 import { StackError } from "./errors.ts";
 import { startFunctionsHost, type FunctionsHost } from "./functions/host.ts";
-import { createGateway } from "./gateway.ts";
+import { parseSize } from "./body-limit.ts";
+import {
+  bodyLimit,
+  createGateway,
+  DEFAULT_MAX_UPLOAD_BYTES,
+  MULTIPART_ROOM_BYTES,
+  tooLarge,
+} from "./gateway.ts";
+import { badRequestTarget, guardServer, refuseUpgrade, sendBadRequest } from "./http-guard.ts";
+import { installLogRedaction } from "./logs.ts";
 import { applyMigrations, applyPlatformSql, ensureHistoryTables } from "./migrate.ts";
 import { installPostgrestErrors } from "./postgrest-errors.ts";
+import { readAuthRateLimits, type AuthRateLimits } from "./rate-limit.ts";
 import { type RealtimeOptions, RealtimeServer } from "./realtime/server.ts";
 import { FilesystemStorage } from "./storage-adapter.ts";
 import { StripeStandIn } from "./stripe/standin.ts";
@@ -56,6 +67,21 @@ export interface StartOptions extends StackOptions {
   stripeWebhookRetryDelaysMs?: number[];
   /** Invoke the `scan` function every SCAN_INTERVAL_SECONDS (default on when functions run). */
   cron?: boolean;
+  /** Auth's per-IP limits (default: config.toml's [auth.rate_limit], AUTH_RATE_LIMIT_* override). */
+  authRateLimits?: Partial<AuthRateLimits>;
+}
+
+/** `[storage] file_size_limit` of config.toml plus room for the multipart framing. */
+function uploadLimit(configToml: string): number {
+  try {
+    const conf = parseToml(readFileSync(configToml, "utf8")) as {
+      storage?: { file_size_limit?: string | number };
+    };
+    const size = parseSize(conf.storage?.file_size_limit, 0);
+    return size > 0 ? size + MULTIPART_ROOM_BYTES : DEFAULT_MAX_UPLOAD_BYTES;
+  } catch {
+    return DEFAULT_MAX_UPLOAD_BYTES;
+  }
 }
 
 /** Where the SPA is served (SITE_URL, else WEB_PORT on the stack's host, as the CLI does). */
@@ -104,6 +130,8 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
   const timings: Record<string, number> = {};
   const mark = (k: string) => (timings[k] = Math.round(performance.now() - t0));
   const log = opts.log ?? (opts.quiet ? () => {} : (l: string) => console.log(l));
+  // lite logs refused queries with their SQL and parameters; keep them out of the log.
+  installLogRedaction();
   const url = `http://${opts.host}:${opts.apiPort}`;
 
   // Claim the port first so a conflict fails in milliseconds, before any heavy work.
@@ -112,14 +140,44 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
   const listener = getRequestListener((req, env) =>
     handler(req, (env.incoming as http.IncomingMessage).socket.remoteAddress ?? null),
   );
-  const server = http.createServer(listener);
+  // A request whose URL cannot be decoded is answered 400 here, before any handler parses it.
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const bad = badRequestTarget(req.url);
+    if (bad) return sendBadRequest(res, bad);
+    void listener(req, res);
+  };
+  const server = http.createServer(onRequest);
+  // `Expect: 100-continue` (curl, above 1 MB): refuse an oversized body before it is sent.
+  const maxUploadBytes = uploadLimit(opts.configToml);
+  server.on("checkContinue", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const declared = Number(req.headers["content-length"] ?? NaN);
+    const { pathname } = new URL(badRequestTarget(req.url) ? "/" : (req.url ?? "/"), "http://x");
+    const { upload, limit } = bodyLimit(req.method ?? "GET", pathname, { maxUploadBytes });
+    if (declared > limit) {
+      const answer = tooLarge(upload, limit);
+      void answer.text().then((body) => {
+        res.writeHead(answer.status, Object.fromEntries(answer.headers));
+        res.end(body);
+      });
+      return;
+    }
+    res.writeContinue();
+    onRequest(req, res);
+  });
   server.keepAliveTimeout = 65_000;
+  guardServer(server);
   let realtime: RealtimeServer | undefined;
   server.on("upgrade", (req, socket, head) => {
-    if (realtime) return realtime.handleUpgrade(req, socket, head);
-    socket.end(
-      "HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-length: 0\r\n\r\n",
-    );
+    socket.on("error", () => socket.destroy());
+    const bad = badRequestTarget(req.url);
+    if (bad) return refuseUpgrade(socket, 400, "Bad Request", bad);
+    if (!realtime) return refuseUpgrade(socket, 503, "Service Unavailable", "Realtime is starting");
+    try {
+      realtime.handleUpgrade(req, socket, head);
+    } catch (err) {
+      log(`realtime: refused an upgrade: ${(err as Error).message}`);
+      refuseUpgrade(socket, 400, "Bad Request", "The upgrade request could not be served.");
+    }
   });
   await listen(server, opts.apiPort, opts.host, "API_PORT");
 
@@ -257,6 +315,9 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
       stripe: standIn ? (req) => standIn.fetch(req) : undefined,
       jwtSecret: secrets.jwtSecret,
       secretKey: secrets.secretKey,
+      publishableKey: secrets.publishableKey,
+      maxUploadBytes,
+      authRateLimits: { ...readAuthRateLimits(opts.configToml), ...opts.authRateLimits },
     });
     // What pg_cron + pg_net do on a hosted project: call the scan on schedule.
     if (functions && opts.cron !== false) {

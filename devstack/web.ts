@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import http from "node:http";
 import path from "node:path";
 import { ROOT } from "./config.ts";
+import { badRequestTarget, guardServer, sendBadRequest } from "./http-guard.ts";
 import { listen } from "./stack.ts";
 
 const WEB = path.join(ROOT, "web");
@@ -65,19 +66,30 @@ export async function buildWeb(
 export async function serveBuiltWeb(port: number, host: string): Promise<http.Server> {
   const index = path.join(DIST, "index.html");
   const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://x");
-    let file = path.normalize(path.join(DIST, decodeURIComponent(url.pathname)));
-    if (!file.startsWith(DIST)) file = index;
-    if (!existsSync(file) || statSync(file).isDirectory()) file = index;
-    const ext = path.extname(file);
-    res.writeHead(200, {
-      "content-type": TYPES[ext] ?? "application/octet-stream",
-      "cache-control": file.includes(`${path.sep}assets${path.sep}`)
-        ? "public, max-age=31536000, immutable"
-        : "no-cache",
-    });
-    res.end(readFileSync(file));
+    // A malformed escape (`GET /%`) threw here and took the whole stack down with this process.
+    const bad = badRequestTarget(req.url);
+    if (bad) return sendBadRequest(res, bad);
+    try {
+      const url = new URL(req.url ?? "/", "http://x");
+      let file = path.normalize(path.join(DIST, decodeURIComponent(url.pathname)));
+      if (!file.startsWith(DIST)) file = index;
+      if (!existsSync(file) || statSync(file).isDirectory()) file = index;
+      const ext = path.extname(file);
+      const body = readFileSync(file);
+      res.writeHead(200, {
+        "content-type": TYPES[ext] ?? "application/octet-stream",
+        "cache-control": file.includes(`${path.sep}assets${path.sep}`)
+          ? "public, max-age=31536000, immutable"
+          : "no-cache",
+      });
+      res.end(body);
+    } catch (err) {
+      console.error(`web: ${req.method} failed: ${(err as Error).message.split("\n")[0]}`);
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+      res.end("The page could not be served; see the stack's log.");
+    }
   });
+  guardServer(server);
   await listen(server, port, host, "WEB_PORT");
   return server;
 }

@@ -46,7 +46,7 @@ export class StripeStandIn {
   readonly webhooks: WebhookSender;
 
   constructor(readonly opts: StripeStandInOptions) {
-    this.store = new StripeStore(opts.dataFile, opts.log);
+    this.store = new StripeStore(opts.dataFile);
     this.prices = priceCatalogue(opts.prices);
     this.webhooks = new WebhookSender({
       url: opts.webhookUrl ?? `${opts.apiUrl}/functions/v1/stripe-webhook`,

@@ -2,6 +2,7 @@
 // so customers and subscriptions survive a restart of the stack.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { StackError } from "../errors.ts";
 import type {
   Customer,
   Invoice,
@@ -37,10 +38,7 @@ const empty = (): StripeState => ({
 export class StripeStore {
   readonly state: StripeState;
 
-  constructor(
-    readonly file: string,
-    log: (line: string) => void = () => {},
-  ) {
+  constructor(readonly file: string) {
     this.state = empty();
     if (!existsSync(file)) return;
     try {
@@ -48,11 +46,13 @@ export class StripeStore {
       if (saved.version !== 1) throw new Error(`unknown version ${String(saved.version)}`);
       Object.assign(this.state, saved);
     } catch (err) {
-      // Keep the unreadable file for inspection rather than overwrite it on the next change.
-      const aside = `${file}.unreadable-${Date.now()}`;
-      renameSync(file, aside);
-      log(
-        `stripe: ${path.basename(file)} is unreadable (${(err as Error).message}); moved to ${aside}`,
+      // Starting with an empty state would orphan every customer and subscription the database
+      // refers to (portal 502, checkout 409 for good): stop, keep the file, name the fix.
+      throw new StackError(
+        `The Stripe stand-in's state file ${file} is unreadable (${(err as Error).message.split("\n")[0]}). ` +
+          "Restore it from a backup, or run `npm run db:reset` to start over with empty data " +
+          "(database and stand-in together); nothing was deleted.",
+        "STRIPE_STATE_CORRUPT",
       );
     }
   }

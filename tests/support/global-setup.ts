@@ -7,6 +7,7 @@ import type { TestProject } from "vitest/node";
 import { defaultOptions } from "../../devstack/config.ts";
 import { freePort, startStack, type Stack } from "../../devstack/stack.ts";
 import { postgresAvailable, startTempPostgres, type TempPostgres } from "./postgres.ts";
+import { TEST_AUTH_RATE_LIMITS } from "./rate-limits.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -45,6 +46,8 @@ export async function setup(project: TestProject) {
     // No scheduled scans: suites that need one call the scan function themselves.
     cron: false,
     quiet: true,
+    // The suites sign up and sign in many accounts from one IP.
+    authRateLimits: TEST_AUTH_RATE_LIMITS,
   });
   project.provide("stack", {
     url: stack.url,

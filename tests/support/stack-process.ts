@@ -1,36 +1,85 @@
 // A local stack in a child process, steered over IPC: for suites whose own environment cannot
 // host it (jsdom), and that need to run SQL as the owner or cut Realtime connections.
 //   parent → child: { id, sql, params } | { id, drop: true } | { id, stats: true }
-//   child → parent: { ready: { url, publishableKey } } then { id, result } | { id, error }
+//   parent → child: { id, rss: true } (the child's resident memory in bytes)
+//   child → parent: { ready: { url, publishableKey, … } } then { id, result } | { id, error }
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultOptions } from "../../devstack/config.ts";
 import { freePort, startStack, type Stack } from "../../devstack/stack.ts";
+import { serveBuiltWeb } from "../../devstack/web.ts";
+import { TEST_AUTH_RATE_LIMITS } from "./rate-limits.ts";
 
-type Request = { id: number; sql?: string; params?: unknown[]; drop?: boolean; stats?: boolean };
-type Reply = { id: number; result?: unknown; error?: string };
+type Request = {
+  id: number;
+  sql?: string;
+  params?: unknown[];
+  drop?: boolean;
+  stats?: boolean;
+  rss?: boolean;
+};
 
-export interface StackProcess {
+export interface StackProcessOptions {
+  /** Also serve the SPA (devstack/web.ts) from the same process, as `npm start` does. */
+  web?: boolean;
+  /** Keep Auth's default rate limits (config.toml) instead of the raised test limits. */
+  defaultRateLimits?: boolean;
+  /** Enables admin self-promotion with this secret. */
+  adminSecret?: string;
+  /** Collect the child's stdout and stderr (see `output()`) instead of inheriting them. */
+  captureOutput?: boolean;
+}
+
+interface Ready {
   url: string;
   publishableKey: string;
+  secretKey: string;
+  jwtSecret: string;
+  webUrl: string | null;
+}
+type Reply = { id: number; result?: unknown; error?: string };
+
+export interface StackProcess extends Ready {
   sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   dropConnections(): Promise<void>;
   realtimeStats(): Promise<{ sockets: number; subscriptions: number; topics: number }>;
+  /** The child's resident set size in bytes. */
+  rss(): Promise<number>;
+  /** False once the child process has exited. */
+  alive(): boolean;
+  /** What the child printed so far (with `captureOutput`). */
+  output(): string;
   stop(): Promise<void>;
 }
 
 /** Starts the stack in a child process with its data in `dir` (or on `databaseUrl`). */
-export async function startStackProcess(dir: string, databaseUrl?: string): Promise<StackProcess> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), [dir, databaseUrl ?? ""], {
-    execArgv: ["--import", "tsx"],
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
+export async function startStackProcess(
+  dir: string,
+  databaseUrl?: string,
+  opts: StackProcessOptions = {},
+): Promise<StackProcess> {
+  const child: ChildProcess = fork(
+    fileURLToPath(import.meta.url),
+    [dir, databaseUrl ?? "", JSON.stringify(opts)],
+    {
+      execArgv: ["--import", "tsx"],
+      stdio: [
+        "ignore",
+        opts.captureOutput ? "pipe" : "inherit",
+        opts.captureOutput ? "pipe" : "inherit",
+        "ipc",
+      ],
+    },
+  );
+  let out = "";
+  child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (out += d.toString()));
   const pending = new Map<number, (r: Reply) => void>();
   let next = 1;
-  const ready = await new Promise<{ url: string; publishableKey: string }>((resolve, reject) => {
+  const ready = await new Promise<Ready>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`the stack process exited with ${code}`)));
-    child.on("message", (m: { ready?: { url: string; publishableKey: string } } & Reply) => {
+    child.on("message", (m: { ready?: Ready } & Reply) => {
       if (m.ready) return resolve(m.ready);
       pending.get(m.id)?.(m);
       pending.delete(m.id);
@@ -47,6 +96,9 @@ export async function startStackProcess(dir: string, databaseUrl?: string): Prom
     sql: async (text, params) => (await call({ sql: text, params })) as never,
     dropConnections: async () => void (await call({ drop: true })),
     realtimeStats: async () => (await call({ stats: true })) as never,
+    rss: async () => (await call({ rss: true })) as number,
+    alive: () => child.exitCode === null && child.signalCode === null,
+    output: () => out,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -58,7 +110,8 @@ export async function startStackProcess(dir: string, databaseUrl?: string): Prom
 
 // In the child: start the stack and serve requests.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const [dir, databaseUrl] = process.argv.slice(2) as [string, string];
+  const [dir, databaseUrl, rawOpts] = process.argv.slice(2) as [string, string, string?];
+  const opts = JSON.parse(rawOpts || "{}") as StackProcessOptions;
   const stack: Stack = await startStack({
     ...defaultOptions({}),
     databaseUrl: databaseUrl || undefined,
@@ -67,7 +120,15 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     envFile: path.join(dir, ".env.local"),
     functions: false,
     quiet: true,
+    adminSecret: opts.adminSecret,
+    authRateLimits: opts.defaultRateLimits ? undefined : TEST_AUTH_RATE_LIMITS,
   });
+  let webUrl: string | null = null;
+  if (opts.web) {
+    const port = await freePort();
+    await serveBuiltWeb(port, "127.0.0.1");
+    webUrl = `http://127.0.0.1:${port}`;
+  }
   process.on("SIGTERM", () => void stack.stop().finally(() => process.exit(0)));
   process.on("disconnect", () => void stack.stop().finally(() => process.exit(0)));
   process.on("message", async (req: Request) => {
@@ -76,10 +137,19 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       if (req.sql) result = await stack.db.query(req.sql, req.params);
       else if (req.drop) stack.realtime.dropConnections();
       else if (req.stats) result = stack.realtime.stats();
+      else if (req.rss) result = process.memoryUsage().rss;
       process.send?.({ id: req.id, result });
     } catch (err) {
       process.send?.({ id: req.id, error: (err as Error).message });
     }
   });
-  process.send?.({ ready: { url: stack.url, publishableKey: stack.secrets.publishableKey } });
+  process.send?.({
+    ready: {
+      url: stack.url,
+      publishableKey: stack.secrets.publishableKey,
+      secretKey: stack.secrets.secretKey,
+      jwtSecret: stack.secrets.jwtSecret,
+      webUrl,
+    },
+  });
 }
