@@ -116,8 +116,8 @@ describe("the first scan of a fresh stack", () => {
     );
     // Every row has its 3-hour price and change ("Price (3h)" is never "—").
     for (const row of feed!) {
-      expect(row.price_3hour_ago, row.symbol).not.toBeNull();
-      expect(row.pct_3hour, row.symbol).not.toBeNull();
+      expect(row.price_3hour_ago, row.symbol ?? undefined).not.toBeNull();
+      expect(row.pct_3hour, row.symbol ?? undefined).not.toBeNull();
     }
     const { data: signals } = await user.from("strategy_signals").select("id").limit(1);
     expect(signals).toHaveLength(1);
