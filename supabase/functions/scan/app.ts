@@ -8,7 +8,12 @@ import type { MarketSource, Quote, ScanResult } from "../_shared/domain/market.t
 import { denoEnv, type Env, notConfigured } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
 import { createAdapters, enabledSources } from "../_shared/market/sources.ts";
-import type { HistoryBatch, MarketAdapter } from "../_shared/market/types.ts";
+import {
+  type HistoryBatch,
+  type MarketAdapter,
+  MarketSourceError,
+  NO_ROWS,
+} from "../_shared/market/types.ts";
 import { bearerToken, createServiceClient } from "../_shared/supabase.ts";
 import { createSignalsStep, type SignalsStep } from "./signals.ts";
 
@@ -35,9 +40,19 @@ export const BACKFILL_SPAN_MS = 3 * 3_600_000 + 60_000;
 /** A history whose newest sample is younger than this is being kept by the scans already. */
 export const BACKFILL_IDLE_MS = 5 * 60_000;
 
+/** One source in a scan's answer. Every row the venue sent is in at most one count. */
 export interface SourceReport {
   quotes: number;
+  /** Malformed rows (a fault of the venue's answer or of our parsing: worth a look). */
   skipped: number;
+  /** Delisted, halted, disabled or priceless rows (normal: real Binance lists dozens). */
+  inactive: number;
+  /** DEX pools below the liquidity floor (`DEX_MIN_LIQUIDITY_USD`), never movers. */
+  illiquid: number;
+  /**
+   * The source failed this scan: unreachable, timed out, an HTTP error, an unreadable body, or
+   * an answer with no usable row (`quotes` 0; the counts say what the rows were).
+   */
   error?: string;
   backoffUntil?: string;
 }
@@ -136,7 +151,7 @@ function message(err: unknown): string {
 export function createScanApp(deps: ScanDeps = {}) {
   const env = deps.env ?? denoEnv;
   const now = deps.now ?? (() => new Date());
-  const adapters = deps.adapters ?? createAdapters();
+  const adapters = deps.adapters ?? createAdapters(env);
   const makeDb = deps.db ??
     ((e: Env) => supabaseScanDb(createServiceClient(e, "scan_not_configured")));
   const signals = deps.signals ??
@@ -199,12 +214,21 @@ export function createScanApp(deps: ScanDeps = {}) {
     settled.forEach((result, i) => {
       const source = sources[i]!;
       if (result.status === "fulfilled") {
-        const { quotes: q, skipped, backoffUntil } = result.value;
+        const { quotes: q, skipped, inactive, illiquid, backoffUntil } = result.value;
         quotes.push(...q);
-        report[source] = { quotes: q.length, skipped, ...(backoffUntil ? { backoffUntil } : {}) };
+        report[source] = {
+          quotes: q.length,
+          skipped,
+          inactive,
+          illiquid,
+          ...(backoffUntil ? { backoffUntil } : {}),
+        };
       } else {
         console.warn(`[scan] ${source} failed: ${message(result.reason)}`);
-        report[source] = { quotes: 0, skipped: 0, error: message(result.reason) };
+        const counts = result.reason instanceof MarketSourceError
+          ? result.reason.counts
+          : undefined;
+        report[source] = { quotes: 0, ...(counts ?? NO_ROWS), error: message(result.reason) };
       }
     });
 

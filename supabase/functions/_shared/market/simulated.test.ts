@@ -201,6 +201,7 @@ Deno.test("simulated: the replayed past is what the live scans saw, every minute
       assertEquals(batch.prices[i]![k], q.price);
       assertEquals(batch.volumes[i]![k], q.volume24h);
       deepStrictEqual(batch.instruments[i], {
+        venueKey: q.venueKey,
         symbol: q.symbol,
         exchange: q.exchange,
         exchangeType: q.exchangeType,
