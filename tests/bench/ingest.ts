@@ -33,6 +33,8 @@ function median(values: number[]): number {
 function quotes(prefix: string, n: number, at: Date, round: number): string {
   const ts = at.toISOString();
   const list = Array.from({ length: n }, (_, g) => ({
+    // Keyed as the adapters key their quotes (decision 0017).
+    venueKey: `Bench:${prefix}${g + 1}/USDT`,
     symbol: `${prefix}${g + 1}/USDT`,
     exchange: "Bench",
     exchangeType: g % 3 === 0 ? "dex" : "cex",
@@ -57,8 +59,8 @@ async function ingest(stack: Stack, body: string): Promise<number> {
 /** Instruments `prefix1..N` with a sample a minute for the last 3 hours, in two statements. */
 async function seed(stack: Stack, prefix: string, n: number): Promise<void> {
   await stack.db.query(
-    `insert into public.instruments (symbol, exchange, exchange_type, network, source, pool_url)
-     select $1 || g || '/USDT', 'Bench', case when (g - 1) % 3 = 0 then 'dex' else 'cex' end::public.exchange_type,
+    `insert into public.instruments (venue_key, symbol, exchange, exchange_type, network, source, pool_url)
+     select 'Bench:' || $1 || g || '/USDT', $1 || g || '/USDT', 'Bench', case when (g - 1) % 3 = 0 then 'dex' else 'cex' end::public.exchange_type,
             case when (g - 1) % 3 = 0 then 'ethereum' end, 'simulated',
             case when (g - 1) % 3 = 0 then 'https://pool.bench/' || $1 || g end
      from generate_series(1, $2::int) g`,

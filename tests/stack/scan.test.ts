@@ -11,6 +11,7 @@ describe("the scan through the Data API", () => {
   it("ingests a batch with one RPC and subscribers read it through movers_feed", async () => {
     const quotes: Quote[] = [
       {
+        venueKey: `Binance:${symbol}`,
         symbol,
         exchange: "Binance",
         exchangeType: "cex",

@@ -74,6 +74,7 @@ const sampleTime = (i: number) =>
 
 function quote(symbol: string, i: number): Quote {
   return {
+    venueKey: `${EXCHANGE}:${symbol}`,
     symbol,
     exchange: EXCHANGE,
     exchangeType: "cex",

@@ -124,7 +124,12 @@ Deno.test("scan: the simulated market by default, ingested once with the scan ti
   ok(quotes.length >= 280);
   ok(quotes.every((q) => q.source === "simulated"));
   deepStrictEqual(Object.keys(body.sources), ["simulated"]);
-  deepStrictEqual(body.sources.simulated, { quotes: quotes.length, skipped: 0 });
+  deepStrictEqual(body.sources.simulated, {
+    quotes: quotes.length,
+    skipped: 0,
+    inactive: 0,
+    illiquid: 0,
+  });
   deepStrictEqual(body.ingest, {
     instruments: quotes.length,
     movers: quotes.length,
@@ -153,10 +158,12 @@ Deno.test("scan: a failing source is reported and the others are still ingested,
   const res = await t.call(SCAN_SECRET);
   assertEquals(res.status, 200);
   const body = await res.json();
-  deepStrictEqual(body.sources.binance, { quotes: 13, skipped: 4 });
+  deepStrictEqual(body.sources.binance, { quotes: 13, skipped: 2, inactive: 2, illiquid: 0 });
   deepStrictEqual(body.sources.coinbase, {
     quotes: 0,
     skipped: 0,
+    inactive: 0,
+    illiquid: 0,
     error: "api.coinbase.com answered HTTP 503",
     failure: "other",
   });
@@ -177,6 +184,8 @@ Deno.test("scan: a rate-limited source reports when it may be called again", asy
   deepStrictEqual(first.sources.binance, {
     quotes: 0,
     skipped: 0,
+    inactive: 0,
+    illiquid: 0,
     backoffUntil: "2026-03-02T12:02:00.000Z",
   });
   // The adapter lives as long as the app (the worker): the next scan does not call Binance.
@@ -184,6 +193,72 @@ Deno.test("scan: a rate-limited source reports when it may be called again", asy
   assertEquals(second.sources.binance.backoffUntil, "2026-03-02T12:02:00.000Z");
   assertEquals(f.calls.length, 1);
   assertEquals(t.db.calls.length, 2);
+});
+
+Deno.test("scan: an answer with no usable row is a failed scan of that source, with its counts", async () => {
+  // Binance answering [] and Binance answering rows of another endpoint (ticker/price).
+  for (
+    const [answer, counts, message] of [
+      [[], { skipped: 0, inactive: 0, illiquid: 0 }, "ticker/24hr returned no rows"],
+      [
+        [{ symbol: "BTCUSDT", price: "66909.89000000" }, { symbol: "ETHUSDT", price: "3398.17" }],
+        { skipped: 2, inactive: 0, illiquid: 0 },
+        "ticker/24hr returned 2 rows and none usable (2 malformed, 0 inactive, 0 illiquid)",
+      ],
+    ] as const
+  ) {
+    const f = fakeFetch(() => jsonResponse(answer));
+    const t = setup({ MARKET_SOURCES: "binance,simulated" }, {
+      fetch: f.fetch,
+      adapters: { binance: createBinanceAdapter(), simulated: createSimulatedAdapter() },
+    });
+    const body = await (await t.call()).json();
+    deepStrictEqual(body.sources.binance, { quotes: 0, ...counts, error: message });
+    // The other sources are still ingested.
+    ok(body.sources.simulated.quotes > 0);
+    assertEquals(t.db.calls.length, 1);
+  }
+});
+
+Deno.test("scan: BINANCE_API_URL, COINBASE_API_URL and GECKOTERMINAL_API_URL point the venues elsewhere", async () => {
+  const bodies: Record<string, unknown> = {
+    "http://127.0.0.1:9/binance/api/v3/ticker/24hr": await loadMarketFixture(
+      "binance-ticker-24hr",
+    ),
+    "https://cb.mirror.example/api/v3/brokerage/market/products?product_type=SPOT":
+      await loadMarketFixture("coinbase-products"),
+  };
+  const f = fakeFetch((url) =>
+    url in bodies
+      ? jsonResponse(bodies[url])
+      : url.startsWith("http://localhost:8787/v2/networks/")
+      ? jsonResponse({ data: [] })
+      : new Response("not this host", { status: 404 })
+  );
+  const t = setup({
+    MARKET_SOURCES: "binance,coinbase,dex",
+    BINANCE_API_URL: "http://127.0.0.1:9/binance/",
+    COINBASE_API_URL: "https://cb.mirror.example",
+    GECKOTERMINAL_API_URL: "http://localhost:8787/v2",
+  }, { fetch: f.fetch, adapters: undefined });
+  const body = await (await t.call()).json();
+  assertEquals(body.sources.binance.quotes, 13);
+  assertEquals(body.sources.coinbase.quotes, 10);
+  ok(/no rows/.test(body.sources.dex.error), body.sources.dex.error);
+  assertEquals(f.calls.length, 3);
+  ok(f.calls.every((c) => !/binance\.com|coinbase\.com|geckoterminal\.com/.test(c.url)));
+});
+
+Deno.test("scan: a base URL that is not an http(s) URL fails that venue, not the scan", async () => {
+  const t = setup({
+    MARKET_SOURCES: "binance,simulated",
+    BINANCE_API_URL: "ftp://mirror.example",
+  }, { adapters: undefined });
+  const res = await t.call();
+  assertEquals(res.status, 200);
+  const body = await res.json();
+  ok(/BINANCE_API_URL must be an http\(s\) URL/.test(body.sources.binance.error));
+  ok(body.sources.simulated.quotes > 0);
 });
 
 Deno.test("scan: an unknown MARKET_SOURCES name is a configuration error", async () => {

@@ -12,6 +12,7 @@ import {
   type HistoryBatch,
   type MarketAdapter,
   MarketSourceError,
+  NO_ROWS,
 } from "../_shared/market/types.ts";
 import { bearerToken, createServiceClient } from "../_shared/supabase.ts";
 import { createSignalsStep, type SignalsStep } from "./signals.ts";
@@ -41,9 +42,19 @@ export const BACKFILL_SPAN_MS = 3 * 3_600_000 + 60_000;
 /** A history whose newest sample is younger than this is being kept by the scans already. */
 export const BACKFILL_IDLE_MS = 5 * 60_000;
 
+/** One source in a scan's answer. Every row the venue sent is in at most one count. */
 export interface SourceReport {
   quotes: number;
+  /** Malformed rows (a fault of the venue's answer or of our parsing: worth a look). */
   skipped: number;
+  /** Delisted, halted, disabled or priceless rows (normal: real Binance lists dozens). */
+  inactive: number;
+  /** DEX pools below the liquidity floor (`DEX_MIN_LIQUIDITY_USD`), never movers. */
+  illiquid: number;
+  /**
+   * The source failed this scan: unreachable, timed out, an HTTP error, an unreadable body, or
+   * an answer with no usable row (`quotes` 0; the counts say what the rows were).
+   */
   error?: string;
   /** Why the source failed: network, timeout, http, parse (an adapter's kind) or other. */
   failure?: string;
@@ -181,7 +192,7 @@ function message(err: unknown): string {
 export function createScanApp(deps: ScanDeps = {}) {
   const env = deps.env ?? denoEnv;
   const now = deps.now ?? (() => new Date());
-  const adapters = deps.adapters ?? createAdapters();
+  const adapters = deps.adapters ?? createAdapters(env);
   const makeDb = deps.db ??
     ((e: Env) => supabaseScanDb(createServiceClient(e, "scan_not_configured")));
   const signals = deps.signals ??
@@ -244,15 +255,22 @@ export function createScanApp(deps: ScanDeps = {}) {
     settled.forEach((result, i) => {
       const source = sources[i]!;
       if (result.status === "fulfilled") {
-        const { quotes: q, skipped, backoffUntil } = result.value;
+        const { quotes: q, skipped, inactive, illiquid, backoffUntil } = result.value;
         quotes.push(...q);
-        report[source] = { quotes: q.length, skipped, ...(backoffUntil ? { backoffUntil } : {}) };
+        report[source] = {
+          quotes: q.length,
+          skipped,
+          inactive,
+          illiquid,
+          ...(backoffUntil ? { backoffUntil } : {}),
+        };
       } else {
         console.warn(`[scan] ${source} failed: ${message(result.reason)}`);
         const reason = result.reason;
+        const counts = reason instanceof MarketSourceError ? reason.counts : undefined;
         report[source] = {
           quotes: 0,
-          skipped: 0,
+          ...(counts ?? NO_ROWS),
           error: message(reason),
           failure: reason instanceof MarketSourceError ? reason.kind : "other",
           ...(reason instanceof MarketSourceError && reason.status

@@ -275,6 +275,7 @@ export type Database = {
           pool_url: string | null;
           source: string;
           symbol: string;
+          venue_key: string;
         };
         Insert: {
           created_at?: string;
@@ -285,6 +286,7 @@ export type Database = {
           pool_url?: string | null;
           source?: string;
           symbol: string;
+          venue_key: string;
         };
         Update: {
           created_at?: string;
@@ -295,6 +297,7 @@ export type Database = {
           pool_url?: string | null;
           source?: string;
           symbol?: string;
+          venue_key?: string;
         };
         Relationships: [];
       };

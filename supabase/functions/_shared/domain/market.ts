@@ -35,8 +35,26 @@ export function selectionOf(entry: {
   return "cex-major";
 }
 
+/**
+ * The key an instrument is stored under (`instruments.venue_key`, unique). A DEX instrument is
+ * a pool: `<network>:<pool address>` (EVM addresses lower-cased, Solana's base58 kept as is),
+ * so two pools of one pair on one DEX (`WETH / USDC 0.05%` and `0.3%`), or same-symbol
+ * copycat tokens, stay apart. A CEX instrument is a market on a venue: `<exchange>:<symbol>`.
+ */
+export function dexVenueKey(network: string, poolAddress: string): string {
+  const address = /^0x[0-9a-f]+$/i.test(poolAddress) ? poolAddress.toLowerCase() : poolAddress;
+  return `${network}:${address}`;
+}
+
+/** The key of a CEX market (and of a DEX pool whose address is unknown): `<exchange>:<symbol>`. */
+export function cexVenueKey(exchange: string, symbol: string): string {
+  return `${exchange}:${symbol}`;
+}
+
 /** One price observation of one instrument, as every adapter returns it. */
 export interface Quote {
+  /** The instrument's identity (`dexVenueKey` / `cexVenueKey`); the database keys on it. */
+  venueKey: string;
   /** Pair as the venue names it, normalised to `BASE/QUOTE`, e.g. `SOL/USDT`, `PEPE/WETH`. */
   symbol: string;
   /** The spec's exchange text: venue, and for DEX pools the network in parentheses. */

@@ -69,6 +69,8 @@ for (const venue of venues) {
     deepStrictEqual(first, {
       quotes: [],
       skipped: 0,
+      inactive: 0,
+      illiquid: 0,
       source: venue.source,
       backoffUntil: "2026-03-02T12:00:30.000Z",
     });
@@ -78,6 +80,8 @@ for (const venue of venues) {
     deepStrictEqual(second, {
       quotes: [],
       skipped: 0,
+      inactive: 0,
+      illiquid: 0,
       source: venue.source,
       backoffUntil: "2026-03-02T12:00:30.000Z",
     });

@@ -1,6 +1,7 @@
-import { deepStrictEqual, strictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual, ok, rejects, strictEqual as assertEquals } from "node:assert/strict";
 import { BINANCE_TICKER_URL, createBinanceAdapter, splitBinanceSymbol } from "./binance.ts";
 import { fakeFetch, jsonResponse, loadMarketFixture } from "./testing.ts";
+import { MarketSourceError } from "./types.ts";
 
 const NOW = () => new Date("2026-03-02T12:00:05.000Z");
 
@@ -25,10 +26,13 @@ Deno.test("binance: one call for every symbol; stablecoin pairs mapped, the rest
     "WIF/USDT",
     "币安人生/USDT",
   ]);
-  // ETHBTC and BTCTRY are other quote assets (left out, not counted); the delisted, the halted
-  // and the two malformed rows are counted.
-  assertEquals(result.skipped, 4);
+  // ETHBTC and BTCTRY are other quote assets (left out, not counted); the delisted (price 0) and
+  // the halted (no trade in 24 h) rows are inactive, the two malformed rows skipped.
+  assertEquals(result.skipped, 2);
+  assertEquals(result.inactive, 2);
+  assertEquals(result.illiquid, 0);
   deepStrictEqual(result.quotes[0], {
+    venueKey: "Binance:BTC/USDT",
     symbol: "BTC/USDT",
     exchange: "Binance",
     exchangeType: "cex",
@@ -63,4 +67,73 @@ Deno.test("binance: a row without closeTime is stamped with the scan's time", as
   });
   assertEquals(skipped, 0);
   assertEquals(quotes[0]!.ts, "2026-03-02T12:00:05.000Z");
+});
+
+Deno.test("binance: dozens of zero-price delistings are counted as inactive, apart from malformed rows", async () => {
+  const body = await loadMarketFixture("binance-ticker-24hr-delistings");
+  const f = fakeFetch(() => jsonResponse(body));
+  const result = await createBinanceAdapter().fetchQuotes({ fetch: f.fetch, now: NOW });
+  deepStrictEqual(result.quotes.map((q) => q.symbol), ["BTC/USDT", "币安人生/USDT", "SOL/USDT"]);
+  // 30 delisted dollar pairs at price 0 and one halted pair (no trade in 24 h).
+  assertEquals(result.inactive, 31);
+  // A price that is not a number, a row without a symbol.
+  assertEquals(result.skipped, 2);
+  assertEquals(result.illiquid, 0);
+});
+
+Deno.test("binance: a non-ASCII symbol's market link is a valid, percent-encoded URL", async () => {
+  const body = await loadMarketFixture("binance-ticker-24hr-delistings");
+  const { quotes } = await createBinanceAdapter().fetchQuotes({
+    fetch: fakeFetch(() => jsonResponse(body)).fetch,
+    now: NOW,
+  });
+  const q = quotes.find((x) => x.symbol === "币安人生/USDT")!;
+  assertEquals(
+    q.poolUrl,
+    "https://www.binance.com/en/trade/%E5%B8%81%E5%AE%89%E4%BA%BA%E7%94%9F_USDT?type=spot",
+  );
+  assertEquals(new URL(q.poolUrl!).href, q.poolUrl);
+  ok(/^[\x21-\x7e]+$/.test(q.poolUrl!), "only printable ASCII");
+  assertEquals(q.venueKey, "Binance:币安人生/USDT");
+});
+
+Deno.test("binance: an empty list, or rows of another endpoint, is a failed read, not 0 quotes", async () => {
+  const answers: [unknown, RegExp, number][] = [
+    [[], /returned no rows/, 0],
+    // GET /api/v3/ticker/price: symbol and price only.
+    [
+      [{ symbol: "BTCUSDT", price: "66909.89000000" }, { symbol: "ETHUSDT", price: "3398.17" }],
+      /2 malformed/,
+      2,
+    ],
+    // Only delisted rows.
+    [
+      (await loadMarketFixture("binance-ticker-24hr-delistings") as { lastPrice: string }[])
+        .filter((r) => r.lastPrice === "0.00000000"),
+      /30 inactive/,
+      0,
+    ],
+  ];
+  for (const [answer, message, skipped] of answers) {
+    const f = fakeFetch(() => jsonResponse(answer));
+    await rejects(createBinanceAdapter().fetchQuotes({ fetch: f.fetch, now: NOW }), (err) => {
+      ok(err instanceof MarketSourceError, String(err));
+      assertEquals(err.kind, "empty");
+      ok(message.test(err.message), err.message);
+      assertEquals(err.counts?.skipped, skipped);
+      return true;
+    });
+  }
+});
+
+Deno.test("binance: the base URL can point at a mirror or a test server", async () => {
+  const body = await loadMarketFixture("binance-ticker-24hr");
+  const f = fakeFetch(() => jsonResponse(body));
+  const adapter = createBinanceAdapter({ baseUrl: "https://api1.binance.com/" });
+  await adapter.fetchQuotes({ fetch: f.fetch, now: NOW });
+  deepStrictEqual(f.calls.map((c) => c.url), ["https://api1.binance.com/api/v3/ticker/24hr"]);
+  await rejects(
+    createBinanceAdapter({ baseUrl: "api.binance.us" }).fetchQuotes({ fetch: f.fetch }),
+    (err) => err instanceof MarketSourceError && err.kind === "config",
+  );
 });

@@ -1,16 +1,30 @@
 // Binance spot: every symbol's 24 h ticker in one call (`GET /api/v3/ticker/24hr`, request
 // weight 80 of the 6000 per minute an IP may use). Only pairs quoted in USDT, USDC or FDUSD are
 // kept, so every price is in (a dollar stablecoin).
-import type { Quote } from "../domain/market.ts";
-import { Backoff, getJson, isRecord, requestContext, toNumber, type VenueOptions } from "./http.ts";
+import { cexVenueKey, type Quote } from "../domain/market.ts";
+import {
+  Backoff,
+  getJson,
+  isRecord,
+  requestContext,
+  toNumber,
+  venueBaseUrl,
+  type VenueOptions,
+} from "./http.ts";
 import {
   type FetchQuotesOptions,
   type FetchQuotesResult,
   type MarketAdapter,
   MarketSourceError,
+  NO_ROWS,
+  quotesOrEmpty,
+  type RowCounts,
 } from "./types.ts";
 
-export const BINANCE_TICKER_URL = "https://api.binance.com/api/v3/ticker/24hr";
+/** The API's own base URL (`BINANCE_API_URL` overrides it). */
+export const BINANCE_API = "https://api.binance.com";
+export const BINANCE_TICKER_PATH = "/api/v3/ticker/24hr";
+export const BINANCE_TICKER_URL = `${BINANCE_API}${BINANCE_TICKER_PATH}`;
 /** Quote assets kept, longest first so `FDUSD` wins over a shorter suffix. */
 export const BINANCE_QUOTES = ["FDUSD", "USDT", "USDC"] as const;
 
@@ -24,20 +38,28 @@ export function splitBinanceSymbol(symbol: string): [string, string] | null {
   return null;
 }
 
+/** The market page; non-ASCII symbols (`币安人生`) are percent-encoded, so the link is a valid URL. */
 export function binanceTradeUrl(base: string, quote: string): string {
-  return `https://www.binance.com/en/trade/${base}_${quote}?type=spot`;
+  return `https://www.binance.com/en/trade/${encodeURIComponent(base)}_${
+    encodeURIComponent(quote)
+  }?type=spot`;
 }
 
-/** Maps the ticker list; rows of other quote assets are left out, unusable rows counted. */
+/**
+ * Maps the ticker list; rows of other quote assets are left out. Malformed rows are counted as
+ * `skipped`; delisted or halted symbols (Binance keeps listing them, at a price of 0 or with no
+ * trade in 24 h) as `inactive`.
+ */
 export function parseBinanceTickers(
   body: unknown,
   now: Date,
-): { quotes: Quote[]; skipped: number } {
+): { quotes: Quote[] } & RowCounts {
   if (!Array.isArray(body)) {
     throw new MarketSourceError("binance", "parse", "ticker/24hr did not return a list");
   }
   const quotes: Quote[] = [];
   let skipped = 0;
+  let inactive = 0;
   for (const row of body) {
     if (!isRecord(row) || typeof row.symbol !== "string" || !/^[^\s/]{2,40}$/u.test(row.symbol)) {
       skipped++;
@@ -47,14 +69,19 @@ export function parseBinanceTickers(
     if (!pair) continue; // ETHBTC and the like: another quote asset, not an error
     const price = toNumber(row.lastPrice);
     const volume = toNumber(row.quoteVolume);
-    // Delisted or halted symbols report a zero price or no trades in 24 h.
-    if (price === null || price <= 0 || volume === null || volume <= 0) {
+    if (price === null || price < 0 || volume === null || volume < 0) {
       skipped++;
+      continue;
+    }
+    // Delisted or halted symbols report a zero price or no trades in 24 h.
+    if (price === 0 || volume === 0) {
+      inactive++;
       continue;
     }
     const closeTime = toNumber(row.closeTime);
     const [base, quote] = pair;
     quotes.push({
+      venueKey: cexVenueKey("Binance", `${base}/${quote}`),
       symbol: `${base}/${quote}`,
       exchange: "Binance",
       exchangeType: "cex",
@@ -67,7 +94,7 @@ export function parseBinanceTickers(
       ts: (closeTime !== null && closeTime > 0 ? new Date(closeTime) : now).toISOString(),
     });
   }
-  return { quotes, skipped };
+  return { quotes, skipped, inactive, illiquid: 0 };
 }
 
 export function createBinanceAdapter(venue: VenueOptions = {}): MarketAdapter {
@@ -75,14 +102,16 @@ export function createBinanceAdapter(venue: VenueOptions = {}): MarketAdapter {
   return {
     source: "binance",
     async fetchQuotes(opts: FetchQuotesOptions = {}): Promise<FetchQuotesResult> {
+      const base = venueBaseUrl("binance", "BINANCE_API_URL", venue.baseUrl, BINANCE_API);
       const ctx = requestContext("binance", backoff, venue, opts);
       const paused = backoff.activeAt(ctx.now());
-      if (paused) return { quotes: [], skipped: 0, source: "binance", backoffUntil: paused };
-      const answer = await getJson(ctx, BINANCE_TICKER_URL);
+      if (paused) return { quotes: [], ...NO_ROWS, source: "binance", backoffUntil: paused };
+      const answer = await getJson(ctx, `${base}${BINANCE_TICKER_PATH}`);
       if (!answer.ok) {
-        return { quotes: [], skipped: 0, source: "binance", backoffUntil: answer.backoffUntil };
+        return { quotes: [], ...NO_ROWS, source: "binance", backoffUntil: answer.backoffUntil };
       }
-      return { ...parseBinanceTickers(answer.body, ctx.now()), source: "binance" };
+      const rows = parseBinanceTickers(answer.body, ctx.now());
+      return quotesOrEmpty("binance", "ticker/24hr", rows, (answer.body as unknown[]).length);
     },
   };
 }

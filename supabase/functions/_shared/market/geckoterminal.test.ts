@@ -1,4 +1,5 @@
-import { deepStrictEqual, ok, strictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual, ok, rejects, strictEqual as assertEquals } from "node:assert/strict";
+import { dexVenueKey } from "../domain/market.ts";
 import {
   createDexAdapter,
   DEX_NETWORK_IDS,
@@ -9,6 +10,7 @@ import {
   trendingPoolsUrl,
 } from "./geckoterminal.ts";
 import { fakeFetch, jsonResponse, loadMarketFixture } from "./testing.ts";
+import { MarketSourceError } from "./types.ts";
 
 const NOW = () => new Date("2026-03-02T12:00:05.000Z");
 
@@ -28,9 +30,10 @@ async function recordedNetworks() {
 
 /** Each network's recorded payload as the adapter must read it, one pool a line:
  * symbol | venue as GeckoTerminal names it | pool address | price | 24 h volume (- for none). */
-const RECORDED: Record<DexNetworkId, { skipped: number; pools: string }> = {
+const RECORDED: Record<DexNetworkId, { skipped: number; inactive: number; pools: string }> = {
   eth: {
-    skipped: 3, // No price yet, a name that is not a pair, no address.
+    skipped: 2, // A name that is not a pair, no address.
+    inactive: 1, // No price yet.
     pools: `
       PEPE/WETH      | Uniswap V2           | 0xa43fe16908251ee70ef74718545e4fe6c5ccec9f | 0.0000108412345678 | 21873412.5312
       WETH/USDC      | Uniswap V3           | 0x88e6a0c2ddd26feeb64f039a2c41296fcb3f5640 | 3398.9512          | 182345678.9012
@@ -42,6 +45,7 @@ const RECORDED: Record<DexNetworkId, { skipped: number; pools: string }> = {
   },
   base: {
     skipped: 1, // A pool without a dex relationship.
+    inactive: 0,
     pools: `
       BRETT/WETH     | Uniswap V3           | 0xba3f945812a83471d709bce9c3ca699a19fb46f7 | 0.0412785317       | 6843127.4419
       AERO/USDC      | Aerodrome            | 0x6cdcb1c4a4d1c3c6d054b27ac5b77e89eafb971d | 0.861209378291     | 3735580.2811
@@ -54,7 +58,8 @@ const RECORDED: Record<DexNetworkId, { skipped: number; pools: string }> = {
       TIBBIR/VIRTUAL | Uniswap V2           | 0x0c3b466104545efa096b8f944c1e524e1d0d4888 | 0.240030734593712  | 308168.7548`,
   },
   solana: {
-    skipped: 2, // A zero price and a pool without attributes.
+    skipped: 1, // A pool without attributes.
+    inactive: 1, // A zero price.
     pools: `
       WIF/SOL        | Raydium              | EP2ib6dYdEeqD8MfE2ezHCxX3kP3K2eLKkirfPm5eyMx | 2.4873412        | 18234567.123
       BONK/SOL       | Orca                 | Gvk6JYi3Rj9e6mNXhfVp2rFu7FsHHbX5ao4Jy9Abn8zy | 0.0000240321     | 6123456.789
@@ -63,7 +68,8 @@ const RECORDED: Record<DexNetworkId, { skipped: number; pools: string }> = {
       CATGPT/SOL     | Pump.fun             | 5rZqk4gJ8a9yT3nVwXcP2sLmE6hB7dF1uQ4oR8iN3kWj | 0.000412345      | -`,
   },
   bsc: {
-    skipped: 2, // A pool minutes old with no price yet; a dex relationship with no data.
+    skipped: 1, // A dex relationship with no data.
+    inactive: 1, // A pool minutes old with no price yet.
     pools: `
       USDT/WBNB      | Pancakeswap V3       | 0x172fcd41e0913e95784454622d1c3724f546f849 | 1.00021            | 187443219.0117
       USDT/WBNB      | Pancakeswap V2       | 0x16b9a82891338f9ba80e2d6970fdda79d1eb0dae | 1.00038            | 24318764.5541
@@ -76,7 +82,8 @@ const RECORDED: Record<DexNetworkId, { skipped: number; pools: string }> = {
       THE/WBNB       | THENA FUSION         | 0xc5370d9feaa8c141b2ee9368adc72a9b726c48a8 | 0.341208771        | 1209348.3305`,
   },
   arbitrum: {
-    skipped: 1, // A price of zero.
+    skipped: 0,
+    inactive: 1, // A price of zero.
     pools: `
       WETH/USDC      | Uniswap V3           | 0xc6962004f452be9203591991d15f6b388e09e8d0 | 3398.7412          | 96412873.3315
       ARB/WETH       | Uniswap V3           | 0xc6f780497a95e246eb9449f5e4770916dcd6396a | 0.412344109        | 12874339.4512
@@ -115,9 +122,12 @@ for (const id of DEX_NETWORK_IDS) {
     deepStrictEqual(f.calls.map((c) => c.url), [trendingPoolsUrl(id)]);
     assertEquals(result.source, "dex");
     assertEquals(result.skipped, recorded.skipped);
+    assertEquals(result.inactive, recorded.inactive);
+    assertEquals(result.illiquid, 0);
     deepStrictEqual(
       result.quotes.map(({ exchange: _, ...q }) => q),
       poolRows(recorded.pools).map(({ symbol, address, price, volume24h }) => ({
+        venueKey: `${net.network}:${address.startsWith("0x") ? address.toLowerCase() : address}`,
         symbol,
         exchangeType: "dex",
         network: net.network,
@@ -167,9 +177,11 @@ Deno.test("dex: Ethereum trending pools mapped with the DEX and network names", 
       ["PEPE/WETH", "Uniswap V3 (Ethereum)"],
     ],
   );
-  // No price yet, a name that is not a pair, no address.
-  assertEquals(result.skipped, 3);
+  // A name that is not a pair and no address are malformed; no price yet is inactive.
+  assertEquals(result.skipped, 2);
+  assertEquals(result.inactive, 1);
   deepStrictEqual(result.quotes[0], {
+    venueKey: "ethereum:0xa43fe16908251ee70ef74718545e4fe6c5ccec9f",
     symbol: "PEPE/WETH",
     exchange: "Uniswap V2 (Ethereum)",
     exchangeType: "dex",
@@ -204,18 +216,19 @@ Deno.test("dex: Solana pools; a pool without a volume figure keeps its price", a
     result.quotes[0]!.poolUrl,
     "https://www.geckoterminal.com/solana/pools/EP2ib6dYdEeqD8MfE2ezHCxX3kP3K2eLKkirfPm5eyMx",
   );
-  // A zero price and a pool without attributes.
-  assertEquals(result.skipped, 2);
+  // A pool without attributes is malformed; a zero price is inactive.
+  assertEquals(result.skipped, 1);
+  assertEquals(result.inactive, 1);
 });
 
 Deno.test("dex: each call reads the next network (one call per scan for the rate limit)", async () => {
-  const f = fakeFetch(() => jsonResponse({ data: [] }));
+  const f = await recordedNetworks();
   const adapter = createDexAdapter();
   // 12:00:00 is bucket 177245280 of 10 s; 177245280 % 5 = 0 → the rotation starts at eth.
   const now = () => new Date("2026-03-02T12:00:00.000Z");
   for (let i = 0; i < 6; i++) await adapter.fetchQuotes({ fetch: f.fetch, now });
   deepStrictEqual(f.calls.map((c) => c.url), [
-    ...DEX_NETWORK_IDS.map(trendingPoolsUrl),
+    ...DEX_NETWORK_IDS.map((id) => trendingPoolsUrl(id)),
     trendingPoolsUrl("eth"),
   ]);
 });
@@ -225,7 +238,7 @@ Deno.test("dex: the rotation reads every network's pools, each under its own net
   const adapter = createDexAdapter();
   // 12:00:00 is bucket 177245280 of 10 s; 177245280 % 5 = 0 → the rotation starts at eth.
   const now = () => new Date("2026-03-02T12:00:00.000Z");
-  const seen: [string, (string | null)[], number, number][] = [];
+  const seen: [string, (string | null)[], number, number, number][] = [];
   for (let i = 0; i < DEX_NETWORK_IDS.length; i++) {
     const result = await adapter.fetchQuotes({ fetch: f.fetch, now });
     const id = new URL(f.calls[i]!.url).pathname.split("/")[4] as DexNetworkId;
@@ -239,22 +252,24 @@ Deno.test("dex: the rotation reads every network's pools, each under its own net
       [...new Set(result.quotes.map((q) => q.network))],
       result.quotes.length,
       result.skipped,
+      result.inactive,
     ]);
   }
-  deepStrictEqual(f.calls.map((c) => c.url), DEX_NETWORK_IDS.map(trendingPoolsUrl));
+  deepStrictEqual(f.calls.map((c) => c.url), DEX_NETWORK_IDS.map((id) => trendingPoolsUrl(id)));
   deepStrictEqual(seen, [
-    ["eth", ["ethereum"], 7, 3],
-    ["base", ["base"], 9, 1],
-    ["solana", ["solana"], 5, 2],
-    ["bsc", ["bsc"], 9, 2],
-    ["arbitrum", ["arbitrum"], 8, 1],
+    ["eth", ["ethereum"], 7, 2, 1],
+    ["base", ["base"], 9, 1, 0],
+    ["solana", ["solana"], 5, 1, 1],
+    ["bsc", ["bsc"], 9, 1, 1],
+    ["arbitrum", ["arbitrum"], 8, 0, 1],
   ]);
   assertEquals(adapter.nextNetwork(), "eth");
 });
 
 Deno.test("dex: a failing network does not stop the rotation", async () => {
+  const base = await loadMarketFixture("geckoterminal-trending-base");
   const f = fakeFetch((url) =>
-    url.includes("/eth/") ? new Response("upstream", { status: 500 }) : jsonResponse({ data: [] })
+    url.includes("/eth/") ? new Response("upstream", { status: 500 }) : jsonResponse(base)
   );
   const adapter = createDexAdapter({ networks: ["eth", "base"] });
   const now = () => new Date(0);
@@ -286,4 +301,153 @@ Deno.test("dex: pool names and DEX ids", () => {
   assertEquals(prettifyDexId("uniswap-v4-arbitrum"), "Uniswap V4");
   assertEquals(prettifyDexId("sushiswap_arbitrum"), "SushiSwap");
   assertEquals(prettifyDexId("camelot-v3"), "Camelot V3");
+});
+
+Deno.test("dex: two pools of one pair on one DEX are two instruments, each linking to its pool", async () => {
+  const body = await loadMarketFixture("geckoterminal-trending-eth-fee-tiers");
+  const f = fakeFetch(() => jsonResponse(body));
+  const result = await createDexAdapter({ networks: ["eth"] }).fetchQuotes({
+    fetch: f.fetch,
+    now: NOW,
+  });
+  deepStrictEqual(
+    result.quotes.map((q) => [q.venueKey, q.symbol, q.exchange, q.price, q.poolUrl]),
+    [
+      [
+        "ethereum:0x88e6a0c2ddd26feeb64f039a2c41296fcb3f5640",
+        "WETH/USDC",
+        "Uniswap V3 (Ethereum)",
+        3398.9512,
+        "https://www.geckoterminal.com/eth/pools/0x88e6a0c2ddd26feeb64f039a2c41296fcb3f5640",
+      ],
+      [
+        "ethereum:0x8ad599c3a0ff1de082011efddc58f1908eb6e6d8",
+        "WETH/USDC",
+        "Uniswap V3 (Ethereum)",
+        3401.2277,
+        "https://www.geckoterminal.com/eth/pools/0x8ad599c3a0ff1de082011efddc58f1908eb6e6d8",
+      ],
+    ],
+  );
+  // The 1 % pool with 0.0005 USD of reserves (and "153 M USD" of volume) and a young pool
+  // with 9,876 USD are below the default floor of 10,000 USD: never quoted, counted apart.
+  assertEquals(result.illiquid, 2);
+  assertEquals(result.skipped, 0);
+  assertEquals(result.inactive, 0);
+});
+
+Deno.test("dex: same-symbol copycats on one DEX stay apart, prices orders of magnitude apart", async () => {
+  const body = await loadMarketFixture("geckoterminal-trending-solana-copycats");
+  const f = fakeFetch(() => jsonResponse(body));
+  const result = await createDexAdapter({ networks: ["solana"] }).fetchQuotes({
+    fetch: f.fetch,
+    now: NOW,
+  });
+  deepStrictEqual(
+    result.quotes.map((q) => [q.venueKey, q.symbol, q.exchange, q.price]),
+    [
+      [
+        "solana:9d9mb8kooFfaD3SctgZtkxQypkshx6ezhbKio89ixyy2",
+        "TRUMP/SOL",
+        "Meteora DLMM (Solana)",
+        8.91234,
+      ],
+      [
+        "solana:HKuJrP5tYQLbEUdjKwjgnHs2957QKjR2iWhJKTtMa1xs",
+        "TRUMP/SOL",
+        "Raydium (Solana)",
+        0.0000123771,
+      ],
+      [
+        "solana:3FmTmvLqKtAsEGSGnqCkQj2b1Hn8r7bh4WQMLkx3dcqT",
+        "TRUMP/SOL",
+        "Raydium (Solana)",
+        0.00412887,
+      ],
+    ],
+  );
+  // Solana addresses are base58: case matters and is kept.
+  ok(
+    result.quotes[1]!.poolUrl!.endsWith(
+      "/solana/pools/HKuJrP5tYQLbEUdjKwjgnHs2957QKjR2iWhJKTtMa1xs",
+    ),
+  );
+  assertEquals(result.illiquid, 1); // 37 USD of reserves
+});
+
+Deno.test("dex: the liquidity floor is configurable; 0 turns it off", async () => {
+  const body = await loadMarketFixture("geckoterminal-trending-eth-fee-tiers");
+  const read = (minLiquidityUsd: number) =>
+    createDexAdapter({ networks: ["eth"], minLiquidityUsd }).fetchQuotes({
+      fetch: fakeFetch(() => jsonResponse(body)).fetch,
+      now: NOW,
+    });
+  const off = await read(0);
+  assertEquals(off.quotes.length, 4);
+  assertEquals(off.illiquid, 0);
+  const high = await read(100_000_000);
+  deepStrictEqual(high.quotes.map((q) => q.price), [3398.9512]);
+  assertEquals(high.illiquid, 3);
+  await rejects(
+    read(Number.NaN),
+    (err) => err instanceof MarketSourceError && err.kind === "config",
+  );
+});
+
+Deno.test("dex: a pool without reserves is not quoted (its liquidity is unknown)", async () => {
+  const body = await loadMarketFixture("geckoterminal-trending-eth-fee-tiers") as {
+    data: { attributes: Record<string, unknown> }[];
+  };
+  body.data[0]!.attributes.reserve_in_usd = null;
+  const result = await createDexAdapter({ networks: ["eth"] }).fetchQuotes({
+    fetch: fakeFetch(() => jsonResponse(body)).fetch,
+    now: NOW,
+  });
+  assertEquals(result.quotes.length, 1);
+  assertEquals(result.illiquid, 3);
+});
+
+Deno.test("dex: an empty pool list, or one with no usable pool, is a failed read", async () => {
+  const onlyIlliquid = await loadMarketFixture("geckoterminal-trending-eth-fee-tiers") as {
+    data: unknown[];
+  };
+  onlyIlliquid.data = onlyIlliquid.data.slice(2);
+  for (
+    const [answer, message] of [
+      [{ data: [], included: [] }, /eth trending pools returned no rows/],
+      [onlyIlliquid, /2 rows and none usable \(0 malformed, 0 inactive, 2 illiquid\)/],
+    ] as const
+  ) {
+    const f = fakeFetch(() => jsonResponse(answer));
+    await rejects(
+      createDexAdapter({ networks: ["eth"] }).fetchQuotes({ fetch: f.fetch, now: NOW }),
+      (err) => {
+        ok(err instanceof MarketSourceError, String(err));
+        assertEquals(err.kind, "empty");
+        ok(message.test(err.message), err.message);
+        return true;
+      },
+    );
+  }
+});
+
+Deno.test("dex: the base URL can point at a mirror or a test server", async () => {
+  const body = await loadMarketFixture("geckoterminal-trending-base");
+  const f = fakeFetch(() => jsonResponse(body));
+  await createDexAdapter({ networks: ["base"], baseUrl: "http://localhost:8080/api/v2" })
+    .fetchQuotes({ fetch: f.fetch, now: NOW });
+  deepStrictEqual(f.calls.map((c) => c.url), [
+    "http://localhost:8080/api/v2/networks/base/trending_pools?include=dex&page=1",
+  ]);
+});
+
+Deno.test("dex: EVM pool addresses are keyed lower-case, others as they are", () => {
+  assertEquals(
+    dexVenueKey("ethereum", "0x8AD599C3A0FF1DE082011EFDDC58F1908EB6E6D8"),
+    "ethereum:0x8ad599c3a0ff1de082011efddc58f1908eb6e6d8",
+  );
+  assertEquals(
+    dexVenueKey("solana", "HKuJrP5tYQLbEUdjKwjgnHs2957QKjR2iWhJKTtMa1xs"),
+    "solana:HKuJrP5tYQLbEUdjKwjgnHs2957QKjR2iWhJKTtMa1xs",
+  );
 });

@@ -1,16 +1,36 @@
 // DEX pools from GeckoTerminal's public API (JSON:API): a network's trending pools with their
 // DEX names in one call. The free tier allows 30 calls per minute, so each scan reads ONE
 // network and the adapter instance rotates through them from scan to scan.
-import type { Quote } from "../domain/market.ts";
-import { Backoff, getJson, isRecord, requestContext, toNumber, type VenueOptions } from "./http.ts";
+import { dexVenueKey, type Quote } from "../domain/market.ts";
+import {
+  Backoff,
+  getJson,
+  isRecord,
+  requestContext,
+  toNumber,
+  venueBaseUrl,
+  type VenueOptions,
+} from "./http.ts";
 import {
   type FetchQuotesOptions,
   type FetchQuotesResult,
   type MarketAdapter,
   MarketSourceError,
+  NO_ROWS,
+  quotesOrEmpty,
+  type RowCounts,
 } from "./types.ts";
 
+/** The API's own base URL (`GECKOTERMINAL_API_URL` overrides it). */
 export const GECKOTERMINAL_API = "https://api.geckoterminal.com/api/v2";
+
+/**
+ * The liquidity floor (`DEX_MIN_LIQUIDITY_USD`, decision 0017): a pool holding less than this
+ * in reserves is not quoted. At 10,000 USD a 100 USD trade already moves a constant-product
+ * pool's price by about 4 %; below it a "move" says little, and dust pools (0.0005 USD of
+ * reserves reporting 153 M USD of 24 h volume) are wash trading or a broken pool.
+ */
+export const DEFAULT_DEX_MIN_LIQUIDITY_USD = 10_000;
 
 /** GeckoTerminal's network id → our `Quote.network` value and the name shown to users. */
 export const DEX_NETWORKS = {
@@ -23,8 +43,8 @@ export const DEX_NETWORKS = {
 export type DexNetworkId = keyof typeof DEX_NETWORKS;
 export const DEX_NETWORK_IDS = Object.keys(DEX_NETWORKS) as DexNetworkId[];
 
-export function trendingPoolsUrl(network: DexNetworkId): string {
-  return `${GECKOTERMINAL_API}/networks/${network}/trending_pools?include=dex&page=1`;
+export function trendingPoolsUrl(network: DexNetworkId, base = GECKOTERMINAL_API): string {
+  return `${base}/networks/${network}/trending_pools?include=dex&page=1`;
 }
 
 export function geckoTerminalPoolUrl(network: DexNetworkId, address: string): string {
@@ -101,12 +121,18 @@ function dexNames(included: unknown): Map<string, string> {
   return names;
 }
 
-/** Maps one network's pool list; unusable pools are skipped and counted. */
+/**
+ * Maps one network's pool list. Each pool is its own instrument (`venueKey` = network and pool
+ * address), so two pools of one pair on one DEX, or same-symbol copycats, never merge. Malformed
+ * pools are counted as `skipped`; pools without a price yet or at 0 as `inactive`; pools whose
+ * reserves are unknown or below `minLiquidityUsd` as `illiquid`.
+ */
 export function parseGeckoTerminalPools(
   body: unknown,
   networkId: DexNetworkId,
   now: Date,
-): { quotes: Quote[]; skipped: number } {
+  minLiquidityUsd = DEFAULT_DEX_MIN_LIQUIDITY_USD,
+): { quotes: Quote[] } & RowCounts {
   if (!isRecord(body) || !Array.isArray(body.data)) {
     throw new MarketSourceError("dex", "parse", `${networkId} pools: no data list`);
   }
@@ -115,6 +141,8 @@ export function parseGeckoTerminalPools(
   const ts = now.toISOString();
   const quotes: Quote[] = [];
   let skipped = 0;
+  let inactive = 0;
+  let illiquid = 0;
   for (const row of body.data) {
     const attrs = isRecord(row) ? row.attributes : undefined;
     if (!isRecord(row) || row.type !== "pool" || !isRecord(attrs)) {
@@ -125,19 +153,37 @@ export function parseGeckoTerminalPools(
     const address = typeof attrs.address === "string" && /^[A-Za-z0-9]{20,80}$/.test(attrs.address)
       ? attrs.address
       : null;
-    const price = toNumber(attrs.base_token_price_usd);
+    const rawPrice = attrs.base_token_price_usd;
+    const price = toNumber(rawPrice);
+    const reserve = attrs.reserve_in_usd === null || attrs.reserve_in_usd === undefined
+      ? null
+      : toNumber(attrs.reserve_in_usd);
     const volume = isRecord(attrs.volume_usd) ? toNumber(attrs.volume_usd.h24) : null;
     const relationships = isRecord(row.relationships) ? row.relationships : {};
     const dexData = isRecord(relationships.dex) && isRecord(relationships.dex.data)
       ? relationships.dex.data
       : null;
     const dexId = dexData && typeof dexData.id === "string" ? dexData.id : null;
-    if (!symbol || !address || price === null || price <= 0 || !dexId) {
+    const noPrice = rawPrice === null || rawPrice === undefined || rawPrice === "";
+    if (
+      !symbol || !address || !dexId || (!noPrice && (price === null || price < 0)) ||
+      (attrs.reserve_in_usd != null && (reserve === null || reserve < 0))
+    ) {
       skipped++;
+      continue;
+    }
+    // A pool minutes old has no price yet; a drained one trades at 0.
+    if (noPrice || price === null || price === 0) {
+      inactive++;
+      continue;
+    }
+    if (reserve === null || reserve < minLiquidityUsd) {
+      illiquid++;
       continue;
     }
     const dexName = names.get(dexId) ?? prettifyDexId(dexId);
     quotes.push({
+      venueKey: dexVenueKey(net.network, address),
       symbol,
       exchange: `${dexName} (${net.name})`,
       exchangeType: "dex",
@@ -150,12 +196,14 @@ export function parseGeckoTerminalPools(
       ts,
     });
   }
-  return { quotes, skipped };
+  return { quotes, skipped, inactive, illiquid };
 }
 
 export interface DexAdapterOptions extends VenueOptions {
   /** Networks to rotate through (default eth, base, solana, bsc, arbitrum). */
   networks?: readonly DexNetworkId[];
+  /** Pools with less in reserves (USD) are not quoted; default `DEFAULT_DEX_MIN_LIQUIDITY_USD`. */
+  minLiquidityUsd?: number;
 }
 
 /** The DEX adapter; each `fetchQuotes` reads the next network of the rotation. */
@@ -170,19 +218,30 @@ export function createDexAdapter(venue: DexAdapterOptions = {}): MarketAdapter &
     source: "dex",
     nextNetwork: () => (next === null ? null : networks[next]!),
     async fetchQuotes(opts: FetchQuotesOptions = {}): Promise<FetchQuotesResult> {
+      const base = venueBaseUrl("dex", "GECKOTERMINAL_API_URL", venue.baseUrl, GECKOTERMINAL_API);
+      const floor = venue.minLiquidityUsd ?? DEFAULT_DEX_MIN_LIQUIDITY_USD;
+      if (!Number.isFinite(floor) || floor < 0) {
+        throw new MarketSourceError(
+          "dex",
+          "config",
+          "DEX_MIN_LIQUIDITY_USD must be a number of US dollars, 0 or more",
+        );
+      }
       const ctx = requestContext("dex", backoff, venue, opts);
       const now = ctx.now();
       const paused = backoff.activeAt(now);
-      if (paused) return { quotes: [], skipped: 0, source: "dex", backoffUntil: paused };
+      if (paused) return { quotes: [], ...NO_ROWS, source: "dex", backoffUntil: paused };
       // A fresh worker starts where the clock says, so cold starts do not always read `eth`.
       if (next === null) next = Math.floor(now.getTime() / 10_000) % networks.length;
       const networkId = networks[next]!;
       next = (next + 1) % networks.length;
-      const answer = await getJson(ctx, trendingPoolsUrl(networkId));
+      const answer = await getJson(ctx, trendingPoolsUrl(networkId, base));
       if (!answer.ok) {
-        return { quotes: [], skipped: 0, source: "dex", backoffUntil: answer.backoffUntil };
+        return { quotes: [], ...NO_ROWS, source: "dex", backoffUntil: answer.backoffUntil };
       }
-      return { ...parseGeckoTerminalPools(answer.body, networkId, ctx.now()), source: "dex" };
+      const rows = parseGeckoTerminalPools(answer.body, networkId, ctx.now(), floor);
+      const received = (answer.body as { data: unknown[] }).data.length;
+      return quotesOrEmpty("dex", `${networkId} trending pools`, rows, received);
     },
   };
 }

@@ -1,5 +1,6 @@
-import { strictEqual as assertEquals } from "node:assert/strict";
-import { Backoff, retryAfterMs, toNumber } from "./http.ts";
+import { ok, rejects, strictEqual as assertEquals, throws } from "node:assert/strict";
+import { Backoff, getJson, retryAfterMs, toNumber, venueBaseUrl } from "./http.ts";
+import { MarketSourceError } from "./types.ts";
 
 const NOW = new Date("2026-03-02T12:00:00.000Z");
 
@@ -31,4 +32,66 @@ Deno.test("numbers come from JSON numbers or numeric strings only", () => {
   assertEquals(toNumber(null), null);
   assertEquals(toNumber(Number.NaN), null);
   assertEquals(toNumber("Infinity"), null);
+});
+
+Deno.test("a body cut off mid-transfer is reported as such, not as an unreachable host", async () => {
+  const ctx = {
+    source: "binance" as const,
+    backoff: new Backoff(),
+    now: () => NOW,
+    timeoutMs: 1_000,
+    fetch: (() => {
+      const bytes = new TextEncoder().encode('[{"symbol":"BTCUSDT","lastPrice":"669');
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(bytes);
+          controller.error(new TypeError("error reading a body from connection: connection reset"));
+        },
+      });
+      return Promise.resolve(new Response(body, { status: 200 }));
+    }) as typeof fetch,
+  };
+  await rejects(getJson(ctx, "https://api.binance.com/api/v3/ticker/24hr"), (err) => {
+    ok(err instanceof MarketSourceError, String(err));
+    assertEquals(err.kind, "network");
+    ok(
+      /api\.binance\.com cut its answer off mid-transfer: .*connection reset/.test(err.message),
+      err.message,
+    );
+    ok(!/unreachable/.test(err.message));
+    return true;
+  });
+});
+
+Deno.test("a host that cannot be reached is still reported as unreachable", async () => {
+  const ctx = {
+    source: "coinbase" as const,
+    backoff: new Backoff(),
+    now: () => NOW,
+    timeoutMs: 1_000,
+    fetch: (() => Promise.reject(new TypeError("dns error: no such host"))) as typeof fetch,
+  };
+  await rejects(
+    getJson(ctx, "https://api.coinbase.com/x"),
+    /api\.coinbase\.com unreachable: dns error/,
+  );
+});
+
+Deno.test("a base URL setting must be an absolute http(s) URL", () => {
+  const fallback = "https://api.binance.com";
+  assertEquals(venueBaseUrl("binance", "BINANCE_API_URL", undefined, fallback), fallback);
+  assertEquals(venueBaseUrl("binance", "BINANCE_API_URL", "  ", fallback), fallback);
+  assertEquals(
+    venueBaseUrl("binance", "BINANCE_API_URL", "https://testnet.binance.vision/", fallback),
+    "https://testnet.binance.vision",
+  );
+  assertEquals(
+    venueBaseUrl("dex", "GECKOTERMINAL_API_URL", "http://127.0.0.1:8787/api/v2", fallback),
+    "http://127.0.0.1:8787/api/v2",
+  );
+  for (
+    const bad of ["api.binance.com", "ftp://x.example", "https://x.example/?a=1", "https://x#y"]
+  ) {
+    throws(() => venueBaseUrl("binance", "BINANCE_API_URL", bad, fallback), /BINANCE_API_URL/);
+  }
 });

@@ -66,6 +66,47 @@ function snippet(text: string): string {
   return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat;
 }
 
+/** The error of a request that failed before (`unreachable`) or while (`body`) its body arrived. */
+function requestFailure(
+  ctx: RequestContext,
+  host: string,
+  timeout: AbortSignal,
+  err: unknown,
+  stage: "unreachable" | "body",
+): MarketSourceError {
+  const during = stage === "body" ? " while sending its body" : "";
+  if (timeout.aborted) {
+    return new MarketSourceError(
+      ctx.source,
+      "timeout",
+      `${host} did not answer within ${ctx.timeoutMs} ms${during}`,
+      undefined,
+      { cause: err },
+    );
+  }
+  if (ctx.signal?.aborted) {
+    return new MarketSourceError(
+      ctx.source,
+      "network",
+      `request to ${host} was cancelled`,
+      undefined,
+      {
+        cause: err,
+      },
+    );
+  }
+  const reason = err instanceof Error ? err.message : String(err);
+  return new MarketSourceError(
+    ctx.source,
+    "network",
+    stage === "body"
+      ? `${host} cut its answer off mid-transfer: ${reason}`
+      : `${host} unreachable: ${reason}`,
+    undefined,
+    { cause: err },
+  );
+}
+
 /**
  * GET `url` and parse its JSON body within `timeoutMs`. A 429/418 pauses the adapter (see
  * `Backoff`) and answers `{ ok: false, backoffUntil }`; anything else that is not a 2xx with a
@@ -75,54 +116,30 @@ export async function getJson(ctx: RequestContext, url: string): Promise<JsonAns
   const timeout = AbortSignal.timeout(ctx.timeoutMs);
   const signal = ctx.signal ? AbortSignal.any([timeout, ctx.signal]) : timeout;
   const host = new URL(url).host;
-  let status = 0;
-  let text: string;
+  let res: Response;
   try {
-    const res = await raceAbort(
+    res = await raceAbort(
       ctx.fetch(url, { headers: { accept: "application/json" }, signal }),
       signal,
     );
-    status = res.status;
-    if (RATE_LIMIT_STATUSES.has(res.status)) {
-      await res.body?.cancel().catch(() => {});
-      const backoffUntil = ctx.backoff.pause(ctx.now(), res.headers.get("retry-after"));
-      console.warn(
-        `[market] ${ctx.source}: HTTP ${res.status} from ${host}; paused until ${backoffUntil}`,
-      );
-      return { ok: false, backoffUntil };
-    }
+  } catch (err) {
+    throw requestFailure(ctx, host, timeout, err, "unreachable");
+  }
+  const status = res.status;
+  if (RATE_LIMIT_STATUSES.has(status)) {
+    await res.body?.cancel().catch(() => {});
+    const backoffUntil = ctx.backoff.pause(ctx.now(), res.headers.get("retry-after"));
+    console.warn(
+      `[market] ${ctx.source}: HTTP ${status} from ${host}; paused until ${backoffUntil}`,
+    );
+    return { ok: false, backoffUntil };
+  }
+  let text: string;
+  try {
     text = await raceAbort(res.text(), signal);
   } catch (err) {
-    if (timeout.aborted) {
-      throw new MarketSourceError(
-        ctx.source,
-        "timeout",
-        `${host} did not answer within ${ctx.timeoutMs} ms`,
-        undefined,
-        { cause: err },
-      );
-    }
-    if (ctx.signal?.aborted) {
-      throw new MarketSourceError(
-        ctx.source,
-        "network",
-        `request to ${host} was cancelled`,
-        undefined,
-        {
-          cause: err,
-        },
-      );
-    }
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new MarketSourceError(
-      ctx.source,
-      "network",
-      `${host} unreachable: ${reason}`,
-      undefined,
-      {
-        cause: err,
-      },
-    );
+    // The venue answered (status and headers arrived), then the body stopped: not "unreachable".
+    throw requestFailure(ctx, host, timeout, err, "body");
   }
   if (status < 200 || status > 299) {
     const detail = snippet(text);
@@ -158,6 +175,39 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export interface VenueOptions {
   /** Per-request timeout (default 8 s). */
   timeoutMs?: number;
+  /**
+   * The API's base URL instead of the venue's own (a regional mirror, a testnet, a local test
+   * server): `BINANCE_API_URL`, `COINBASE_API_URL`, `GECKOTERMINAL_API_URL`.
+   */
+  baseUrl?: string;
+}
+
+/**
+ * A base URL setting as the adapters use it (no trailing slash), or a `config` failure that the
+ * scan reports for that venue: only absolute http(s) URLs without a query or fragment are taken.
+ */
+export function venueBaseUrl(
+  source: MarketSource,
+  setting: string,
+  value: string | undefined,
+  fallback: string,
+): string {
+  const raw = value?.trim();
+  if (!raw) return fallback;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash) {
+    throw new MarketSourceError(
+      source,
+      "config",
+      `${setting} must be an http(s) URL without query or fragment (got "${raw.slice(0, 80)}")`,
+    );
+  }
+  return url.href.replace(/\/+$/, "");
 }
 
 /** Builds the request context of one call. */

@@ -11,7 +11,6 @@ import {
   SIM_HISTORY_COARSE_MS,
   SIM_HISTORY_FINE_SPAN_MS,
   simulatedEvents,
-  simulatedHistory,
   simulatedInstruments,
   simulatedQuotes,
 } from "./simulated.ts";
@@ -203,6 +202,7 @@ Deno.test("simulated: the replayed past is what the live scans saw, every minute
       assertEquals(batch.prices[i]![k], q.price);
       assertEquals(batch.volumes[i]![k], q.volume24h);
       deepStrictEqual(batch.instruments[i], {
+        venueKey: q.venueKey,
         symbol: q.symbol,
         exchange: q.exchange,
         exchangeType: q.exchangeType,

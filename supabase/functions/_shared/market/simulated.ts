@@ -8,15 +8,16 @@
 //   but stays around the base price over days; instruments of one asset share it;
 // - events: every 20 minutes a few assets pump or dump 5–40 % over 1–5 minutes, then decay back
 //   within the hour.
-import type { ExchangeSelection, Quote } from "../domain/market.ts";
+import { cexVenueKey, dexVenueKey, type ExchangeSelection, type Quote } from "../domain/market.ts";
 import { binanceTradeUrl } from "./binance.ts";
 import { coinbaseTradeUrl } from "./coinbase.ts";
 import { DEX_NETWORKS, type DexNetworkId, geckoTerminalPoolUrl } from "./geckoterminal.ts";
-import type {
-  FetchQuotesOptions,
-  FetchQuotesResult,
-  HistoryBatch,
-  MarketAdapter,
+import {
+  type FetchQuotesOptions,
+  type FetchQuotesResult,
+  type HistoryBatch,
+  type MarketAdapter,
+  NO_ROWS,
 } from "./types.ts";
 
 export const SIM_BUCKET_MS = 10_000;
@@ -290,6 +291,8 @@ const DEX_POOLS: Record<
 };
 
 export interface SimInstrument {
+  /** `Quote.venueKey`: venue and symbol for CEX markets, network and pool address for pools. */
+  venueKey: string;
   symbol: string;
   exchange: string;
   exchangeType: "cex" | "dex";
@@ -356,8 +359,12 @@ function buildUniverse(seed: number): Universe {
     return i;
   };
   const instruments: SimInstrument[] = [];
-  const add = (i: Omit<SimInstrument, "key">) =>
-    instruments.push({ ...i, key: hash(seed, hashString(`${i.symbol}@${i.exchange}`)) });
+  const add = (i: Omit<SimInstrument, "key" | "venueKey"> & { venueKey?: string }) =>
+    instruments.push({
+      ...i,
+      venueKey: i.venueKey ?? cexVenueKey(i.exchange, i.symbol),
+      key: hash(seed, hashString(`${i.symbol}@${i.exchange}`)),
+    });
   const spread = (name: string) => Math.exp(0.6 * gauss(seed, hashString(`volume:${name}`)));
 
   CEX_ASSETS.forEach(([asset, price, tier, onCoinbase], rank) => {
@@ -415,16 +422,15 @@ function buildUniverse(seed: number): Universe {
       pools.dexes.forEach((dex, i) => {
         const symbol = `${token}/${pools.quote}`;
         const key = hash(seed, hashString(`${symbol}@${dex}:${networkId}`));
+        const address = networkId === "solana" ? solanaAddress(key) : evmAddress(key);
         add({
+          venueKey: dexVenueKey(net.network, address),
           symbol,
           exchange: `${dex} (${net.name})`,
           exchangeType: "dex",
           network: net.network,
           selection: "dex",
-          poolUrl: geckoTerminalPoolUrl(
-            networkId,
-            networkId === "solana" ? solanaAddress(key) : evmAddress(key),
-          ),
+          poolUrl: geckoTerminalPoolUrl(networkId, address),
           basePrice: price,
           baseVolume: volume * (i === 0 ? 1 : 0.25),
           walk,
@@ -600,6 +606,7 @@ export function simulatedQuotes(at: Date, seed = DEFAULT_SEED): Quote[] {
 
 function identity(inst: SimInstrument): HistoryBatch["instruments"][number] {
   return {
+    venueKey: inst.venueKey,
     symbol: inst.symbol,
     exchange: inst.exchange,
     exchangeType: inst.exchangeType,
@@ -656,7 +663,7 @@ export function createSimulatedAdapter(sim: SimulatedAdapterOptions = {}): Marke
       const now = opts.now?.() ?? new Date();
       return Promise.resolve({
         quotes: simulatedQuotes(now, seed),
-        skipped: 0,
+        ...NO_ROWS,
         source: "simulated",
       });
     },

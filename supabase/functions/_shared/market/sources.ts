@@ -1,6 +1,6 @@
 // Which market sources a deployment scans (env MARKET_SOURCES) and the adapter for each.
 import { MARKET_SOURCES, type MarketSource } from "../domain/market.ts";
-import { type Env } from "../env.ts";
+import { denoEnv, type Env } from "../env.ts";
 import { HttpError } from "../http.ts";
 import { createBinanceAdapter } from "./binance.ts";
 import { createCoinbaseAdapter } from "./coinbase.ts";
@@ -32,12 +32,27 @@ export function enabledSources(env: Env): MarketSource[] {
   return names.length > 0 ? (names as MarketSource[]) : [...DEFAULT_MARKET_SOURCES];
 }
 
-/** One adapter per source. Keep the instances: they hold the backoff and the DEX rotation. */
-export function createAdapters(): Record<MarketSource, MarketAdapter> {
+/** An optional setting: undefined when unset or blank. */
+function setting(env: Env, name: string): string | undefined {
+  const value = env(name)?.trim();
+  return value ? value : undefined;
+}
+
+/**
+ * One adapter per source. Keep the instances: they hold the backoff and the DEX rotation.
+ * `BINANCE_API_URL`, `COINBASE_API_URL` and `GECKOTERMINAL_API_URL` point a venue at a regional
+ * mirror, a testnet or a local test server; `DEX_MIN_LIQUIDITY_USD` sets the DEX pools'
+ * liquidity floor (decision 0017). A wrong value fails that venue's scans with a `config` error.
+ */
+export function createAdapters(env: Env = denoEnv): Record<MarketSource, MarketAdapter> {
+  const floor = setting(env, "DEX_MIN_LIQUIDITY_USD");
   return {
-    binance: createBinanceAdapter(),
-    coinbase: createCoinbaseAdapter(),
-    dex: createDexAdapter(),
+    binance: createBinanceAdapter({ baseUrl: setting(env, "BINANCE_API_URL") }),
+    coinbase: createCoinbaseAdapter({ baseUrl: setting(env, "COINBASE_API_URL") }),
+    dex: createDexAdapter({
+      baseUrl: setting(env, "GECKOTERMINAL_API_URL"),
+      minLiquidityUsd: floor === undefined ? undefined : Number(floor),
+    }),
     simulated: createSimulatedAdapter(),
   };
 }

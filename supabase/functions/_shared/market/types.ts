@@ -10,10 +10,22 @@ export interface FetchQuotesOptions {
   signal?: AbortSignal;
 }
 
-export interface FetchQuotesResult {
-  quotes: Quote[];
-  /** Rows the venue sent that could not be used (malformed, zero price or volume). */
+/** What a venue's rows came to besides quotes (each row is counted once, in the first that fits). */
+export interface RowCounts {
+  /** Malformed rows: not the documented shape (no symbol, a price that is not a number, …). */
   skipped: number;
+  /**
+   * Well-formed rows of instruments that do not trade: delisted or halted (Binance reports them
+   * with a zero price or no trades in 24 h), disabled or not online (Coinbase), pools without a
+   * price yet or at a price of zero.
+   */
+  inactive: number;
+  /** DEX pools whose reserves are below the liquidity floor (`DEX_MIN_LIQUIDITY_USD`). */
+  illiquid: number;
+}
+
+export interface FetchQuotesResult extends RowCounts {
+  quotes: Quote[];
   source: MarketSource;
   /**
    * Set while the venue asked us to back off (HTTP 429, or 418 at Binance): ISO time before which
@@ -47,18 +59,53 @@ export interface MarketAdapter {
   fetchQuotes(opts?: FetchQuotesOptions): Promise<FetchQuotesResult>;
 }
 
-export type MarketFailure = "network" | "timeout" | "http" | "parse";
+/**
+ * `empty`: the answer had the right outer shape but no usable row (an empty list, only inactive
+ * or malformed rows, rows of another endpoint). `config`: the venue's base URL setting is wrong.
+ */
+export type MarketFailure = "network" | "timeout" | "http" | "parse" | "empty" | "config";
 
 /** A venue could not be read; the scan reports it and carries on with the other venues. */
 export class MarketSourceError extends Error {
+  /** What the rows came to, when the venue answered but nothing was usable (`empty`). */
+  readonly counts?: RowCounts;
   constructor(
     readonly source: MarketSource,
     readonly kind: MarketFailure,
     message: string,
     readonly status?: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; counts?: RowCounts },
   ) {
     super(message, options);
+    this.counts = options?.counts;
     this.name = "MarketSourceError";
   }
+}
+
+/** The counts of an answer with nothing in it (a paused venue). */
+export const NO_ROWS: RowCounts = Object.freeze({ skipped: 0, inactive: 0, illiquid: 0 });
+
+/**
+ * The rows of one answer as the scan sees them: quotes, or, when no row was usable, a failure of
+ * the source (`empty`) that still carries the counts.
+ */
+export function quotesOrEmpty(
+  source: MarketSource,
+  what: string,
+  rows: { quotes: Quote[] } & RowCounts,
+  received: number,
+): FetchQuotesResult {
+  if (rows.quotes.length === 0) {
+    const { skipped, inactive, illiquid } = rows;
+    throw new MarketSourceError(
+      source,
+      "empty",
+      received === 0
+        ? `${what} returned no rows`
+        : `${what} returned ${received} rows and none usable (${skipped} malformed, ${inactive} inactive, ${illiquid} illiquid)`,
+      undefined,
+      { counts: { skipped, inactive, illiquid } },
+    );
+  }
+  return { ...rows, source };
 }
