@@ -30,6 +30,17 @@ import { type RealtimeOptions, RealtimeServer } from "./realtime/server.ts";
 import { FilesystemStorage } from "./storage-adapter.ts";
 import { StripeStandIn } from "./stripe/standin.ts";
 
+/** The scan function's venue settings (decision 0017) the stack passes on, when set. */
+export function scanSettings(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const names = [
+    "BINANCE_API_URL",
+    "COINBASE_API_URL",
+    "GECKOTERMINAL_API_URL",
+    "DEX_MIN_LIQUIDITY_USD",
+  ];
+  return Object.fromEntries(names.flatMap((name) => (env[name] ? [[name, env[name]]] : [])));
+}
+
 export interface Stack {
   url: string;
   secrets: StackSecrets;
@@ -285,6 +296,7 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
           SITE_URL: siteUrl(opts.host),
           MARKET_SOURCES: process.env.MARKET_SOURCES || "simulated",
           ...(process.env.SCAN_SECRET ? { SCAN_SECRET: process.env.SCAN_SECRET } : {}),
+          ...scanSettings(),
           ...secrets.stripe.env,
         },
       });
