@@ -8,8 +8,9 @@ create table public.source_health (
   state text not null check (state in ('ok', 'backoff', 'failing')),
   -- Quotes delivered by the last scan.
   quotes integer not null default 0 check (quotes >= 0),
-  -- Why the last scan failed: network, timeout, http, parse, empty or other (the SPA words it).
-  failure text check (failure in ('network', 'timeout', 'http', 'parse', 'empty', 'other')),
+  -- Why the last scan failed: network, timeout, http, parse, empty, config or other (the SPA
+  -- words it; a kind the table does not know is stored as other).
+  failure text check (failure in ('network', 'timeout', 'http', 'parse', 'empty', 'config', 'other')),
   http_status integer check (http_status between 100 and 599),
   -- The adapter's own words, for operators (English, at most 300 characters).
   message text check (char_length(message) <= 300),
@@ -47,7 +48,10 @@ begin
   insert into public.source_health as h (source, state, quotes, failure, http_status, message, backoff_until,
                                          last_attempt_at, last_success_at)
   select r.source, r.state, coalesce(r.quotes, 0),
-         case when r.state = 'failing' then coalesce(r.failure, 'other') end,
+         case when r.state = 'failing' then
+           case when r.failure in ('network', 'timeout', 'http', 'parse', 'empty', 'config') then r.failure
+                else 'other' end
+         end,
          case when r.state = 'failing' and r."httpStatus" between 100 and 599 then r."httpStatus" end,
          left(r.message, 300),
          case when r.state = 'backoff' then coalesce(r."backoffUntil", scanned_at) end,
@@ -57,7 +61,6 @@ begin
                                          "httpStatus" integer, message text, "backoffUntil" timestamptz)
   where r.source ~ '^[a-z][a-z0-9_-]{0,39}$'
     and r.state in ('ok', 'backoff', 'failing')
-    and (r.failure is null or r.failure in ('network', 'timeout', 'http', 'parse', 'empty', 'other'))
   on conflict (source) do update
     set state = excluded.state, quotes = excluded.quotes, failure = excluded.failure,
         http_status = excluded.http_status, message = excluded.message,

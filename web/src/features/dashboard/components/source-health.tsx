@@ -8,7 +8,7 @@ import { formatAge } from "../utils/format-market";
 /** A source not scanned for this long is shown as stale (the scanner is not running for it). */
 export const SOURCE_STALE_MS = 5 * 60_000;
 
-const KNOWN_FAILURES = ["network", "timeout", "http", "parse", "empty"] as const;
+const KNOWN_FAILURES = ["network", "timeout", "http", "parse", "empty", "config"] as const;
 
 type Tone = "ok" | "warn" | "bad";
 const dot: Record<Tone, string> = {
