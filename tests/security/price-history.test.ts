@@ -18,7 +18,13 @@ beforeAll(async () => {
   const service = serviceClient();
   const created = await service
     .from("instruments")
-    .insert({ symbol: SYMBOL, exchange: EXCHANGE, exchange_type: "cex", source: "simulated" })
+    .insert({
+      symbol: SYMBOL,
+      exchange: EXCHANGE,
+      exchange_type: "cex",
+      source: "simulated",
+      venue_key: `${EXCHANGE}:${SYMBOL}`,
+    })
     .select("id")
     .single();
   expect(created.error).toBeNull();

@@ -213,7 +213,12 @@ Deno.test("scan: an answer with no usable row is a failed scan of that source, w
       adapters: { binance: createBinanceAdapter(), simulated: createSimulatedAdapter() },
     });
     const body = await (await t.call()).json();
-    deepStrictEqual(body.sources.binance, { quotes: 0, ...counts, error: message });
+    deepStrictEqual(body.sources.binance, {
+      quotes: 0,
+      ...counts,
+      error: message,
+      failure: "empty",
+    });
     // The other sources are still ingested.
     ok(body.sources.simulated.quotes > 0);
     assertEquals(t.db.calls.length, 1);
@@ -407,6 +412,8 @@ Deno.test("scan: each source's state is recorded — live, backing off, or faili
   deepStrictEqual(body.sources.coinbase, {
     quotes: 0,
     skipped: 0,
+    inactive: 0,
+    illiquid: 0,
     error: "api.coinbase.com answered HTTP 503",
     failure: "http",
     httpStatus: 503,

@@ -11,6 +11,7 @@ import {
   SIM_HISTORY_COARSE_MS,
   SIM_HISTORY_FINE_SPAN_MS,
   simulatedEvents,
+  simulatedHistory,
   simulatedInstruments,
   simulatedQuotes,
 } from "./simulated.ts";
