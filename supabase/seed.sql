@@ -77,11 +77,16 @@ insert into public.ticket_messages (ticket_id, sender_id, content, created_at) v
    'Done: the company name is on your next invoice.', now() - interval '5 days');
 update public.support_tickets set status = 'closed' where id = '20000000-0000-4000-8000-000000000002';
 
--- A few movers so the landing page's live strip has data before the first scan.
-insert into public.instruments (symbol, exchange, exchange_type, network, source, pool_url) values
-  ('SOL/USDT', 'Binance', 'cex', null, 'simulated', null),
-  ('PEPE/WETH', 'Uniswap V3 (Ethereum)', 'dex', 'ethereum', 'simulated', 'https://app.uniswap.org/explore/pools/ethereum/0x11950d141ecb863f01007add7d1a342041227b58'),
-  ('BRETT/WETH', 'Aerodrome (Base)', 'dex', 'base', 'simulated', 'https://aerodrome.finance/pools')
+-- A few movers so the landing page's live strip has data before the first scan. They are the
+-- simulated market's own instruments (the same venue keys and pool links), so the first scan
+-- updates them instead of leaving stale twins beside the live rows.
+insert into public.instruments (venue_key, symbol, exchange, exchange_type, network, source, pool_url) values
+  ('Binance:SOL/USDT', 'SOL/USDT', 'Binance', 'cex', null, 'simulated',
+   'https://www.binance.com/en/trade/SOL_USDT?type=spot'),
+  ('ethereum:0x1915324d3b8afb027ed7794b3157564ccec3b9be', 'PEPE/WETH', 'Uniswap V3 (Ethereum)', 'dex', 'ethereum',
+   'simulated', 'https://www.geckoterminal.com/eth/pools/0x1915324d3b8afb027ed7794b3157564ccec3b9be'),
+  ('base:0x9e3054feb78d980f46229e2753a3d851599f032c', 'BRETT/WETH', 'Aerodrome (Base)', 'dex', 'base', 'simulated',
+   'https://www.geckoterminal.com/base/pools/0x9e3054feb78d980f46229e2753a3d851599f032c')
 on conflict do nothing;
 insert into public.movers (instrument_id, symbol, exchange, exchange_type, network, source, pool_url, price,
                            price_3hour_ago, pct, pct_5min, pct_15min, pct_30min, pct_3hour, ts)

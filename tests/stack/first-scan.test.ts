@@ -104,6 +104,10 @@ describe("the first scan of a fresh stack", () => {
     expect(fifteen!.filter((row) => Math.abs(Number(row.pct)) >= 10).length).toBeGreaterThanOrEqual(
       5,
     );
+    // Every row comes from this scan: the seeded movers are the simulated market's own
+    // instruments, not stale twins of them.
+    expect(new Set(feed!.map((row) => row.ts)).size).toBe(1);
+    expect(new Set(feed!.map((row) => `${row.symbol}@${row.exchange}`)).size).toBe(feed!.length);
     // Every row has its 3-hour price and change ("Price (3h)" is never "—").
     for (const row of feed!) {
       expect(row.price_3hour_ago, String(row.symbol)).not.toBeNull();
