@@ -3,10 +3,10 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { generateApiKey } from "@supabase/lite";
+import { ROOT } from "./deno.ts";
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export { ROOT };
 export const ENV_FILE = path.join(ROOT, ".env.local");
 
 export interface StackSecrets {

@@ -10,16 +10,13 @@ import path from "node:path";
 import { defaultOptions, ROOT } from "../../devstack/config.ts";
 import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
 import { freePort, startStack } from "../../devstack/stack.ts";
+import { percentile } from "./stats.ts";
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 // Seeded: pro@demo.local (…0003) is a member of the "DEX hunters" group.
 const GROUP = "10000000-0000-4000-8000-000000000002";
 const SENDER = "00000000-0000-4000-8000-000000000003";
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 /** Memory after full collections (the bench runs with --expose-gc). */
 async function memory() {

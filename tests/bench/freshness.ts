@@ -6,12 +6,9 @@
 import { existsSync } from "node:fs";
 import { chromium } from "@playwright/test";
 import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
+import { percentile } from "./stats.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 export async function benchFreshness(label: string, webUrl: string, seconds = 60): Promise<string> {
   if (!existsSync(CHROMIUM)) return `${label.padEnd(14)} freshness skipped: ${CHROMIUM} not found`;

@@ -9,6 +9,7 @@ import path from "node:path";
 import { defaultOptions } from "../../devstack/config.ts";
 import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
 import { freePort, startStack } from "../../devstack/stack.ts";
+import { percentile } from "./stats.ts";
 
 const SIZES = (process.env.BENCH_INGEST_SIZES ?? "1000,5000,10000").split(",").map(Number);
 const RUNS = Number(process.env.BENCH_INGEST_RUNS ?? 7);
@@ -19,9 +20,6 @@ const AIMS = { ms10k: 500, ratio: 12, fullVsEmpty: 2 };
 
 type Stack = Awaited<ReturnType<typeof startStack>>;
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 function median(values: number[]): number {
   return percentile(
     [...values].sort((a, b) => a - b),

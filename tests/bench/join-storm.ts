@@ -10,16 +10,15 @@ import { defaultOptions } from "../../devstack/config.ts";
 import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
 import { freePort, startStack } from "../../devstack/stack.ts";
 import { startTempPostgres } from "../support/postgres.ts";
+import { percentile } from "./stats.ts";
 
 const SOCKETS = Number(process.env.STORM_SOCKETS ?? 10);
 const JOINS = Number(process.env.STORM_JOINS ?? 100);
 const kind = process.argv[2] ?? "pglite";
 
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const fmt = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
-  return `n=${s.length} p50=${pct(s, 50).toFixed(1)} ms p95=${pct(s, 95).toFixed(1)} ms max=${(s.at(-1) ?? NaN).toFixed(1)} ms`;
+  return `n=${s.length} p50=${percentile(s, 50).toFixed(1)} ms p95=${percentile(s, 95).toFixed(1)} ms max=${(s.at(-1) ?? NaN).toFixed(1)} ms`;
 };
 
 const pg = kind === "postgres" ? await startTempPostgres() : undefined;

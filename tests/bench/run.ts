@@ -16,12 +16,9 @@ import { postgresAvailable, startTempPostgres } from "../support/postgres.ts";
 import { benchFanout } from "./fanout.ts";
 import { benchFreshness } from "./freshness.ts";
 import { benchIngest } from "./ingest.ts";
+import { percentile } from "./stats.ts";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 async function timeStart(
   env: Record<string, string>,
