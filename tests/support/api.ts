@@ -121,3 +121,102 @@ export async function freshUser(prefix = "api") {
   const me = (await (await call("/auth/me", { auth: { jar } })).json()) as { id: string };
   return { email, password, jar, id: me.id };
 }
+
+export interface SseEvent {
+  id?: string;
+  event: string;
+  data: unknown;
+  retry?: number;
+}
+
+/** An open event stream: `next(pred)` waits for the next matching event. */
+export interface OpenStream {
+  res: Response;
+  events: SseEvent[];
+  next(pred: (e: SseEvent) => boolean, timeoutMs?: number): Promise<SseEvent>;
+  lastId(): string | undefined;
+  close(): void;
+}
+
+export async function openStream(path: string, opts: CallOptions = {}): Promise<OpenStream> {
+  const ac = new AbortController();
+  const { url } = stackInfo();
+  const headers: Record<string, string> = { accept: "text/event-stream", ...opts.headers };
+  const auth = opts.auth ?? null;
+  if (auth && "bearer" in auth) headers.authorization = `Bearer ${auth.bearer}`;
+  if (auth && "jar" in auth) headers.cookie = auth.jar.header();
+  const res = await fetch(`${url}${opts.base ?? "/api"}${path}`, { headers, signal: ac.signal });
+  const events: SseEvent[] = [];
+  const waiters: (() => void)[] = [];
+  let consumed = 0;
+  if (res.ok && res.body) {
+    void (async () => {
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let buf = "";
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          buf += value;
+          let cut: number;
+          while ((cut = buf.indexOf("\n\n")) >= 0) {
+            const block = buf.slice(0, cut);
+            buf = buf.slice(cut + 2);
+            const e: SseEvent = { event: "message", data: undefined };
+            const data: string[] = [];
+            for (const line of block.split("\n")) {
+              if (line.startsWith(":")) continue;
+              const i = line.indexOf(":");
+              const field = i < 0 ? line : line.slice(0, i);
+              const val = i < 0 ? "" : line.slice(i + 1).replace(/^ /, "");
+              if (field === "data") data.push(val);
+              else if (field === "event") e.event = val;
+              else if (field === "id") e.id = val;
+              else if (field === "retry") e.retry = Number(val);
+            }
+            if (data.length === 0 && e.retry === undefined) continue;
+            if (data.length > 0) e.data = JSON.parse(data.join("\n"));
+            events.push(e);
+            for (const w of waiters.splice(0)) w();
+          }
+        }
+      } catch {
+        // Aborted.
+      }
+      events.push({ event: "__end__", data: null });
+      for (const w of waiters.splice(0)) w();
+    })();
+  }
+  return {
+    res,
+    events,
+    async next(pred, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        for (; consumed < events.length; consumed++) {
+          const e = events[consumed]!;
+          if (pred(e)) {
+            consumed++;
+            return e;
+          }
+        }
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`no matching event; seen ${JSON.stringify(events)}`);
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, left);
+          waiters.push(() => {
+            clearTimeout(t);
+            resolve();
+          });
+        });
+      }
+    },
+    lastId() {
+      for (let i = events.length - 1; i >= 0; i--) if (events[i]!.id !== undefined) return events[i]!.id;
+      return undefined;
+    },
+    close() {
+      ac.abort();
+    },
+  };
+}

@@ -81,8 +81,11 @@ export function parseWith<T extends z.ZodType>(schema: T, value: unknown): z.out
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const field = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-  throw new HttpError(400, "invalid_request", `${field}${issue?.message ?? "The request is invalid."}`);
+  const message = issue?.message ?? "The request is invalid.";
+  // Our own messages are meant for users as they are; zod's generic ones get the field's name.
+  const generic = /^(Invalid input|Invalid option|Invalid string|Too big|Too small|Unrecognized key)/;
+  const field = issue?.path.length && generic.test(message) ? `${issue.path.join(".")}: ` : "";
+  throw new HttpError(400, "invalid_request", `${field}${message}`);
 }
 
 /** The JSON body parsed by `schema`; an absent or unreadable body is a 400. */

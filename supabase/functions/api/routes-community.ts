@@ -231,10 +231,10 @@ export function communityRoutes(deps: KitDeps): Hono {
     const caller = await requireCaller(deps, c.req.raw);
     const input = await jsonBody(c, s.messageInput);
     if (input.attachmentType === "gif" && !input.attachmentUrl) {
-      throw new HttpError(400, "invalid_request", "attachmentUrl: a GIF message needs the GIF's URL.");
+      throw new HttpError(400, "invalid_request", "A GIF message needs the GIF's URL (attachmentUrl).");
     }
     if (input.attachmentType === "none" && input.attachmentUrl) {
-      throw new HttpError(400, "invalid_request", 'attachmentType: set "gif" to attach a GIF.');
+      throw new HttpError(400, "invalid_request", 'Set attachmentType to "gif" to attach a GIF.');
     }
     const { data, error, status } = await caller.db.from("messages").insert({
       group_id: input.groupId,
