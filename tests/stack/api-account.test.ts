@@ -4,11 +4,21 @@
 // screens read, auth by cookie and by bearer, and the cross-site write guard.
 import { describe, expect, it } from "vitest";
 import * as s from "../../supabase/functions/api/schemas.ts";
-import { bearerOf, call, cookieLogin, CookieJar, expectError, expectJson, freshUser } from "../support/api.ts";
+import {
+  bearerOf,
+  call,
+  cookieLogin,
+  CookieJar,
+  expectError,
+  expectJson,
+  freshUser,
+} from "../support/api.ts";
 import { stackInfo } from "../support/clients.ts";
 
 const PNG = Uint8Array.from(
-  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="),
+  atob(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  ),
   (c) => c.charCodeAt(0),
 );
 
@@ -48,7 +58,9 @@ describe("/api/auth", () => {
     );
     await expectError(await call("/auth/login", { body: "{not json" }), 400, "invalid_json");
     await expectError(
-      await call("/auth/login", { body: { email: "banned@demo.local", password: "demo-password-1" } }),
+      await call("/auth/login", {
+        body: { email: "banned@demo.local", password: "demo-password-1" },
+      }),
       403,
       "banned",
     );
@@ -78,23 +90,38 @@ describe("/api/auth", () => {
   it("me answers by cookie and by bearer, on /api and /functions/v1/api; 401 without", async () => {
     const jar = await cookieLogin("basic@demo.local");
     for (const base of ["/api", "/functions/v1/api"]) {
-      const byCookie = await expectJson(await call("/auth/me", { auth: { jar }, base }), 200, s.currentUser);
+      const byCookie = await expectJson(
+        await call("/auth/me", { auth: { jar }, base }),
+        200,
+        s.currentUser,
+      );
       expect(byCookie.email).toBe("basic@demo.local");
       const byBearer = await expectJson(
         await call("/user/me", { auth: await bearerOf("basic@demo.local"), base }),
         200,
         s.currentUser,
       );
-      expect(byBearer).toMatchObject({ email: "basic@demo.local", plan: "basic", subscriptionActive: true });
+      expect(byBearer).toMatchObject({
+        email: "basic@demo.local",
+        plan: "basic",
+        subscriptionActive: true,
+      });
       await expectError(await call("/auth/me", { base }), 401, "unauthorized");
     }
-    await expectError(await call("/user/me", { auth: { bearer: "garbage.token.here" } }), 401, "unauthorized");
+    await expectError(
+      await call("/user/me", { auth: { bearer: "garbage.token.here" } }),
+      401,
+      "unauthorized",
+    );
   });
 
   it("logout clears the cookie and ends the session at Auth", async () => {
     const { jar } = await freshUser("logout");
     const token = JSON.parse(
-      Buffer.from(jar.cookies.get("sb-127-auth-token")!.slice("base64-".length), "base64url").toString(),
+      Buffer.from(
+        jar.cookies.get("sb-127-auth-token")!.slice("base64-".length),
+        "base64url",
+      ).toString(),
     ).access_token as string;
     await expectJson(await call("/auth/logout", { method: "POST", auth: { jar } }), 200, s.ok);
     expect(jar.lastSetCookies.some((c) => /^sb-127-auth-token=;.*Max-Age=0/.test(c))).toBe(true);
@@ -110,65 +137,114 @@ describe("/api/user", () => {
   it("settings: a valid subset is saved; out-of-range values are 400; the plan's rules are the database's", async () => {
     const { jar } = await freshUser("settings");
     const saved = await expectJson(
-      await call("/user/settings", { method: "PATCH", auth: { jar }, body: { userThreshold: 12.5 } }),
+      await call("/user/settings", {
+        method: "PATCH",
+        auth: { jar },
+        body: { userThreshold: 12.5 },
+      }),
       200,
       s.currentUser,
     );
     expect(saved.userThreshold).toBe(12.5);
     await expectError(
-      await call("/user/settings", { method: "PATCH", auth: { jar }, body: { userThreshold: 101 } }),
+      await call("/user/settings", {
+        method: "PATCH",
+        auth: { jar },
+        body: { userThreshold: 101 },
+      }),
       400,
       "invalid_request",
     );
     await expectError(
-      await call("/user/settings", { method: "PATCH", auth: { jar }, body: { selectedExchanges: ["nyse"] } }),
+      await call("/user/settings", {
+        method: "PATCH",
+        auth: { jar },
+        body: { selectedExchanges: ["nyse"] },
+      }),
       400,
       "invalid_request",
     );
     // E-mail alerts are for enterprise only: the database's trigger says so.
     const refused = await expectError(
-      await call("/user/settings", { method: "PATCH", auth: { jar }, body: { emailAlert: "me@example.test" } }),
+      await call("/user/settings", {
+        method: "PATCH",
+        auth: { jar },
+        body: { emailAlert: "me@example.test" },
+      }),
       400,
       "invalid_request",
     );
     expect(refused.error).toMatch(/enterprise/i);
     // A window the plan does not offer.
     const window = await expectError(
-      await call("/user/settings", { method: "PATCH", auth: { jar }, body: { selectedWindowMinutes: 5 } }),
+      await call("/user/settings", {
+        method: "PATCH",
+        auth: { jar },
+        body: { selectedWindowMinutes: 5 },
+      }),
       400,
       "invalid_request",
     );
     expect(window.error).toMatch(/window/i);
-    await expectError(await call("/user/settings", { method: "PATCH", body: {} }), 401, "unauthorized");
+    await expectError(
+      await call("/user/settings", { method: "PATCH", body: {} }),
+      401,
+      "unauthorized",
+    );
   });
 
   it("profile: read, change the username, 409 when taken, 400 when malformed", async () => {
     const a = await freshUser("profa");
     const b = await freshUser("profb");
     const name = `u_${Date.now().toString(36)}`;
-    const before = await expectJson(await call("/user/profile", { auth: { jar: a.jar } }), 200, s.profile);
-    expect(before).toMatchObject({ email: a.email, username: null, plan: "none", subscriptionActive: false });
+    const before = await expectJson(
+      await call("/user/profile", { auth: { jar: a.jar } }),
+      200,
+      s.profile,
+    );
+    expect(before).toMatchObject({
+      email: a.email,
+      username: null,
+      plan: "none",
+      subscriptionActive: false,
+    });
     const after = await expectJson(
-      await call("/user/profile", { method: "PATCH", auth: { jar: a.jar }, body: { username: name } }),
+      await call("/user/profile", {
+        method: "PATCH",
+        auth: { jar: a.jar },
+        body: { username: name },
+      }),
       200,
       s.profile,
     );
     expect(after.username).toBe(name);
     const taken = await expectError(
-      await call("/user/profile", { method: "PATCH", auth: { jar: b.jar }, body: { username: name.toUpperCase() } }),
+      await call("/user/profile", {
+        method: "PATCH",
+        auth: { jar: b.jar },
+        body: { username: name.toUpperCase() },
+      }),
       409,
       "username_taken",
     );
     expect(taken.error).toBe("Username is already taken");
     const bad = await expectError(
-      await call("/user/profile", { method: "PATCH", auth: { jar: b.jar }, body: { username: "no spaces" } }),
+      await call("/user/profile", {
+        method: "PATCH",
+        auth: { jar: b.jar },
+        body: { username: "no spaces" },
+      }),
       400,
       "invalid_request",
     );
     expect(bad.error).toMatch(/letters, numbers and underscores/);
 
     const check = async (jar: CookieJar, candidate: string) =>
-      expectJson(await call(`/user/check-username/${candidate}`, { auth: { jar } }), 200, s.availability);
+      expectJson(
+        await call(`/user/check-username/${candidate}`, { auth: { jar } }),
+        200,
+        s.availability,
+      );
     expect((await check(b.jar, name)).available).toBe(false);
     expect((await check(a.jar, name)).available).toBe(true); // one's own name
     expect((await check(b.jar, `${name}x`)).available).toBe(true);
@@ -187,7 +263,11 @@ describe("/api/user", () => {
     );
     expect(avatarUrl).toMatch(/\/storage\/v1\/object\/public\/avatars\/.+\.png$/);
     expect((await fetch(avatarUrl)).status).toBe(200);
-    const profile = await expectJson(await call("/user/profile", { auth: { jar } }), 200, s.profile);
+    const profile = await expectJson(
+      await call("/user/profile", { auth: { jar } }),
+      200,
+      s.profile,
+    );
     expect(profile.profilePicture).toBe(avatarUrl);
 
     const text = new FormData();
@@ -204,7 +284,11 @@ describe("/api/user", () => {
       400,
       "missing_file",
     );
-    await expectError(await call("/user/upload-avatar", { method: "POST", body: form }), 401, "unauthorized");
+    await expectError(
+      await call("/user/upload-avatar", { method: "POST", body: form }),
+      401,
+      "unauthorized",
+    );
   });
 });
 
@@ -217,7 +301,11 @@ describe("/api/checkout", () => {
       s.checkoutResult,
     );
     expect(sessionUrl).toMatch(/^https?:\/\//);
-    await expectError(await call("/checkout", { auth: { jar }, body: { plan: "gold" } }), 400, "invalid_request");
+    await expectError(
+      await call("/checkout", { auth: { jar }, body: { plan: "gold" } }),
+      400,
+      "invalid_request",
+    );
     await expectError(await call("/checkout", { body: { plan: "pro" } }), 401, "unauthorized");
   });
 });
@@ -248,7 +336,11 @@ describe("cross-site writes", () => {
     // No Origin, but the browser says cross-site.
     const res = await fetch(`${stackInfo().url}/api/user/settings`, {
       method: "PATCH",
-      headers: { cookie: jar.header(), "content-type": "application/json", "sec-fetch-site": "cross-site" },
+      headers: {
+        cookie: jar.header(),
+        "content-type": "application/json",
+        "sec-fetch-site": "cross-site",
+      },
       body: JSON.stringify({ userThreshold: 50 }),
     });
     await expectError(res, 403, "cross_site_request");

@@ -14,7 +14,8 @@ function ssrClient(jar: CookieJar) {
   return createServerClient(url, publishableKey, {
     realtime: { transport: ws as never },
     cookies: {
-      getAll: () => [...jar.cookies].map(([name, value]) => ({ name, value: decodeURIComponent(value) })),
+      getAll: () =>
+        [...jar.cookies].map(([name, value]) => ({ name, value: decodeURIComponent(value) })),
       setAll: (cookies) => {
         for (const c of cookies) {
           if (c.value === "" || c.options?.maxAge === 0) jar.cookies.delete(c.name);
@@ -28,11 +29,21 @@ function ssrClient(jar: CookieJar) {
 /** Sets the user's metadata (PUT /auth/v1/user with the session's token): a bigger session. */
 async function setBio(jar: CookieJar, bio: string | null) {
   const { url, publishableKey } = stackInfo();
-  const raw = [...jar.cookies].filter(([k]) => k.startsWith("sb-127-auth-token")).sort().map(([, v]) => decodeURIComponent(v)).join("");
-  const token = JSON.parse(Buffer.from(raw.slice("base64-".length), "base64url").toString()).access_token;
+  const raw = [...jar.cookies]
+    .filter(([k]) => k.startsWith("sb-127-auth-token"))
+    .sort()
+    .map(([, v]) => decodeURIComponent(v))
+    .join("");
+  const token = JSON.parse(
+    Buffer.from(raw.slice("base64-".length), "base64url").toString(),
+  ).access_token;
   const res = await fetch(`${url}/auth/v1/user`, {
     method: "PUT",
-    headers: { apikey: publishableKey, authorization: `Bearer ${token}`, "content-type": "application/json" },
+    headers: {
+      apikey: publishableKey,
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+    },
     body: JSON.stringify({ data: { bio } }),
   });
   expect(res.status, await res.text()).toBe(200);
@@ -51,7 +62,10 @@ describe("cookie sessions in @supabase/ssr's format", () => {
     const email = `ssr-write-${Date.now().toString(36)}@example.test`;
     await call("/auth/register", { body: { email, password: "correct-horse-1" } });
     const jar = new CookieJar();
-    const { error } = await ssrClient(jar).auth.signInWithPassword({ email, password: "correct-horse-1" });
+    const { error } = await ssrClient(jar).auth.signInWithPassword({
+      email,
+      password: "correct-horse-1",
+    });
     expect(error).toBeNull();
     expect([...jar.cookies.keys()].some((k) => k.startsWith("sb-127-auth-token"))).toBe(true);
     const me = await expectJson(await call("/auth/me", { auth: { jar } }), 200, s.currentUser);
@@ -68,7 +82,8 @@ describe("cookie sessions in @supabase/ssr's format", () => {
     const names = [...big.cookies.keys()].sort();
     expect(names.length).toBeGreaterThanOrEqual(2);
     expect(names).toEqual(names.map((_, i) => `sb-127-auth-token.${i}`));
-    for (const value of big.cookies.values()) expect(encodeURIComponent(decodeURIComponent(value)).length).toBeLessThanOrEqual(3180);
+    for (const value of big.cookies.values())
+      expect(encodeURIComponent(decodeURIComponent(value)).length).toBeLessThanOrEqual(3180);
     const { data } = await ssrClient(big).auth.getUser();
     expect(data.user?.id).toBe(id);
     // And back: chunks written by @supabase/ssr are read by the api.
@@ -87,15 +102,23 @@ describe("cookie sessions in @supabase/ssr's format", () => {
     const raw = jar.cookies.get("sb-127-auth-token")!;
     const session = JSON.parse(Buffer.from(raw.slice("base64-".length), "base64url").toString());
     session.expires_at = Math.floor(Date.now() / 1000) - 10;
-    jar.cookies.set("sb-127-auth-token", `base64-${Buffer.from(JSON.stringify(session)).toString("base64url")}`);
+    jar.cookies.set(
+      "sb-127-auth-token",
+      `base64-${Buffer.from(JSON.stringify(session)).toString("base64url")}`,
+    );
     await expectJson(await call("/auth/me", { auth: { jar } }), 200, s.currentUser);
     expect(jar.lastSetCookies.some((c) => c.startsWith("sb-127-auth-token=base64-"))).toBe(true);
-    const fresh = JSON.parse(Buffer.from(jar.cookies.get("sb-127-auth-token")!.slice(7), "base64url").toString());
+    const fresh = JSON.parse(
+      Buffer.from(jar.cookies.get("sb-127-auth-token")!.slice(7), "base64url").toString(),
+    );
     expect(fresh.refresh_token).not.toBe(session.refresh_token);
     expect(fresh.expires_at).toBeGreaterThan(Date.now() / 1000);
     // A refresh token Auth refuses: logged out, cookie cleared.
     session.refresh_token = "not-a-refresh-token";
-    jar.cookies.set("sb-127-auth-token", `base64-${Buffer.from(JSON.stringify(session)).toString("base64url")}`);
+    jar.cookies.set(
+      "sb-127-auth-token",
+      `base64-${Buffer.from(JSON.stringify(session)).toString("base64url")}`,
+    );
     await expectError(await call("/auth/me", { auth: { jar } }), 401, "unauthorized");
     expect(jar.cookies.size).toBe(0);
     // A garbled cookie is no session.

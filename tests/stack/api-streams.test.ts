@@ -3,9 +3,24 @@
 // resume with Last-Event-ID after a disconnect, and refusals as JSON before any streaming.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as s from "../../supabase/functions/api/schemas.ts";
-import { call, cookieLogin, type CookieJar, expectError, expectJson, freshUser, type OpenStream, openStream } from "../support/api.ts";
+import {
+  call,
+  cookieLogin,
+  type CookieJar,
+  expectError,
+  expectJson,
+  freshUser,
+  type OpenStream,
+  openStream,
+} from "../support/api.ts";
 
-type Msg = { type: string; id?: string; content?: string; messageId?: string; isAdminReply?: boolean };
+type Msg = {
+  type: string;
+  id?: string;
+  content?: string;
+  messageId?: string;
+  isAdminReply?: boolean;
+};
 const data = (e: { data: unknown }) => e.data as Msg;
 
 let a: Awaited<ReturnType<typeof freshUser>>;
@@ -16,8 +31,17 @@ let groupId: string;
 const open: OpenStream[] = [];
 
 beforeAll(async () => {
-  [a, b, outsider, admin] = await Promise.all([freshUser("sa"), freshUser("sb"), freshUser("so"), cookieLogin("admin@demo.local")]);
-  const g = await expectJson(await call("/groups", { auth: { jar: a.jar }, body: { name: "Stream room" } }), 201, s.group);
+  [a, b, outsider, admin] = await Promise.all([
+    freshUser("sa"),
+    freshUser("sb"),
+    freshUser("so"),
+    cookieLogin("admin@demo.local"),
+  ]);
+  const g = await expectJson(
+    await call("/groups", { auth: { jar: a.jar }, body: { name: "Stream room" } }),
+    201,
+    s.group,
+  );
   groupId = g.id;
   await call(`/groups/${groupId}/join`, { method: "POST", auth: { jar: b.jar } });
 });
@@ -40,12 +64,23 @@ describe("/api/chat/stream", () => {
     expect(connected.id).toMatch(/^\d+$/);
     expect(connected.retry).toBeGreaterThan(0);
 
-    const sent = await expectJson(await call("/chat/messages", { auth: { jar: b.jar }, body: { groupId, content: "live hello" } }), 201, s.chatMessage);
+    const sent = await expectJson(
+      await call("/chat/messages", {
+        auth: { jar: b.jar },
+        body: { groupId, content: "live hello" },
+      }),
+      201,
+      s.chatMessage,
+    );
     const added = await st.next((e) => data(e)?.type === "message");
     expect(added.data).toMatchObject({ id: sent.id, content: "live hello", sender: { id: b.id } });
     expect(added.id).toMatch(/^\d+$/);
 
-    await call(`/chat/messages/${sent.id}`, { method: "PATCH", auth: { jar: b.jar }, body: { content: "live edited" } });
+    await call(`/chat/messages/${sent.id}`, {
+      method: "PATCH",
+      auth: { jar: b.jar },
+      body: { content: "live edited" },
+    });
     const updated = await st.next((e) => data(e)?.type === "update");
     expect(updated.data).toMatchObject({ id: sent.id, content: "live edited" });
 
@@ -60,37 +95,72 @@ describe("/api/chat/stream", () => {
     await first.next((e) => data(e)?.type === "connected");
     const last = first.lastId()!;
     first.close();
-    const missed = await expectJson(await call("/chat/messages", { auth: { jar: b.jar }, body: { groupId, content: "while you were away" } }), 201, s.chatMessage);
+    const missed = await expectJson(
+      await call("/chat/messages", {
+        auth: { jar: b.jar },
+        body: { groupId, content: "while you were away" },
+      }),
+      201,
+      s.chatMessage,
+    );
     const again = await stream(`/chat/stream?groupId=${groupId}`, a.jar, { "last-event-id": last });
-    const replayed = await again.next((e) => data(e)?.type === "message" && data(e).id === missed.id);
+    const replayed = await again.next(
+      (e) => data(e)?.type === "message" && data(e).id === missed.id,
+    );
     expect(data(replayed).content).toBe("while you were away");
     again.close();
   });
 
   it("refuses non-members (403), bad ids (400) and logged-out callers (401) as JSON", async () => {
-    await expectError((await openStream(`/chat/stream?groupId=${groupId}`, { auth: { jar: outsider.jar } })).res, 403, "forbidden");
-    await expectError((await openStream("/chat/stream?groupId=nope", { auth: { jar: a.jar } })).res, 400, "invalid_request");
-    await expectError((await openStream(`/chat/stream?groupId=${groupId}`)).res, 401, "unauthorized");
+    await expectError(
+      (await openStream(`/chat/stream?groupId=${groupId}`, { auth: { jar: outsider.jar } })).res,
+      403,
+      "forbidden",
+    );
+    await expectError(
+      (await openStream("/chat/stream?groupId=nope", { auth: { jar: a.jar } })).res,
+      400,
+      "invalid_request",
+    );
+    await expectError(
+      (await openStream(`/chat/stream?groupId=${groupId}`)).res,
+      401,
+      "unauthorized",
+    );
   });
 });
 
 describe("/api/support/stream", () => {
   it("the owner receives the admin's reply and the status change", async () => {
     const t = await expectJson(
-      await call("/support/tickets", { auth: { jar: a.jar }, body: { subject: "Stream ticket", content: "Please answer live." } }),
+      await call("/support/tickets", {
+        auth: { jar: a.jar },
+        body: { subject: "Stream ticket", content: "Please answer live." },
+      }),
       201,
       s.ticket,
     );
     const st = await stream(`/support/stream?ticketId=${t.id}`, a.jar);
     await st.next((e) => data(e)?.type === "connected");
-    await call(`/support/tickets/${t.id}/messages`, { auth: { jar: admin }, body: { content: "Answered live." } });
+    await call(`/support/tickets/${t.id}/messages`, {
+      auth: { jar: admin },
+      body: { content: "Answered live." },
+    });
     const reply = await st.next((e) => data(e)?.type === "message");
     expect(reply.data).toMatchObject({ content: "Answered live.", isAdminReply: true });
     expect(reply.id).toMatch(/^\d+$/);
-    await call(`/support/tickets/${t.id}`, { method: "PATCH", auth: { jar: admin }, body: { status: "closed" } });
+    await call(`/support/tickets/${t.id}`, {
+      method: "PATCH",
+      auth: { jar: admin },
+      body: { status: "closed" },
+    });
     const status = await st.next((e) => e.event === "status");
     expect(status.data).toMatchObject({ ticketId: t.id, status: "closed" });
     st.close();
-    await expectError((await openStream(`/support/stream?ticketId=${t.id}`, { auth: { jar: b.jar } })).res, 404, "not_found");
+    await expectError(
+      (await openStream(`/support/stream?ticketId=${t.id}`, { auth: { jar: b.jar } })).res,
+      404,
+      "not_found",
+    );
   });
 });

@@ -212,7 +212,8 @@ export async function openStream(path: string, opts: CallOptions = {}): Promise<
       }
     },
     lastId() {
-      for (let i = events.length - 1; i >= 0; i--) if (events[i]!.id !== undefined) return events[i]!.id;
+      for (let i = events.length - 1; i >= 0; i--)
+        if (events[i]!.id !== undefined) return events[i]!.id;
       return undefined;
     },
     close() {

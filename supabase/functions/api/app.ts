@@ -26,7 +26,12 @@ import { accountRoutes } from "./routes-account.ts";
 import { adminRoutes } from "./routes-admin.ts";
 import { communityRoutes } from "./routes-community.ts";
 import { supportRoutes } from "./routes-support.ts";
-import { RequestSession, type SessionConfig, sessionConfig, type SessionRefresher } from "./session.ts";
+import {
+  RequestSession,
+  type SessionConfig,
+  sessionConfig,
+  type SessionRefresher,
+} from "./session.ts";
 import { streamRoutes } from "./streams.ts";
 
 export interface ApiDeps extends MarketDeps {
@@ -125,19 +130,31 @@ export function createApiApp(deps: ApiDeps = {}) {
       reauthMs: deps.reauthMs ?? envNumber(env("API_STREAM_REAUTH_MS"), 60_000),
     }),
   );
-  app.route("/", accountRoutes({ ...kit, avatarStore: deps.avatarStore, now, fetchFunction: deps.fetchFunction }));
+  app.route(
+    "/",
+    accountRoutes({
+      ...kit,
+      avatarStore: deps.avatarStore,
+      now,
+      fetchFunction: deps.fetchFunction,
+    }),
+  );
   app.route("/", communityRoutes(kit));
   app.route("/", supportRoutes(kit));
   app.route("/", adminRoutes(kit));
-  app.route("/", streamRoutes({
-    ...kit,
-    hub,
-    now,
-    keepAliveMs: deps.keepAliveMs ?? envNumber(env("API_STREAM_KEEP_ALIVE_MS"), SSE_KEEP_ALIVE_MS),
-    maxMs: deps.streamMaxMs ?? envNumber(env("API_STREAM_MAX_MS"), 140_000),
-    reauthMs: deps.reauthMs ?? envNumber(env("API_STREAM_REAUTH_MS"), 60_000),
-    joinTimeoutMs: deps.joinTimeoutMs ?? SSE_JOIN_TIMEOUT_MS,
-  }));
+  app.route(
+    "/",
+    streamRoutes({
+      ...kit,
+      hub,
+      now,
+      keepAliveMs: deps.keepAliveMs ??
+        envNumber(env("API_STREAM_KEEP_ALIVE_MS"), SSE_KEEP_ALIVE_MS),
+      maxMs: deps.streamMaxMs ?? envNumber(env("API_STREAM_MAX_MS"), 140_000),
+      reauthMs: deps.reauthMs ?? envNumber(env("API_STREAM_REAUTH_MS"), 60_000),
+      joinTimeoutMs: deps.joinTimeoutMs ?? SSE_JOIN_TIMEOUT_MS,
+    }),
+  );
 
   app.get("/openapi.json", (c) => c.json(openApiDocument()));
   app.get("/docs", (c) => c.html(referencePage()));

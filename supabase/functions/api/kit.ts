@@ -26,8 +26,7 @@ export function apiMethodNotAllowed(allowed: string): Response {
   return res;
 }
 
-export const unauthorized = () =>
-  new HttpError(401, "unauthorized", "Please log in to continue.");
+export const unauthorized = () => new HttpError(401, "unauthorized", "Please log in to continue.");
 
 /** Maps a database refusal to its HTTP error; anything unexpected is thrown as a 500. */
 export function dbFail(
@@ -83,7 +82,8 @@ export function parseWith<T extends z.ZodType>(schema: T, value: unknown): z.out
   const issue = result.error.issues[0];
   const message = issue?.message ?? "The request is invalid.";
   // Our own messages are meant for users as they are; zod's generic ones get the field's name.
-  const generic = /^(Invalid input|Invalid option|Invalid string|Too big|Too small|Unrecognized key)/;
+  const generic =
+    /^(Invalid input|Invalid option|Invalid string|Too big|Too small|Unrecognized key)/;
   const field = issue?.path.length && generic.test(message) ? `${issue.path.join(".")}: ` : "";
   throw new HttpError(400, "invalid_request", `${field}${message}`);
 }
@@ -150,8 +150,10 @@ export async function requireCaller(deps: KitDeps, req: Request): Promise<Caller
   const db = callerClient(deps.env, token, req);
   const { data, error } = await db.auth.getUser(token);
   if (error || !data.user) {
-    if (error && !(typeof error.status === "number" && error.status < 500) &&
-      error.name !== "AuthSessionMissingError") {
+    if (
+      error && !(typeof error.status === "number" && error.status < 500) &&
+      error.name !== "AuthSessionMissingError"
+    ) {
       throw error;
     }
     if (session.via === "cookie") session.clear();

@@ -143,8 +143,10 @@ function operation(route: RouteDoc) {
   const op: Record<string, unknown> = {
     tags: [route.tag],
     summary: route.summary,
-    operationId: `${route.method}${route.path.replace(/^\/api/, "").replace(/[{}]/g, "")
-      .split(/[/-]/).filter(Boolean).map((p) => p[0]!.toUpperCase() + p.slice(1)).join("")}`,
+    operationId: `${route.method}${
+      route.path.replace(/^\/api/, "").replace(/[{}]/g, "")
+        .split(/[/-]/).filter(Boolean).map((p) => p[0]!.toUpperCase() + p.slice(1)).join("")
+    }`,
     "x-access": route.access,
     security: route.access === "public" ? [] : [{ bearer: [] }, { cookieSession: [] }],
     responses,
@@ -205,7 +207,8 @@ export function openApiDocument() {
           type: "apiKey",
           in: "cookie",
           name: "sb-<project ref>-auth-token",
-          description: "@supabase/ssr's format: `base64-` + base64url JSON session, chunked as .0, .1, …",
+          description:
+            "@supabase/ssr's format: `base64-` + base64url JSON session, chunked as .0, .1, …",
         },
       },
       schemas: { Error: errorSchema },
@@ -226,18 +229,40 @@ export function referencePage(): string {
       const tag = (op.tags as string[])[0]!;
       const body = (op.requestBody as { content: Record<string, { schema: unknown }> } | undefined)
         ?.content;
-      const responses = op.responses as Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
+      const responses = op.responses as Record<
+        string,
+        { description: string; content?: Record<string, { schema: unknown }> }
+      >;
       const parts = [
-        `<section id="${esc(String(op.operationId))}"><h3><span class="m ${method}">${method.toUpperCase()}</span> <code>${esc(path)}</code></h3>`,
+        `<section id="${
+          esc(String(op.operationId))
+        }"><h3><span class="m ${method}">${method.toUpperCase()}</span> <code>${
+          esc(path)
+        }</code></h3>`,
         `<p>${esc(String(op.summary))} <em>(${esc(String(op["x-access"]))})</em></p>`,
       ];
       if (op.description) parts.push(`<p>${esc(String(op.description))}</p>`);
-      for (const p of (op.parameters as { name: string; in: string; required: boolean; description?: string }[] | undefined) ?? []) {
-        parts.push(`<p class="p"><code>${esc(p.name)}</code> in ${p.in}${p.required ? ", required" : ""}${p.description ? ` — ${esc(p.description)}` : ""}</p>`);
+      for (
+        const p of (op.parameters as {
+          name: string;
+          in: string;
+          required: boolean;
+          description?: string;
+        }[] | undefined) ?? []
+      ) {
+        parts.push(
+          `<p class="p"><code>${esc(p.name)}</code> in ${p.in}${p.required ? ", required" : ""}${
+            p.description ? ` — ${esc(p.description)}` : ""
+          }</p>`,
+        );
       }
       if (body) {
         for (const [type, media] of Object.entries(body)) {
-          parts.push(`<details><summary>Body (${esc(type)})</summary><pre>${esc(JSON.stringify(media.schema, null, 2))}</pre></details>`);
+          parts.push(
+            `<details><summary>Body (${esc(type)})</summary><pre>${
+              esc(JSON.stringify(media.schema, null, 2))
+            }</pre></details>`,
+          );
         }
       }
       for (const [status, r] of Object.entries(responses)) {
@@ -245,15 +270,19 @@ export function referencePage(): string {
         const schema = media && !(media[1].schema as { $ref?: string }).$ref
           ? `<pre>${esc(JSON.stringify(media[1].schema, null, 2))}</pre>`
           : "";
-        parts.push(schema
-          ? `<details><summary>${status} — ${esc(r.description)}</summary>${schema}</details>`
-          : `<p class="r">${status} — ${esc(r.description)}</p>`);
+        parts.push(
+          schema
+            ? `<details><summary>${status} — ${esc(r.description)}</summary>${schema}</details>`
+            : `<p class="r">${status} — ${esc(r.description)}</p>`,
+        );
       }
       parts.push("</section>");
       (byTag.get(tag) ?? byTag.set(tag, []).get(tag)!).push(parts.join("\n"));
     }
   }
-  const sections = [...byTag].map(([tag, ops]) => `<h2 id="tag-${esc(tag)}">${esc(tag)}</h2>\n${ops.join("\n")}`);
+  const sections = [...byTag].map(([tag, ops]) =>
+    `<h2 id="tag-${esc(tag)}">${esc(tag)}</h2>\n${ops.join("\n")}`
+  );
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>MoverScan /api reference</title>

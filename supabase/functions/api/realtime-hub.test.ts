@@ -10,7 +10,10 @@ type Status = "SUBSCRIBED" | "CHANNEL_ERROR" | "CLOSED" | "TIMED_OUT";
 
 /** A fake supabase-js client: records channels; the test decides how joins answer. */
 function fakeClient(answer: (topic: string) => Status) {
-  const channels = new Map<string, { emit(m: HubMessage): void; status(s: Status): void; removed: boolean }>();
+  const channels = new Map<
+    string,
+    { emit(m: HubMessage): void; status(s: Status): void; removed: boolean }
+  >();
   let created = 0;
   const client = {
     channel(topic: string) {
@@ -75,9 +78,15 @@ Deno.test("a refused join rejects with 403; a timeout with 503; the topic can be
   let answer: Status = "CHANNEL_ERROR";
   const hub = createHub(fakeClient(() => answer).make);
   const noop = { onMessage() {}, onEnd() {} };
-  await rejects(hub.subscribe("group:x", noop, 1000), (e) => e instanceof HttpError && e.status === 403);
+  await rejects(
+    hub.subscribe("group:x", noop, 1000),
+    (e) => e instanceof HttpError && e.status === 403,
+  );
   answer = "TIMED_OUT";
-  await rejects(hub.subscribe("group:x", noop, 1000), (e) => e instanceof HttpError && e.status === 503);
+  await rejects(
+    hub.subscribe("group:x", noop, 1000),
+    (e) => e instanceof HttpError && e.status === 503,
+  );
   answer = "SUBSCRIBED";
   await hub.subscribe("group:x", noop, 1000);
   assertEquals(hub.stats().listeners, 1);

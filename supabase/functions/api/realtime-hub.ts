@@ -75,12 +75,23 @@ export function createHub(makeClient: () => SupabaseClient): RealtimeHub {
           drop(topic, entry);
           reject(
             status === "CHANNEL_ERROR"
-              ? new HttpError(403, "stream_refused", `The live stream was refused: ${err?.message ?? status}`)
-              : new HttpError(503, "realtime_unavailable", "The live stream is unavailable right now. Please try again."),
+              ? new HttpError(
+                403,
+                "stream_refused",
+                `The live stream was refused: ${err?.message ?? status}`,
+              )
+              : new HttpError(
+                503,
+                "realtime_unavailable",
+                "The live stream is unavailable right now. Please try again.",
+              ),
           );
           return;
         }
-        if (entry.joined && (status === "CHANNEL_ERROR" || status === "CLOSED" || status === "TIMED_OUT")) {
+        if (
+          entry.joined &&
+          (status === "CHANNEL_ERROR" || status === "CLOSED" || status === "TIMED_OUT")
+        ) {
           entry.joined = false;
           drop(topic, entry);
           const reason = err?.message ?? `The live stream ${topic} was closed.`;

@@ -9,14 +9,7 @@ import { type AvatarStoreFactory, defaultAvatarStore } from "../_shared/avatars.
 import { requireEnv } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
 import { API_NOT_CONFIGURED } from "./errors.ts";
-import {
-  callerClient,
-  dbFail,
-  doc,
-  jsonBody,
-  type KitDeps,
-  requireCaller,
-} from "./kit.ts";
+import { callerClient, dbFail, doc, jsonBody, type KitDeps, requireCaller } from "./kit.ts";
 import * as s from "./schemas.ts";
 import type { StoredSession } from "./session.ts";
 
@@ -109,7 +102,11 @@ export function accountRoutes(deps: AccountDeps): Hono {
         throw new HttpError(429, "too_many_requests", "Too many attempts. Please try again later.");
       }
       if (error?.code === "email_not_confirmed") {
-        throw new HttpError(403, "email_not_confirmed", "Please confirm your e-mail address first.");
+        throw new HttpError(
+          403,
+          "email_not_confirmed",
+          "Please confirm your e-mail address first.",
+        );
       }
       if (error && error.status !== undefined && error.status >= 500) throw error;
       throw new HttpError(401, "invalid_credentials", "Invalid email or password");
@@ -144,12 +141,18 @@ export function accountRoutes(deps: AccountDeps): Hono {
       if (error?.status === 429) {
         throw new HttpError(429, "too_many_requests", "Too many attempts. Please try again later.");
       }
-      if (error?.code === "user_already_exists" || error?.code === "email_exists" ||
-        /already registered/i.test(error?.message ?? "")) {
+      if (
+        error?.code === "user_already_exists" || error?.code === "email_exists" ||
+        /already registered/i.test(error?.message ?? "")
+      ) {
         throw new HttpError(409, "email_taken", "Email already taken or invalid");
       }
       if (error && error.status !== undefined && error.status < 500) {
-        throw new HttpError(400, "invalid_request", error.message || "Email already taken or invalid");
+        throw new HttpError(
+          400,
+          "invalid_request",
+          error.message || "Email already taken or invalid",
+        );
       }
       throw error ?? new Error("sign-up returned no user");
     }
@@ -342,7 +345,11 @@ export function accountRoutes(deps: AccountDeps): Hono {
   app.post("/checkout", async (c) => {
     const caller = await requireCaller(deps, c.req.raw);
     const input = await jsonBody(c, s.checkoutInput);
-    const vars = requireEnv(env, [["SUPABASE_ANON_KEY", "SUPABASE_PUBLISHABLE_KEY"]], API_NOT_CONFIGURED);
+    const vars = requireEnv(
+      env,
+      [["SUPABASE_ANON_KEY", "SUPABASE_PUBLISHABLE_KEY"]],
+      API_NOT_CONFIGURED,
+    );
     const res = await fetchFunction("checkout", {
       method: "POST",
       headers: {

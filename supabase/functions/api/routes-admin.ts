@@ -50,7 +50,9 @@ export function adminRoutes(deps: KitDeps): Hono {
   app.get("/admin/users", async (c) => {
     const { db } = await requireAdmin(deps, c.req.raw);
     const { data, error, status } = await db.from("profiles")
-      .select("id, email, username, role, plan, subscription_active, banned, banned_reason, created_at, last_activity_at")
+      .select(
+        "id, email, username, role, plan, subscription_active, banned, banned_reason, created_at, last_activity_at",
+      )
       .order("created_at", { ascending: false }).limit(5000);
     if (error) dbFail("reading users", error, { status });
     return c.json(((data ?? []) as Row[]).map((r) => ({
@@ -197,14 +199,34 @@ export function adminRoutes(deps: KitDeps): Hono {
     });
   }
 
-  action("post", "/admin/users/:userId/ban", "Ban a user (not an admin) with a reason", s.banInput,
-    (i, t) => ["admin_ban_user", { target: t, reason: String(i.reason).trim() }]);
-  action("post", "/admin/users/:userId/unban", "Unban a user", undefined,
-    (_i, t) => ["admin_unban_user", { target: t }]);
-  action("delete", "/admin/users/:userId", "Delete a user (not an admin) permanently", undefined,
-    (_i, t) => ["admin_delete_user", { target: t }]);
-  action("patch", "/admin/users/:userId/plan", "Set a user's plan (not while banned)", s.planInput,
-    (i, t) => ["admin_set_plan", { target: t, new_plan: i.plan }]);
+  action(
+    "post",
+    "/admin/users/:userId/ban",
+    "Ban a user (not an admin) with a reason",
+    s.banInput,
+    (i, t) => ["admin_ban_user", { target: t, reason: String(i.reason).trim() }],
+  );
+  action(
+    "post",
+    "/admin/users/:userId/unban",
+    "Unban a user",
+    undefined,
+    (_i, t) => ["admin_unban_user", { target: t }],
+  );
+  action(
+    "delete",
+    "/admin/users/:userId",
+    "Delete a user (not an admin) permanently",
+    undefined,
+    (_i, t) => ["admin_delete_user", { target: t }],
+  );
+  action(
+    "patch",
+    "/admin/users/:userId/plan",
+    "Set a user's plan (not while banned)",
+    s.planInput,
+    (i, t) => ["admin_set_plan", { target: t, new_plan: i.plan }],
+  );
   action(
     "patch",
     "/admin/users/:userId/subscription",

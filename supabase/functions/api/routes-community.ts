@@ -197,7 +197,8 @@ export function communityRoutes(deps: KitDeps): Hono {
     method: "get",
     path: "/api/chat/messages",
     tag: "chat",
-    summary: `A group's messages, oldest first (the newest ${CHAT_PAGE}, or \`limit\`; \`before\` pages back)`,
+    summary:
+      `A group's messages, oldest first (the newest ${CHAT_PAGE}, or \`limit\`; \`before\` pages back)`,
     access: "user",
     query: s.groupQuery,
     status: 200,
@@ -231,7 +232,11 @@ export function communityRoutes(deps: KitDeps): Hono {
     const caller = await requireCaller(deps, c.req.raw);
     const input = await jsonBody(c, s.messageInput);
     if (input.attachmentType === "gif" && !input.attachmentUrl) {
-      throw new HttpError(400, "invalid_request", "A GIF message needs the GIF's URL (attachmentUrl).");
+      throw new HttpError(
+        400,
+        "invalid_request",
+        "A GIF message needs the GIF's URL (attachmentUrl).",
+      );
     }
     if (input.attachmentType === "none" && input.attachmentUrl) {
       throw new HttpError(400, "invalid_request", 'Set attachmentType to "gif" to attach a GIF.');

@@ -10,7 +10,8 @@ import * as s from "./schemas.ts";
 
 export const TICKET_COLUMNS =
   "id, ticket_number, user_id, subject, content, priority, status, created_at, updated_at";
-export const TICKET_MESSAGE_COLUMNS = "id, ticket_id, sender_id, content, is_admin_reply, created_at";
+export const TICKET_MESSAGE_COLUMNS =
+  "id, ticket_id, sender_id, content, is_admin_reply, created_at";
 
 type Row = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === "string" ? v : null);

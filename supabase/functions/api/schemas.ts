@@ -31,7 +31,11 @@ export const settingsInput = z
       .min(0).max(30),
     userThreshold: z.number().min(1, "userThreshold must be 1 to 100.")
       .max(100, "userThreshold must be 1 to 100."),
-    emailAlert: z.union([z.literal(""), z.null(), z.string().trim().email("Invalid email address")]),
+    emailAlert: z.union([
+      z.literal(""),
+      z.null(),
+      z.string().trim().email("Invalid email address"),
+    ]),
     selectedExchanges: z.array(z.enum(EXCHANGE_FILTERS)).max(3),
     discordWebhookUrl: z.union([z.literal(""), z.null(), z.string().url().max(300)]),
     telegramChatId: z.union([z.literal(""), z.null(), z.string().max(40)]),
@@ -163,14 +167,18 @@ export const group = z.object({
   isPublic: z.boolean(),
   createdBy: z.string().nullable(),
   createdAt: ts,
-  role: z.enum(["admin", "member"]).nullable().describe("The caller's role; null when not a member"),
+  role: z.enum(["admin", "member"]).nullable().describe(
+    "The caller's role; null when not a member",
+  ),
 });
 export const groupsResult = z.object({ userGroups: z.array(group), publicGroups: z.array(group) });
 
 export const chatSender = z.object({
   id,
   username: z.string().nullable(),
-  email: z.string().nullable().describe("Only the caller's own e-mail (or every e-mail for admins)"),
+  email: z.string().nullable().describe(
+    "Only the caller's own e-mail (or every e-mail for admins)",
+  ),
   profilePicture: z.string().nullable(),
   plan,
 });
@@ -284,9 +292,15 @@ export const gainer = z.object({
 }).passthrough();
 export const gainers = z.array(gainer);
 export const historyPoints = z.array(z.object({ ts, price: z.number() }));
-export const signals = z.array(z.object({ id: z.union([z.number(), z.string()]), symbol: z.string() })
-  .passthrough());
-export const analysis = z.object({ symbol: z.string(), exchange: z.string(), enoughData: z.boolean() })
+export const signals = z.array(
+  z.object({ id: z.union([z.number(), z.string()]), symbol: z.string() })
+    .passthrough(),
+);
+export const analysis = z.object({
+  symbol: z.string(),
+  exchange: z.string(),
+  enoughData: z.boolean(),
+})
   .passthrough();
 
 /** The bodies of the admin actions on a user. */

@@ -12,8 +12,8 @@ import {
   readSessionCookie,
   RequestSession,
   sessionConfig,
-  type StoredSession,
   storageKey,
+  type StoredSession,
 } from "./session.ts";
 
 const SESSION: StoredSession = {
@@ -80,11 +80,19 @@ Deno.test("an expiring cookie session is refreshed and set again; a refused refr
   const now = 2_000_000_000 * 1000 - 30_000; // 30 s before expiry: within the margin
   const fresh = { ...SESSION, access_token: "new", refresh_token: "r2", expires_at: 2_000_003_600 };
   const cfg = sessionConfig(env, (rt) => Promise.resolve(rt === "r1" ? fresh : null), () => now);
-  const s = new RequestSession(request({ cookie: `sb-127-auth-token=${encodeSession(SESSION)}` }), cfg);
+  const s = new RequestSession(
+    request({ cookie: `sb-127-auth-token=${encodeSession(SESSION)}` }),
+    cfg,
+  );
   assertEquals(await s.token(), "new");
   assertEquals(s.setCookies.length, 1);
   const set = s.setCookies[0]!;
-  ok(set.startsWith(`sb-127-auth-token=${encodeSession(fresh)}; Path=/; Max-Age=34560000; HttpOnly; SameSite=Lax`), set);
+  ok(
+    set.startsWith(
+      `sb-127-auth-token=${encodeSession(fresh)}; Path=/; Max-Age=34560000; HttpOnly; SameSite=Lax`,
+    ),
+    set,
+  );
   ok(!set.includes("Secure"), "no Secure on http://127.0.0.1");
 
   const refused = new RequestSession(
@@ -108,7 +116,10 @@ Deno.test("cookie writes from other sites are refused; reads, bearer calls and t
   const check = (headers: Record<string, string>, method = "POST") =>
     new RequestSession(request(headers, method), cfg).checkCrossSite();
   const refused = (headers: Record<string, string>, method = "POST") =>
-    throws(() => check(headers, method), (e) => e instanceof HttpError && e.code === "cross_site_request");
+    throws(
+      () => check(headers, method),
+      (e) => e instanceof HttpError && e.code === "cross_site_request",
+    );
   refused({ origin: "https://evil.example" });
   refused({ origin: "null" });
   refused({ "sec-fetch-site": "cross-site" });

@@ -220,7 +220,9 @@ export function sessionConfig(
   const supabaseUrl = env("SUPABASE_URL")?.trim() || "http://localhost";
   const projectUrl = env("API_COOKIE_PROJECT_URL")?.trim() || supabaseUrl;
   const origins = new Set<string>();
-  for (const raw of [supabaseUrl, env("SITE_URL"), ...(env("API_ALLOWED_ORIGINS") ?? "").split(",")]) {
+  for (
+    const raw of [supabaseUrl, env("SITE_URL"), ...(env("API_ALLOWED_ORIGINS") ?? "").split(",")]
+  ) {
     const value = raw?.trim();
     if (!value) continue;
     try {

@@ -79,7 +79,10 @@ export class SseStream {
     this.#timer = setInterval(() => this.send({ comment: "keep-alive" }), opts.keepAliveMs);
     if (opts.maxMs !== undefined) {
       this.#deadline = setTimeout(() => {
-        this.send({ comment: "closing before the time limit: reconnect", retry: opts.closeRetryMs ?? 1000 });
+        this.send({
+          comment: "closing before the time limit: reconnect",
+          retry: opts.closeRetryMs ?? 1000,
+        });
         this.end();
       }, opts.maxMs);
     }

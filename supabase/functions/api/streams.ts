@@ -22,13 +22,8 @@ import {
 } from "../_shared/domain/realtime.ts";
 import { doc, type KitDeps, parseWith, requireCaller } from "./kit.ts";
 import type { RealtimeHub } from "./realtime-hub.ts";
-import {
-  groupSenders,
-  MESSAGE_COLUMNS,
-  type Sender,
-  toChatMessage,
-} from "./routes-community.ts";
-import { ticketSenders, TICKET_MESSAGE_COLUMNS, toTicketMessage } from "./routes-support.ts";
+import { groupSenders, MESSAGE_COLUMNS, type Sender, toChatMessage } from "./routes-community.ts";
+import { TICKET_MESSAGE_COLUMNS, ticketSenders, toTicketMessage } from "./routes-support.ts";
 import * as s from "./schemas.ts";
 import { lastEventId, SSE_HEADERS, SseStream } from "./sse.ts";
 import { dbFail } from "./kit.ts";
@@ -145,9 +140,15 @@ export function streamRoutes(deps: StreamDeps): Hono {
       step(async () => {
         const message = toChatMessage(row, await sender(senderId));
         if (change.operation === "INSERT") {
-          stream.send({ id: String(ms(row.created_at, deps.now())), data: { type: "message", ...message } });
+          stream.send({
+            id: String(ms(row.created_at, deps.now())),
+            data: { type: "message", ...message },
+          });
         } else {
-          stream.send({ id: String(ms(row.updated_at, deps.now())), data: { type: "update", ...message } });
+          stream.send({
+            id: String(ms(row.updated_at, deps.now())),
+            data: { type: "update", ...message },
+          });
         }
       });
     };
@@ -184,8 +185,13 @@ export function streamRoutes(deps: StreamDeps): Hono {
           if (created > since - RESUME_SLACK_MS) {
             stream.send({ id: String(created), data: { type: "message", ...message } });
           }
-          if (row.updated_at !== row.created_at && ms(row.updated_at, 0) > since - RESUME_SLACK_MS) {
-            stream.send({ id: String(ms(row.updated_at, 0)), data: { type: "update", ...message } });
+          if (
+            row.updated_at !== row.created_at && ms(row.updated_at, 0) > since - RESUME_SLACK_MS
+          ) {
+            stream.send({
+              id: String(ms(row.updated_at, 0)),
+              data: { type: "update", ...message },
+            });
           }
         }
         for (const [messageId, at] of deletions.get(topic) ?? []) {
@@ -228,7 +234,9 @@ export function streamRoutes(deps: StreamDeps): Hono {
       if (!row) return;
       if (change.table === "ticket_messages" && change.operation === "INSERT") {
         step(async () => {
-          if (!senders.has(String(row.sender_id))) senders = await ticketSenders(caller.db, ticketId);
+          if (!senders.has(String(row.sender_id))) {
+            senders = await ticketSenders(caller.db, ticketId);
+          }
           stream.send({
             id: String(ms(row.created_at, deps.now())),
             data: { type: "message", ...toTicketMessage(row, senders) },
