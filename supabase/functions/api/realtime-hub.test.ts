@@ -101,3 +101,25 @@ Deno.test("a channel the server closes ends its streams", async () => {
   assertEquals(ended.length, 1);
   deepStrictEqual(hub.stats(), { connections: 1, channels: 0, listeners: 0 });
 });
+
+Deno.test("a stream arriving while its topic's channel is being left waits for a fresh channel", async () => {
+  const fake = fakeClient(() => "SUBSCRIBED");
+  let release: () => void = () => {};
+  const client = fake.make() as unknown as { removeChannel(ch: unknown): Promise<string> };
+  const removed: unknown[] = [];
+  client.removeChannel = (ch) => {
+    removed.push(ch);
+    return new Promise((r) => (release = () => r("ok")));
+  };
+  const hub = createHub(() => client as unknown as SupabaseClient);
+  const noop = { onMessage() {}, onEnd() {} };
+  (await hub.subscribe("group:1", noop, 1000)).close();
+  let joined = false;
+  const next = hub.subscribe("group:1", noop, 1000).then(() => (joined = true));
+  await new Promise((r) => setTimeout(r, 10));
+  assertEquals(joined, false);
+  release();
+  await next;
+  assertEquals(joined, true);
+  assertEquals(removed.length, 1);
+});

@@ -42,10 +42,17 @@ interface Entry {
 export function createHub(makeClient: () => SupabaseClient): RealtimeHub {
   let client: SupabaseClient | null = null;
   const topics = new Map<string, Entry>();
+  /** Channels being left: supabase-js hands back a channel of the same topic until it is gone. */
+  const leaving = new Map<string, Promise<unknown>>();
 
   function drop(topic: string, entry: Entry) {
-    if (topics.get(topic) === entry) topics.delete(topic);
-    void client?.removeChannel(entry.channel).catch(() => {});
+    if (topics.get(topic) !== entry) return;
+    topics.delete(topic);
+    const left = (client?.removeChannel(entry.channel) ?? Promise.resolve()).catch(() => {})
+      .finally(() => {
+        if (leaving.get(topic) === left) leaving.delete(topic);
+      });
+    leaving.set(topic, left);
   }
 
   function open(topic: string, timeoutMs: number): Entry {
@@ -106,6 +113,7 @@ export function createHub(makeClient: () => SupabaseClient): RealtimeHub {
 
   return {
     async subscribe(topic, listener, timeoutMs) {
+      if (!topics.has(topic) && leaving.has(topic)) await leaving.get(topic);
       const entry = topics.get(topic) ?? open(topic, timeoutMs);
       entry.listeners.add(listener);
       try {
