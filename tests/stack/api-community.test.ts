@@ -274,3 +274,45 @@ describe("/api/chat", () => {
     expect(data).toEqual([{ blocked_id: member.id }]);
   });
 });
+
+describe("a banned account (bearer token)", () => {
+  it("writes nothing: groups, messages, tickets, blocks and settings are refused with 403", async () => {
+    const banned = await bearerOf("banned@demo.local");
+    const gid = groupId;
+    await expectError(
+      await call("/groups", { auth: banned, body: { name: "Banned group" } }),
+      403,
+      "forbidden",
+    );
+    await expectError(
+      await call(`/groups/${gid}/join`, { method: "POST", auth: banned }),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await call("/chat/messages", { auth: banned, body: { groupId: gid, content: "hi" } }),
+      403,
+      "forbidden",
+    );
+    await expectError(
+      await call("/support/tickets", {
+        auth: banned,
+        body: { subject: "Let me back", content: "Please unban me now." },
+      }),
+      403,
+      "forbidden",
+    );
+    await expectError(
+      await call("/users/block", { auth: banned, body: { userId: owner.id } }),
+      403,
+      "forbidden",
+    );
+    await expectError(
+      await call("/user/settings", { method: "PATCH", auth: banned, body: { userThreshold: 20 } }),
+      403,
+      "banned",
+    );
+    const me = await expectJson(await call("/user/me", { auth: banned }), 200, s.currentUser);
+    expect(me.banned).toBe(true);
+  });
+});

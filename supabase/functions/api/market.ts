@@ -1,9 +1,9 @@
 // The market routes of the /api layer (specification section 7): gainers, their history and
 // analysis, strategy signals and the live stream. Each request resolves the caller from the
-// bearer token and reads with that token (market-db.ts), so the database's rules decide:
-// movers_feed's plan and window checks, price_history_for's subscriber check and 5-minute
-// resolution (decision 0016), the subscriber-only policies on instruments and
-// strategy_signals, and the join policy of market:movers:<window>.
+// bearer token or the cookie session (session.ts) and reads with that token (market-db.ts), so
+// the database's rules decide: movers_feed's plan and window checks, price_history_for's
+// subscriber check and 5-minute resolution (decision 0016), the subscriber-only policies on
+// instruments and strategy_signals, and the join policy of market:movers:<window>.
 import { Hono } from "hono";
 import { z } from "zod";
 import { ANALYSIS_WINDOW_MS, computeAnalysis, riskText } from "../_shared/domain/analysis.ts";
