@@ -46,8 +46,9 @@ async function api(path: string, email: DemoEmail | null, init: RequestInit = {}
 
 async function expectError(res: Response, status: number, error: string) {
   expect(res.status).toBe(status);
-  const body = (await res.json()) as { error: string; message: string };
-  expect(body.error).toBe(error);
+  const body = (await res.json()) as { error: string; code: string; message: string };
+  expect(body.code).toBe(error);
+  expect(body.error).toBe(body.message);
   expect(typeof body.message).toBe("string");
   return body;
 }

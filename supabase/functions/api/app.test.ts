@@ -1,5 +1,6 @@
 import { deepStrictEqual, strictEqual as assertEquals } from "node:assert/strict";
 import app, { createApiApp } from "./app.ts";
+import { envFrom } from "../_shared/env.ts";
 import type { SourceHealthEntry } from "./health.ts";
 
 const HEALTH: SourceHealthEntry[] = [
@@ -38,11 +39,13 @@ Deno.test("an unknown route answers 404 with a JSON error", async () => {
   const res = await app.fetch(new Request("http://local/api/nope", { method: "POST" }));
   assertEquals(res.status, 404);
   const body = await res.json();
-  assertEquals(body.error, "not_found");
+  assertEquals(body.code, "not_found");
   assertEquals(typeof body.message, "string");
+  assertEquals(body.error, body.message);
 });
 
 Deno.test("CORS preflight is answered for browser clients", async () => {
+  const app = createApiApp({ env: envFrom({ SITE_URL: "http://127.0.0.1:5173" }) });
   const res = await app.fetch(
     new Request("http://local/api/health", {
       method: "OPTIONS",

@@ -1,49 +1,112 @@
 // The /api compatibility layer (specification section 7), routed with Hono. It is served at
 // /functions/v1/api/* and, by the gateway, at /api/*. It is a thin translation onto the
-// database's rules: every market call is made with the CALLER's access token (never the
-// service role), so RLS, movers_feed's plan checks and the Realtime join policy decide.
+// database's rules: every call is made with the CALLER's access token (never the service role,
+// except the one shared Realtime connection whose streams are authorised with the caller's
+// token, and the avatar storage the avatar function uses too), so RLS and the RPCs decide.
 //
-// Routes (all market routes: GET, `Authorization: Bearer <user access token>`):
-//   GET /api/health                      200 { status: "ok", time, sources: [source health] }
-//                                        (no token needed; "degraded" when sources are unreadable)
-//   GET /api/gainers/recent[?window=m]   200 [gainer]: movers_feed(window), the window's 100
-//                                        strongest (default: the caller's selected window)
-//   GET /api/gainers/history/{symbol}    200 [{ ts, price }], the last 3 hours, oldest first
-//       [?exchange=<venue>]
-//   GET /api/gainers/analysis/{symbol}   200 { symbol, exchange, enoughData: true, trend, ... }
-//       [?exchange=<venue>]              or 200 { symbol, exchange, enoughData: false,
-//                                        dataPoints, message: "Not enough data for analysis" }
-//   GET /api/signals/recent[?limit=n]    200 [signal], newest first (default 200, at most 500)
-//   GET /api/sse[?window=m]              text/event-stream: `: connected`, `event: connected`,
-//                                        then one `data: <gainer>` per entry of each scan of the
-//                                        window (Realtime market:movers:<window>), `: keep-alive`
-//                                        every 25 s; `event: error` then close if the channel ends.
-//                                        Plan and window are checked (movers_feed) and the channel
-//                                        joined before the 200, so refusals are JSON. The stream
-//                                        lasts at most as long as the platform lets a function run;
-//                                        clients reconnect (`retry: 5000`).
-// A symbol may be sent encoded (BTC%2FUSDT) or as is (BTC/USDT). A symbol on several venues
-// without ?exchange= means the venue of its strongest entry in the caller's current list, else
-// the oldest instrument.
+// Routes: see ROUTES (kit.ts), served as OpenAPI 3.1 at GET /api/openapi.json and as a
+// reference page at GET /api/docs; decisions 0012 (market routes), 0024 (the whole layer:
+// sessions, errors, CSRF) and 0030 (streams). Authentication: `Authorization: Bearer <access
+// token>` or the cookie session POST /api/auth/login sets (session.ts).
 //
-// Errors `{ error, message }`: 400 invalid_request (bad query or symbol); 401 unauthorized
-// (no or invalid token; the publishable key alone is not a login); 403 subscription_required
-// (no active paid plan), banned, window_not_allowed (names the plan's windows), stream_refused;
-// 404 unknown_symbol / not_found; 405 method_not_allowed; 503 realtime_unavailable (/sse join
-// timed out); 500 otherwise. Cookie sessions (/api/auth/*) are not served yet.
+// Errors `{ error, code, message }`: `error` is the message the specification's screens show,
+// `code` the machine-readable reason (unauthorized, forbidden, not_found, invalid_request,
+// conflict, cross_site_request, subscription_required, banned, window_not_allowed, …).
+import { cors } from "hono/cors";
 import { functionApp } from "../_shared/app.ts";
+import type { AvatarStoreFactory } from "../_shared/avatars.ts";
+import { corsHeaders, HttpError } from "../_shared/http.ts";
 import { denoEnv } from "../_shared/env.ts";
 import { type SourceHealthReader, supabaseSourceHealth } from "./health.ts";
-import { type MarketDeps, marketRoutes } from "./market.ts";
+import { apiError, doc } from "./kit.ts";
+import { type MarketDeps, marketRoutes, SSE_JOIN_TIMEOUT_MS, SSE_KEEP_ALIVE_MS } from "./market.ts";
+import { openApiDocument, referencePage } from "./openapi.ts";
+import { type RealtimeHub, sharedHub } from "./realtime-hub.ts";
+import { accountRoutes } from "./routes-account.ts";
+import { adminRoutes } from "./routes-admin.ts";
+import { communityRoutes } from "./routes-community.ts";
+import { supportRoutes } from "./routes-support.ts";
+import {
+  RequestSession,
+  type SessionConfig,
+  sessionConfig,
+  type SessionRefresher,
+} from "./session.ts";
+import { streamRoutes } from "./streams.ts";
 
 export interface ApiDeps extends MarketDeps {
   /** Each market source's state; default: `source_health` read with the publishable key. */
   sourceHealth?: SourceHealthReader;
+  /** Refreshes a cookie session; default: Supabase Auth. */
+  refresh?: SessionRefresher;
+  /** The Realtime hub of chat and support streams; default: the instance's shared hub. */
+  hub?: () => RealtimeHub;
+  avatarStore?: AvatarStoreFactory;
+  fetchFunction?: (name: string, init: RequestInit) => Promise<Response>;
+}
+
+export function envNumber(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value && Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
 export function createApiApp(deps: ApiDeps = {}) {
-  const app = functionApp("api");
-  const readHealth = deps.sourceHealth ?? supabaseSourceHealth(deps.env ?? denoEnv);
+  const env = deps.env ?? denoEnv;
+  const now = deps.now ?? Date.now;
+  const app = functionApp("api", { cors: false });
+  const readHealth = deps.sourceHealth ?? supabaseSourceHealth(env);
+
+  let config: SessionConfig | undefined;
+  const sessionCfg = () => config ??= sessionConfig(env, deps.refresh, now);
+  const sessions = new WeakMap<Request, RequestSession>();
+  const session = (req: Request) => {
+    let s = sessions.get(req);
+    if (!s) sessions.set(req, s = new RequestSession(req, sessionCfg()));
+    return s;
+  };
+
+  app.onError((err) => {
+    if (err instanceof HttpError) return apiError(err.status, err.code, err.message);
+    console.error("[api]", err);
+    return apiError(500, "internal_error", "Something went wrong on our side. Please try again.");
+  });
+  app.notFound((c) =>
+    apiError(404, "not_found", `No route ${c.req.method} ${new URL(c.req.url).pathname}`)
+  );
+
+  // CORS: credentials only for the app's own origins; other origins may call with a bearer.
+  app.use(
+    "*",
+    cors({
+      origin: (origin) => (origin && sessionCfg().allowedOrigins.has(origin) ? origin : "*"),
+      credentials: true,
+      allowHeaders: [...corsHeaders["Access-Control-Allow-Headers"]!.split(", "), "last-event-id"],
+      allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+    }),
+  );
+  // Cookie sessions: refuse cross-site writes; set refreshed or cleared cookies on the answer.
+  app.use("*", async (c, next) => {
+    session(c.req.raw).checkCrossSite();
+    await next();
+    const s = sessions.get(c.req.raw);
+    if (s && s.setCookies.length > 0) {
+      for (const cookie of s.setCookies) c.res.headers.append("set-cookie", cookie);
+      c.res.headers.set("cache-control", "no-store");
+    }
+  });
+  app.use("*", async (c, next) => {
+    await next();
+    if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "no-store");
+  });
+
+  doc({
+    method: "get",
+    path: "/api/health",
+    tag: "meta",
+    summary: "The api is up; each market source's state",
+    access: "public",
+    status: 200,
+  });
   app.get("/health", async (c) => {
     const time = new Date().toISOString();
     try {
@@ -53,7 +116,48 @@ export function createApiApp(deps: ApiDeps = {}) {
       return c.json({ status: "degraded", time, sources: [] });
     }
   });
-  app.route("/", marketRoutes(deps));
+
+  const kit = { env, session };
+  const tokenOf = (req: Request) => session(req).token();
+  const hub = deps.hub ?? (() => sharedHub(env));
+  app.route(
+    "/",
+    marketRoutes({
+      ...deps,
+      env,
+      token: tokenOf,
+      streamMaxMs: deps.streamMaxMs ?? envNumber(env("API_STREAM_MAX_MS"), 140_000),
+      reauthMs: deps.reauthMs ?? envNumber(env("API_STREAM_REAUTH_MS"), 60_000),
+    }),
+  );
+  app.route(
+    "/",
+    accountRoutes({
+      ...kit,
+      avatarStore: deps.avatarStore,
+      now,
+      fetchFunction: deps.fetchFunction,
+    }),
+  );
+  app.route("/", communityRoutes(kit));
+  app.route("/", supportRoutes(kit));
+  app.route("/", adminRoutes(kit));
+  app.route(
+    "/",
+    streamRoutes({
+      ...kit,
+      hub,
+      now,
+      keepAliveMs: deps.keepAliveMs ??
+        envNumber(env("API_STREAM_KEEP_ALIVE_MS"), SSE_KEEP_ALIVE_MS),
+      maxMs: deps.streamMaxMs ?? envNumber(env("API_STREAM_MAX_MS"), 140_000),
+      reauthMs: deps.reauthMs ?? envNumber(env("API_STREAM_REAUTH_MS"), 60_000),
+      joinTimeoutMs: deps.joinTimeoutMs ?? SSE_JOIN_TIMEOUT_MS,
+    }),
+  );
+
+  app.get("/openapi.json", (c) => c.json(openApiDocument()));
+  app.get("/docs", (c) => c.html(referencePage()));
   return app;
 }
 

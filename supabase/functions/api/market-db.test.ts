@@ -20,7 +20,9 @@ function fakeSupabase(handler: Handler) {
     return await handler(req, new URL(req.url));
   };
   const env = envFrom({ SUPABASE_URL: URL_BASE, SUPABASE_PUBLISHABLE_KEY: KEY });
-  const db = supabaseMarketDb(createCallerClient(env, TOKEN, fetchImpl), TOKEN);
+  const db = supabaseMarketDb(createCallerClient(env, TOKEN, fetchImpl), TOKEN, () => {
+    throw new Error("no Realtime in these tests");
+  });
   return { db, requests };
 }
 

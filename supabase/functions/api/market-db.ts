@@ -2,13 +2,13 @@
 // supabase-js client that carries the CALLER's access token (the publishable/anon key as
 // `apikey`), so the row-level security policies, movers_feed's plan checks and the Realtime
 // join policy decide what the caller sees. The service role is never used here.
-import { createClient, type RealtimeChannel, type SupabaseClient } from "@supabase/supabase-js";
+import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { isPlanId, type PlanId } from "../_shared/domain/plans.ts";
 import { MOVERS_EVENT, moversTopic } from "../_shared/domain/realtime.ts";
 import { type Env, requireEnv } from "../_shared/env.ts";
-import { HttpError } from "../_shared/http.ts";
 import { type PriceHistoryRow, readPlanPriceHistory } from "../_shared/price-history.ts";
 import { API_NOT_CONFIGURED, type DbErrorContext, throwDbError } from "./errors.ts";
+import { type RealtimeHub, sharedHub } from "./realtime-hub.ts";
 
 /** The caller's own profile row (readable by its owner under RLS). */
 export interface Caller {
@@ -88,7 +88,11 @@ export function createCallerClient(
   });
 }
 
-export function supabaseMarketDb(client: SupabaseClient, accessToken: string): MarketDb {
+export function supabaseMarketDb(
+  client: SupabaseClient,
+  accessToken: string,
+  hub: () => RealtimeHub,
+): MarketDb {
   return {
     async caller() {
       const { data, error } = await client.auth.getUser(accessToken);
@@ -162,60 +166,23 @@ export function supabaseMarketDb(client: SupabaseClient, accessToken: string): M
     },
 
     async joinMovers(windowMinutes, handlers, timeoutMs) {
-      const topic = moversTopic(windowMinutes);
-      await client.realtime.setAuth(accessToken);
-      const channel: RealtimeChannel = client.channel(topic, { config: { private: true } });
-      channel.on("broadcast", { event: MOVERS_EVENT }, (message) => {
-        handlers.onMovers((message as { payload?: unknown }).payload);
-      });
-      let left = false;
-      const leave = async () => {
-        if (left) return;
-        left = true;
-        try {
-          await client.removeChannel(channel);
-        } finally {
-          client.realtime.disconnect();
-        }
+      // The caller's plan and window were checked by movers_feed with their token; the channel
+      // is shared by every stream of this instance (one Realtime connection, decision 0030).
+      const sub = await hub().subscribe(moversTopic(windowMinutes), {
+        onMessage(message) {
+          if (message.event === MOVERS_EVENT) handlers.onMovers(message.payload);
+        },
+        onEnd: handlers.onEnd,
+      }, timeoutMs);
+      return {
+        leave() {
+          sub.close();
+          return Promise.resolve();
+        },
       };
-      return await new Promise<MoversSubscription>((resolve, reject) => {
-        let joined = false;
-        let settled = false;
-        channel.subscribe((status, err) => {
-          if (left) return;
-          if (!settled) {
-            settled = true;
-            if (status === "SUBSCRIBED") {
-              joined = true;
-              resolve({ leave });
-              return;
-            }
-            const reason = err?.message ?? status;
-            void leave().catch(() => {});
-            reject(
-              status === "CHANNEL_ERROR"
-                ? new HttpError(
-                  403,
-                  "stream_refused",
-                  `The live stream ${topic} was refused: ${reason}`,
-                )
-                : new HttpError(
-                  503,
-                  "realtime_unavailable",
-                  "The live stream is unavailable right now. Please try again.",
-                ),
-            );
-            return;
-          }
-          if (joined && (status === "CHANNEL_ERROR" || status === "CLOSED")) {
-            joined = false;
-            handlers.onEnd(err?.message ?? `The live stream ${topic} was closed.`);
-          }
-        }, timeoutMs);
-      });
     },
   };
 }
 
 export const defaultMarketDb: MarketDbFactory = (env, accessToken) =>
-  supabaseMarketDb(createCallerClient(env, accessToken), accessToken);
+  supabaseMarketDb(createCallerClient(env, accessToken), accessToken, () => sharedHub(env));

@@ -56,10 +56,12 @@ async function expectError(res: Response, status: number, error: string, message
   assertEquals(res.status, status);
   assertEquals(res.headers.get("content-type")?.startsWith("application/json"), true);
   const body = await res.json();
-  assertEquals(body.error, error, JSON.stringify(body));
+  // `error` is the message the specification's screens show; `code` the reason (decision 0024).
+  assertEquals(body.code, error, JSON.stringify(body));
   assertEquals(typeof body.message, "string");
+  assertEquals(body.error, body.message);
   if (message !== undefined) assertEquals(body.message, message);
-  return body as { error: string; message: string };
+  return body as { error: string; code: string; message: string };
 }
 
 const MARKET_PATHS = [
@@ -490,7 +492,7 @@ Deno.test("/sse joins the caller's window and streams each entry of a scan as on
   const opening = await readUntil(reader, (s) => s.includes("event: connected"), 2_000, seen);
   assertEquals(
     opening,
-    ': connected\nretry: 5000\n\nevent: connected\ndata: {"window":15}\n\n',
+    `: connected\nretry: 5000\n\nid: ${NOW}\nevent: connected\ndata: {"window":15}\n\n`,
   );
   // The caller's token, the selected window (15), checked with movers_feed first.
   const join = t.market.joinsOf(15)[0]!;
@@ -511,8 +513,12 @@ Deno.test("/sse joins the caller's window and streams each entry of a scan as on
   const text = await readUntil(reader, (s) => s.includes("B/USDT"), 2_000, seen);
   const messages = text.slice(opening.length).split("\n\n").filter(Boolean);
   assertEquals(messages.length, 2);
-  for (const m of messages) ok(m.startsWith("data: {") && !m.includes("\n"), m);
-  const first = JSON.parse(messages[0]!.slice("data: ".length));
+  // Every event carries the scan's time as its id (Last-Event-ID on a reconnect).
+  const idLine = `id: ${Date.parse("2026-11-21T12:00:00Z")}\n`;
+  for (const m of messages) {
+    ok(m.startsWith(`${idLine}data: {`) && !m.slice(idLine.length).includes("\n"), m);
+  }
+  const first = JSON.parse(messages[0]!.slice(`${idLine}data: `.length));
   assertEquals(first.symbol, "A/USDT");
   assertEquals(first.windowUsed, 15);
   assertEquals(first.pct15min, 23.5);

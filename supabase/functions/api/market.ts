@@ -1,18 +1,24 @@
 // The market routes of the /api layer (specification section 7): gainers, their history and
 // analysis, strategy signals and the live stream. Each request resolves the caller from the
-// bearer token and reads with that token (market-db.ts), so the database's rules decide:
-// movers_feed's plan and window checks, price_history_for's subscriber check and 5-minute
-// resolution (decision 0016), the subscriber-only policies on instruments and
-// strategy_signals, and the join policy of market:movers:<window>.
+// bearer token or the cookie session (session.ts) and reads with that token (market-db.ts), so
+// the database's rules decide: movers_feed's plan and window checks, price_history_for's
+// subscriber check and 5-minute resolution (decision 0016), the subscriber-only policies on
+// instruments and strategy_signals, and the join policy of market:movers:<window>.
 import { Hono } from "hono";
 import { z } from "zod";
-import { methodNotAllowed } from "../_shared/app.ts";
 import { ANALYSIS_WINDOW_MS, computeAnalysis, riskText } from "../_shared/domain/analysis.ts";
-import { hasActivePaidPlan, WINDOW_MINUTES } from "../_shared/domain/plans.ts";
+import { hasActivePaidPlan, isWindowAllowed, WINDOW_MINUTES } from "../_shared/domain/plans.ts";
 import { denoEnv, type Env } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
 import { bearerToken } from "../_shared/supabase.ts";
-import { banned, loginRequired, MESSAGES, sessionInvalid, subscriptionRequired } from "./errors.ts";
+import {
+  banned,
+  loginRequired,
+  MESSAGES,
+  sessionInvalid,
+  subscriptionRequired,
+  windowNotAllowed,
+} from "./errors.ts";
 import {
   type Caller,
   defaultMarketDb,
@@ -29,7 +35,8 @@ import {
   toNumber,
   toSignals,
 } from "./shapes.ts";
-import { SSE_HEADERS, SseStream } from "./sse.ts";
+import { apiMethodNotAllowed } from "./kit.ts";
+import { lastEventId, SSE_HEADERS, SseStream } from "./sse.ts";
 
 export interface MarketDeps {
   env?: Env;
@@ -40,6 +47,12 @@ export interface MarketDeps {
   keepAliveMs?: number;
   /** How long /sse waits for the Realtime join (ms). */
   joinTimeoutMs?: number;
+  /** The caller's access token (bearer or cookie session); default: the bearer token. */
+  token?: (req: Request) => Promise<string | null>;
+  /** /sse closes itself after this long (ms), before the platform's wall-clock limit. */
+  streamMaxMs?: number;
+  /** /sse checks the caller's plan again this often (ms). */
+  reauthMs?: number;
 }
 
 export const SIGNALS_DEFAULT_LIMIT = 200;
@@ -48,6 +61,9 @@ export const SSE_KEEP_ALIVE_MS = 25_000;
 export const SSE_JOIN_TIMEOUT_MS = 10_000;
 /** The reconnection delay /sse suggests to EventSource clients. */
 export const SSE_RETRY_MS = 5_000;
+/** Hosted functions end after 150 s (free plan) of wall-clock time: close before. */
+export const SSE_MAX_MS = 140_000;
+export const SSE_REAUTH_MS = 60_000;
 
 const WINDOW_LIST = WINDOW_MINUTES.join(", ");
 const WINDOW_HINT = `window must be one of ${WINDOW_LIST} (minutes; 0 is the 10-second window).`;
@@ -100,11 +116,14 @@ export function marketRoutes(deps: MarketDeps = {}): Hono {
   const now = deps.now ?? Date.now;
   const keepAliveMs = deps.keepAliveMs ?? SSE_KEEP_ALIVE_MS;
   const joinTimeoutMs = deps.joinTimeoutMs ?? SSE_JOIN_TIMEOUT_MS;
+  const tokenOf = deps.token ?? ((req: Request) => Promise.resolve(bearerToken(req)));
+  const streamMaxMs = deps.streamMaxMs ?? SSE_MAX_MS;
+  const reauthMs = deps.reauthMs ?? SSE_REAUTH_MS;
   const app = new Hono({ strict: false });
 
   /** The caller, an active subscriber: 401 without a valid session, 403 otherwise. */
   async function subscriber(req: Request): Promise<{ db: MarketDb; caller: Caller }> {
-    const token = bearerToken(req);
+    const token = await tokenOf(req);
     if (!token) throw loginRequired();
     const db = makeDb(env, token);
     const caller = await db.caller();
@@ -213,22 +232,33 @@ export function marketRoutes(deps: MarketDeps = {}): Hono {
     const windowMinutes = query.window ?? caller.selectedWindowMinutes;
     // The same check as /gainers/recent, by the database: a window the plan does not offer is
     // a 403 before anything is streamed.
-    await db.moversFeed(windowMinutes, { plan: caller.plan });
+    const current = await db.moversFeed(windowMinutes, { plan: caller.plan });
 
-    const stream = new SseStream({ keepAliveMs, signal: c.req.raw.signal });
+    const stream = new SseStream({
+      keepAliveMs,
+      signal: c.req.raw.signal,
+      maxMs: streamMaxMs,
+      closeRetryMs: 1_000,
+    });
     stream.send({ comment: "connected", retry: SSE_RETRY_MS });
     let subscription: MoversSubscription;
     try {
       subscription = await db.joinMovers(windowMinutes, {
         onMovers(payload) {
-          const broadcast = payload as { window?: unknown; entries?: unknown } | null;
+          const broadcast = payload as
+            | { window?: unknown; entries?: unknown; scanned_at?: unknown }
+            | null;
           if (!broadcast || broadcast.window !== windowMinutes) return;
           if (!Array.isArray(broadcast.entries)) return;
+          const scanned = typeof broadcast.scanned_at === "string"
+            ? Date.parse(broadcast.scanned_at)
+            : NaN;
+          const id = String(Number.isFinite(scanned) ? scanned : now());
           for (const entry of broadcast.entries) {
             const gainer = typeof entry === "object" && entry !== null
               ? toGainer(entry as Record<string, unknown>)
               : null;
-            if (gainer) stream.send({ data: gainer });
+            if (gainer) stream.send({ id, data: gainer });
           }
         },
         onEnd(reason) {
@@ -241,7 +271,34 @@ export function marketRoutes(deps: MarketDeps = {}): Hono {
       throw err;
     }
     stream.onEnd(() => subscription.leave());
-    stream.send({ event: "connected", data: { window: windowMinutes } });
+    stream.send({ id: String(now()), event: "connected", data: { window: windowMinutes } });
+    // Resume: the entries of the window that changed since the client's last event.
+    const since = lastEventId(c.req.raw);
+    if (since !== null) {
+      for (const row of [...current].reverse()) {
+        const gainer = toGainer(row);
+        const at = gainer ? Date.parse(gainer.ts) : NaN;
+        if (gainer && at > since) stream.send({ id: String(at), data: gainer });
+      }
+    }
+    // The plan may lapse or the account be banned while the stream lasts.
+    const recheck = setInterval(() => {
+      db.caller().then((again) => {
+        if (!again || again.banned || !hasActivePaidPlan(again)) {
+          throw again?.banned ? banned() : subscriptionRequired();
+        }
+        if (!isWindowAllowed(again.plan, windowMinutes)) {
+          throw windowNotAllowed(again.plan, windowMinutes);
+        }
+      }).catch((err) => {
+        stream.send({
+          event: "error",
+          data: { error: err instanceof Error ? err.message : String(err) },
+        });
+        stream.end();
+      });
+    }, reauthMs);
+    stream.onEnd(() => clearInterval(recheck));
     return new Response(stream.body, { headers: SSE_HEADERS });
   });
 
@@ -254,7 +311,7 @@ export function marketRoutes(deps: MarketDeps = {}): Hono {
       "/sse",
     ]
   ) {
-    app.on(["POST", "PUT", "PATCH", "DELETE"], path, () => methodNotAllowed("GET"));
+    app.on(["POST", "PUT", "PATCH", "DELETE"], path, () => apiMethodNotAllowed("GET"));
   }
 
   return app;

@@ -11,6 +11,8 @@ export interface SseMessage {
   comment?: string;
   /** The reconnection delay EventSource should use, in milliseconds. */
   retry?: number;
+  /** The event id (EventSource sends the last one back as `Last-Event-ID` on reconnect). */
+  id?: string;
 }
 
 /** One message as SSE text, ending with the blank line that dispatches it. */
@@ -20,6 +22,7 @@ export function formatSse(message: SseMessage): string {
     for (const line of message.comment.split(/\r\n|\r|\n/)) lines.push(`: ${line}`);
   }
   if (message.retry !== undefined) lines.push(`retry: ${Math.max(0, Math.round(message.retry))}`);
+  if (message.id !== undefined) lines.push(`id: ${message.id.replace(/[\r\n\0]/g, "")}`);
   if (message.event !== undefined) lines.push(`event: ${message.event.replace(/[\r\n]/g, " ")}`);
   if (message.data !== undefined) {
     for (const line of JSON.stringify(message.data).split(/\r\n|\r|\n/)) {
@@ -42,6 +45,12 @@ export interface SseStreamOptions {
   keepAliveMs: number;
   /** The request's signal: the stream ends when the client goes away. */
   signal?: AbortSignal;
+  /**
+   * The stream closes itself after this long (ms), before the platform's wall-clock limit ends
+   * the function, telling EventSource to reconnect after `closeRetryMs`.
+   */
+  maxMs?: number;
+  closeRetryMs?: number;
 }
 
 /**
@@ -56,6 +65,7 @@ export class SseStream {
   #ended = false;
   #endHandlers: (() => void | Promise<void>)[] = [];
   #timer: ReturnType<typeof setInterval> | undefined;
+  #deadline: ReturnType<typeof setTimeout> | undefined;
   #signal?: AbortSignal;
   #onAbort = () => this.end();
 
@@ -67,6 +77,15 @@ export class SseStream {
       cancel: () => this.#finish(false),
     });
     this.#timer = setInterval(() => this.send({ comment: "keep-alive" }), opts.keepAliveMs);
+    if (opts.maxMs !== undefined) {
+      this.#deadline = setTimeout(() => {
+        this.send({
+          comment: "closing before the time limit: reconnect",
+          retry: opts.closeRetryMs ?? 1000,
+        });
+        this.end();
+      }, opts.maxMs);
+    }
     this.#signal = opts.signal;
     if (opts.signal?.aborted) this.end();
     else opts.signal?.addEventListener("abort", this.#onAbort, { once: true });
@@ -106,6 +125,7 @@ export class SseStream {
     if (this.#ended) return;
     this.#ended = true;
     clearInterval(this.#timer);
+    clearTimeout(this.#deadline);
     this.#signal?.removeEventListener("abort", this.#onAbort);
     if (close) {
       try {
@@ -124,4 +144,11 @@ async function run(handler: () => void | Promise<void>): Promise<void> {
   } catch (err) {
     console.error("[api] closing a stream:", err);
   }
+}
+
+/** The client's resume point: `Last-Event-ID` (or ?lastEventId=) when it is a time in ms. */
+export function lastEventId(req: Request): number | null {
+  const raw = req.headers.get("last-event-id") ?? new URL(req.url).searchParams.get("lastEventId");
+  if (!raw || !/^\d{1,16}$/.test(raw.trim())) return null;
+  return Number(raw.trim());
 }

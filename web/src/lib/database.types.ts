@@ -931,6 +931,16 @@ export type Database = {
         Args: { p: Database["public"]["Enums"]["plan"] };
         Returns: number;
       };
+      group_senders: {
+        Args: { gid: string };
+        Returns: {
+          id: string | null;
+          username: string | null;
+          avatar_url: string | null;
+          plan: Database["public"]["Enums"]["plan"] | null;
+          email: string | null;
+        }[];
+      };
       ingest_backfill: {
         Args: { batch: Json; until?: string };
         Returns: Json;
@@ -994,6 +1004,16 @@ export type Database = {
           directional: number | null;
           avg_return: number | null;
           median_return: number | null;
+        }[];
+      };
+      ticket_senders: {
+        Args: { tid: string };
+        Returns: {
+          id: string | null;
+          username: string | null;
+          avatar_url: string | null;
+          email: string | null;
+          is_admin: boolean | null;
         }[];
       };
       touch_activity: {

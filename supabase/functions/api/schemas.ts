@@ -1,0 +1,307 @@
+// The zod schemas of the /api layer: what the routes validate (request bodies and queries) and
+// what they answer (responses). The OpenAPI document (/api/openapi.json) is generated from
+// these same schemas, and the contract tests check answers against them.
+import { z } from "zod";
+import { PAID_PLAN_IDS, PLAN_IDS } from "../_shared/domain/plans.ts";
+
+const ts = z.string().describe("ISO 8601 timestamp");
+const id = z.string().describe("UUID");
+
+// ---------------------------------------------------------------------------------------------
+// Requests (specification section 5)
+// ---------------------------------------------------------------------------------------------
+
+const email = z.string().trim().email("Invalid email address");
+
+export const loginInput = z.object({
+  email,
+  password: z.string().min(1, "Password is required"),
+});
+
+export const registerInput = z.object({
+  email,
+  password: z.string().min(8, "Password must be at least 8 characters").max(72),
+});
+
+export const EXCHANGE_FILTERS = ["coinbase", "dex", "cex-major"] as const;
+
+export const settingsInput = z
+  .object({
+    selectedWindowMinutes: z.number().int("selectedWindowMinutes must be a whole number.")
+      .min(0).max(30),
+    userThreshold: z.number().min(1, "userThreshold must be 1 to 100.")
+      .max(100, "userThreshold must be 1 to 100."),
+    emailAlert: z.union([
+      z.literal(""),
+      z.null(),
+      z.string().trim().email("Invalid email address"),
+    ]),
+    selectedExchanges: z.array(z.enum(EXCHANGE_FILTERS)).max(3),
+    discordWebhookUrl: z.union([z.literal(""), z.null(), z.string().url().max(300)]),
+    telegramChatId: z.union([z.literal(""), z.null(), z.string().max(40)]),
+  })
+  .partial()
+  .strict();
+
+export const USERNAME_RULE = "Username can only contain letters, numbers and underscores";
+export const username = z
+  .string()
+  .min(3, "Username must be 3 to 30 characters.")
+  .max(30, "Username must be 3 to 30 characters.")
+  .regex(/^[A-Za-z0-9_]+$/, USERNAME_RULE);
+
+export const profileInput = z.object({ username }).strict();
+
+export const checkoutInput = z.object({ plan: z.enum(PAID_PLAN_IDS) });
+
+export const groupInput = z.object({
+  name: z.string().refine((s) => s.trim().length >= 3 && s.trim().length <= 50, {
+    message: "The group name must be 3 to 50 characters.",
+  }),
+  description: z.string().max(200, "The description is at most 200 characters.").nullish(),
+  isPublic: z.boolean().default(true),
+});
+
+const content2000 = z
+  .string()
+  .min(1, "The message must not be empty.")
+  .max(2000, "The message is at most 2000 characters.")
+  .refine((s) => s.trim().length > 0, { message: "The message must not be empty." });
+
+export const messageInput = z.object({
+  groupId: id.pipe(z.uuid("groupId must be a UUID.")),
+  content: content2000,
+  attachmentType: z.enum(["none", "gif"]).default("none"),
+  attachmentUrl: z.string().url("attachmentUrl must be a URL.").max(2000).nullish(),
+});
+
+export const messageEditInput = z.object({ content: content2000 });
+
+export const blockInput = z.object({ userId: z.uuid("userId must be a UUID.") });
+
+export const TICKET_PRIORITIES = ["low", "medium", "high", "urgent"] as const;
+export const TICKET_STATUSES = ["open", "in_progress", "resolved", "closed"] as const;
+
+export const ticketInput = z.object({
+  subject: z.string().refine((s) => s.trim().length >= 5 && s.trim().length <= 100, {
+    message: "The subject must be 5 to 100 characters.",
+  }),
+  content: z.string().refine((s) => s.trim().length >= 10 && s.trim().length <= 2000, {
+    message: "The details must be 10 to 2000 characters.",
+  }),
+  priority: z.enum(TICKET_PRIORITIES).default("medium"),
+});
+
+export const ticketReplyInput = z.object({ content: content2000 });
+export const ticketStatusInput = z.object({ status: z.enum(TICKET_STATUSES) });
+
+export const banInput = z.object({
+  reason: z.string().refine((s) => s.trim().length >= 5 && s.trim().length <= 500, {
+    message: "Ban reason must be at least 5 characters long.",
+  }),
+});
+export const planInput = z.object({ plan: z.enum(PLAN_IDS) });
+export const subscriptionInput = z.object({ subscriptionActive: z.boolean() });
+export const promoteInput = z.object({
+  secret: z.string().refine((s) => s.trim().length > 0, {
+    message: "Please enter the admin secret",
+  }),
+});
+
+export const groupQuery = z.object({
+  groupId: z.uuid("groupId must be a UUID."),
+  before: z.iso.datetime({ offset: true, message: "before must be an ISO timestamp." }).optional(),
+  limit: z.string().regex(/^\d{1,3}$/, "limit must be 1 to 200.").transform(Number)
+    .refine((n) => n >= 1 && n <= 200, "limit must be 1 to 200.").optional(),
+});
+export const ticketQuery = z.object({ ticketId: z.uuid("ticketId must be a UUID.") });
+
+// ---------------------------------------------------------------------------------------------
+// Responses (specification section 3, client-visible entities)
+// ---------------------------------------------------------------------------------------------
+
+export const plan = z.enum(PLAN_IDS);
+
+export const currentUser = z.object({
+  id,
+  email: z.string().nullable(),
+  username: z.string().nullable(),
+  profilePicture: z.string().nullable(),
+  role: z.enum(["user", "admin"]),
+  plan,
+  subscriptionActive: z.boolean(),
+  banned: z.boolean(),
+  selectedWindowMinutes: z.number(),
+  userThreshold: z.number(),
+  emailAlert: z.string().nullable(),
+  selectedExchanges: z.array(z.string()),
+  discordWebhookUrl: z.string().nullable(),
+  telegramChatId: z.string().nullable(),
+  createdAt: ts,
+});
+
+export const loginResult = z.object({ user: currentUser });
+export const registerResult = z.object({
+  user: z.object({ id, email: z.string().nullable() }),
+  confirmationRequired: z.boolean(),
+});
+export const ok = z.object({ success: z.literal(true) });
+
+export const profile = z.object({
+  id,
+  username: z.string().nullable(),
+  profilePicture: z.string().nullable(),
+  email: z.string().nullable(),
+  plan,
+  subscriptionActive: z.boolean(),
+});
+
+export const availability = z.object({ available: z.boolean(), message: z.string().optional() });
+export const avatarResult = z.object({ avatarUrl: z.string() });
+export const checkoutResult = z.object({ sessionUrl: z.string() });
+
+export const group = z.object({
+  id,
+  name: z.string(),
+  description: z.string().nullable(),
+  isPublic: z.boolean(),
+  createdBy: z.string().nullable(),
+  createdAt: ts,
+  role: z.enum(["admin", "member"]).nullable().describe(
+    "The caller's role; null when not a member",
+  ),
+});
+export const groupsResult = z.object({ userGroups: z.array(group), publicGroups: z.array(group) });
+
+export const chatSender = z.object({
+  id,
+  username: z.string().nullable(),
+  email: z.string().nullable().describe(
+    "Only the caller's own e-mail (or every e-mail for admins)",
+  ),
+  profilePicture: z.string().nullable(),
+  plan,
+});
+export const chatMessage = z.object({
+  id,
+  groupId: id,
+  content: z.string(),
+  createdAt: ts,
+  updatedAt: ts,
+  attachmentType: z.enum(["none", "gif"]),
+  attachmentUrl: z.string().nullable(),
+  sender: chatSender,
+});
+export const chatMessages = z.array(chatMessage);
+
+export const ticket = z.object({
+  id,
+  ticketNumber: z.number(),
+  userId: id,
+  subject: z.string(),
+  content: z.string(),
+  priority: z.enum(TICKET_PRIORITIES),
+  status: z.enum(TICKET_STATUSES),
+  createdAt: ts,
+  updatedAt: ts,
+});
+export const tickets = z.array(ticket);
+
+export const ticketMessage = z.object({
+  id,
+  ticketId: id,
+  content: z.string(),
+  createdAt: ts,
+  isAdminReply: z.boolean(),
+  sender: z.object({
+    id,
+    username: z.string().nullable(),
+    email: z.string().nullable(),
+    profilePicture: z.string().nullable(),
+  }),
+});
+export const ticketMessages = z.array(ticketMessage);
+
+export const adminUser = z.object({
+  id,
+  email: z.string().nullable(),
+  username: z.string().nullable(),
+  role: z.enum(["user", "admin"]),
+  plan,
+  subscriptionActive: z.boolean(),
+  banned: z.boolean(),
+  bannedReason: z.string().nullable(),
+  createdAt: ts,
+  lastActivityAt: ts.nullable(),
+});
+export const adminUsers = z.array(adminUser);
+
+export const adminStats = z.object({
+  totalUsers: z.number(),
+  activeSubscriptions: z.number(),
+  onlineUsers: z.number(),
+  recentSignups: z.number(),
+  totalRevenue: z.number().describe("EUR per month"),
+  bannedUsers: z.number(),
+});
+
+export const activityLog = z.object({
+  id,
+  action: z.string(),
+  adminId: z.string().nullable(),
+  targetUserId: z.string().nullable(),
+  targetUserEmail: z.string().nullable(),
+  details: z.string().nullable(),
+  createdAt: ts,
+});
+export const activityLogs = z.array(activityLog);
+
+export const alertRecord = z.object({
+  id: z.union([z.string(), z.number()]),
+  symbol: z.string(),
+  exchange: z.string().nullable(),
+  pct: z.number(),
+  price: z.number().nullable(),
+  recipient: z.string(),
+  createdAt: ts,
+});
+export const alertRecords = z.array(alertRecord);
+
+export const liveVisitor = z.object({
+  id,
+  email: z.string().nullable(),
+  plan,
+  lastActivityAt: ts,
+});
+export const liveVisitors = z.array(liveVisitor);
+
+export const promoteResult = z.object({
+  success: z.literal(true),
+  user: z.object({ id, role: z.literal("admin"), plan }),
+});
+
+export const gainer = z.object({
+  id: z.number(),
+  instrumentId: z.number(),
+  symbol: z.string(),
+  exchange: z.string(),
+  exchangeType: z.enum(["cex", "dex"]),
+  price: z.number(),
+  pct: z.number(),
+  ts,
+}).passthrough();
+export const gainers = z.array(gainer);
+export const historyPoints = z.array(z.object({ ts, price: z.number() }));
+export const signals = z.array(
+  z.object({ id: z.union([z.number(), z.string()]), symbol: z.string() })
+    .passthrough(),
+);
+export const analysis = z.object({
+  symbol: z.string(),
+  exchange: z.string(),
+  enoughData: z.boolean(),
+})
+  .passthrough();
+
+/** The bodies of the admin actions on a user. */
+export type AdminBody = typeof banInput | typeof planInput | typeof subscriptionInput;

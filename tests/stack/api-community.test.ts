@@ -1,0 +1,318 @@
+// Contract of the /api layer's groups and chat routes against the real stack (PGlite and
+// PostgreSQL): the group lists, create, join, leave, messages (list, send, edit, delete) with
+// their sender, blocking — shapes, statuses and errors, by cookie and by bearer.
+import { beforeAll, describe, expect, it } from "vitest";
+import * as s from "../../supabase/functions/api/schemas.ts";
+import {
+  bearerOf,
+  call,
+  type CookieJar,
+  expectError,
+  expectJson,
+  freshUser,
+} from "../support/api.ts";
+import { serviceClient } from "../support/clients.ts";
+
+let owner: Awaited<ReturnType<typeof freshUser>>;
+let member: Awaited<ReturnType<typeof freshUser>>;
+let outsider: Awaited<ReturnType<typeof freshUser>>;
+let groupId: string;
+let privateId: string;
+
+beforeAll(async () => {
+  [owner, member, outsider] = await Promise.all([
+    freshUser("own"),
+    freshUser("mem"),
+    freshUser("out"),
+  ]);
+  await call("/user/profile", {
+    method: "PATCH",
+    auth: { jar: owner.jar },
+    body: { username: `own_${Date.now().toString(36)}` },
+  });
+});
+
+const post = (jar: CookieJar, path: string, body?: unknown) =>
+  call(path, { method: "POST", auth: { jar }, body });
+
+describe("/api/groups", () => {
+  it("create: 201 with the creator as admin; bad names are 400; logged out is 401", async () => {
+    const g = await expectJson(
+      await post(owner.jar, "/groups", {
+        name: "  API testers ",
+        description: "contract",
+        isPublic: true,
+      }),
+      201,
+      s.group,
+    );
+    expect(g).toMatchObject({
+      name: "API testers",
+      description: "contract",
+      isPublic: true,
+      role: "admin",
+    });
+    groupId = g.id;
+    const p = await expectJson(
+      await post(owner.jar, "/groups", { name: "Hidden room", isPublic: false }),
+      201,
+      s.group,
+    );
+    privateId = p.id;
+    await expectError(await post(owner.jar, "/groups", { name: "ab" }), 400, "invalid_request");
+    await expectError(
+      await post(owner.jar, "/groups", { name: "Long desc", description: "x".repeat(201) }),
+      400,
+      "invalid_request",
+    );
+    await expectError(await call("/groups", { body: { name: "Anonymous" } }), 401, "unauthorized");
+  });
+
+  it("lists: your groups and the public groups you have not joined", async () => {
+    const mine = await expectJson(
+      await call("/groups", { auth: { jar: owner.jar } }),
+      200,
+      s.groupsResult,
+    );
+    expect(mine.userGroups.map((g) => g.id)).toEqual(expect.arrayContaining([groupId, privateId]));
+    expect(mine.publicGroups.map((g) => g.id)).not.toContain(groupId);
+    const theirs = await expectJson(
+      await call("/groups", { auth: { jar: outsider.jar } }),
+      200,
+      s.groupsResult,
+    );
+    expect(theirs.publicGroups.map((g) => g.id)).toContain(groupId);
+    expect([...theirs.publicGroups, ...theirs.userGroups].map((g) => g.id)).not.toContain(
+      privateId,
+    );
+  });
+
+  it("join and leave: public groups only, idempotent join, 404 for unknown groups and non-members", async () => {
+    const joined = await expectJson(
+      await post(member.jar, `/groups/${groupId}/join`),
+      200,
+      s.group,
+    );
+    expect(joined.role).toBe("member");
+    await expectJson(await post(member.jar, `/groups/${groupId}/join`), 200, s.group);
+    await expectError(await post(outsider.jar, `/groups/${privateId}/join`), 404, "not_found");
+    await expectError(
+      await post(outsider.jar, "/groups/00000000-0000-4000-8000-000000000000/join"),
+      404,
+      "not_found",
+    );
+    await expectError(await post(outsider.jar, "/groups/not-a-uuid/join"), 400, "invalid_request");
+    await expectJson(await post(outsider.jar, `/groups/${groupId}/join`), 200, s.group);
+    await expectJson(await post(outsider.jar, `/groups/${groupId}/leave`), 200, s.ok);
+    await expectError(await post(outsider.jar, `/groups/${groupId}/leave`), 404, "not_found");
+  });
+});
+
+describe("/api/chat", () => {
+  let messageId: string;
+
+  it("send: 201 with the sender; non-members 403; invalid content 400", async () => {
+    const m = await expectJson(
+      await post(owner.jar, "/chat/messages", { groupId, content: "Hello from the api" }),
+      201,
+      s.chatMessage,
+    );
+    expect(m).toMatchObject({
+      groupId,
+      content: "Hello from the api",
+      attachmentType: "none",
+      attachmentUrl: null,
+    });
+    expect(m.sender).toMatchObject({ id: owner.id, email: owner.email, plan: "none" });
+    expect(m.sender.username).toMatch(/^own_/);
+    messageId = m.id;
+    const gif = await expectJson(
+      await post(member.jar, "/chat/messages", {
+        groupId,
+        content: "look",
+        attachmentType: "gif",
+        attachmentUrl: "https://media.example/cat.gif",
+      }),
+      201,
+      s.chatMessage,
+    );
+    expect(gif.attachmentType).toBe("gif");
+    await expectError(
+      await post(outsider.jar, "/chat/messages", { groupId, content: "let me in" }),
+      403,
+      "forbidden",
+    );
+    await expectError(
+      await post(owner.jar, "/chat/messages", { groupId, content: "   " }),
+      400,
+      "invalid_request",
+    );
+    await expectError(
+      await post(owner.jar, "/chat/messages", { groupId, content: "x".repeat(2001) }),
+      400,
+      "invalid_request",
+    );
+    await expectError(
+      await post(owner.jar, "/chat/messages", { groupId, content: "a", attachmentType: "gif" }),
+      400,
+      "invalid_request",
+    );
+    await expectError(
+      await post(owner.jar, "/chat/messages", { groupId: "nope", content: "a" }),
+      400,
+      "invalid_request",
+    );
+  });
+
+  it("list: oldest first with senders; other members' e-mails stay private; non-members 403", async () => {
+    const list = await expectJson(
+      await call(`/chat/messages?groupId=${groupId}`, { auth: await bearerOf("free@demo.local") }),
+      403,
+    );
+    expect(list).toMatchObject({ code: "forbidden" });
+    const seen = await expectJson(
+      await call(`/chat/messages?groupId=${groupId}`, { auth: { jar: member.jar } }),
+      200,
+      s.chatMessages,
+    );
+    expect(seen.map((m) => m.content)).toEqual(["Hello from the api", "look"]);
+    expect(seen[0]!.sender.email).toBeNull();
+    expect(seen[1]!.sender.email).toBe(member.email);
+    const page = await expectJson(
+      await call(`/chat/messages?groupId=${groupId}&limit=1`, { auth: { jar: member.jar } }),
+      200,
+      s.chatMessages,
+    );
+    expect(page.map((m) => m.content)).toEqual(["look"]);
+    await expectError(
+      await call("/chat/messages", { auth: { jar: member.jar } }),
+      400,
+      "invalid_request",
+    );
+  });
+
+  it("edit and delete: own messages only (403 for others', 404 for unknown)", async () => {
+    const edited = await expectJson(
+      await call(`/chat/messages/${messageId}`, {
+        method: "PATCH",
+        auth: { jar: owner.jar },
+        body: { content: "Edited" },
+      }),
+      200,
+      s.chatMessage,
+    );
+    expect(edited.content).toBe("Edited");
+    expect(Date.parse(edited.updatedAt)).toBeGreaterThanOrEqual(Date.parse(edited.createdAt));
+    await expectError(
+      await call(`/chat/messages/${messageId}`, {
+        method: "PATCH",
+        auth: { jar: member.jar },
+        body: { content: "mine now" },
+      }),
+      403,
+      "forbidden",
+    );
+    await expectError(
+      await call(`/chat/messages/${messageId}`, {
+        method: "PATCH",
+        auth: { jar: owner.jar },
+        body: { content: " " },
+      }),
+      400,
+      "invalid_request",
+    );
+    await expectError(
+      await call(`/chat/messages/${messageId}`, { method: "DELETE", auth: { jar: member.jar } }),
+      403,
+      "forbidden",
+    );
+    const del = await call(`/chat/messages/${messageId}`, {
+      method: "DELETE",
+      auth: { jar: owner.jar },
+    });
+    expect(del.status).toBe(204);
+    await expectError(
+      await call(`/chat/messages/${messageId}`, { method: "DELETE", auth: { jar: owner.jar } }),
+      404,
+      "not_found",
+    );
+  });
+
+  it("block: hides the blocked user's messages from the blocker; self-block 400; unknown user 404", async () => {
+    await expectJson(
+      await post(member.jar, "/chat/messages", { groupId, content: "from member" }),
+      201,
+      s.chatMessage,
+    );
+    await expectJson(await post(owner.jar, "/users/block", { userId: member.id }), 200, s.ok);
+    await expectJson(await post(owner.jar, "/users/block", { userId: member.id }), 200, s.ok);
+    const seen = await expectJson(
+      await call(`/chat/messages?groupId=${groupId}`, { auth: { jar: owner.jar } }),
+      200,
+      s.chatMessages,
+    );
+    expect(seen.some((m) => m.sender.id === member.id)).toBe(false);
+    await expectError(
+      await post(owner.jar, "/users/block", { userId: owner.id }),
+      400,
+      "invalid_request",
+    );
+    await expectError(
+      await post(owner.jar, "/users/block", { userId: "00000000-0000-4000-8000-000000000000" }),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await post(owner.jar, "/users/block", { userId: "x" }),
+      400,
+      "invalid_request",
+    );
+    const { data } = await serviceClient()
+      .from("user_blocks")
+      .select("blocked_id")
+      .eq("blocker_id", owner.id);
+    expect(data).toEqual([{ blocked_id: member.id }]);
+  });
+});
+
+describe("a banned account (bearer token)", () => {
+  it("writes nothing: groups, messages, tickets, blocks and settings are refused with 403", async () => {
+    const banned = await bearerOf("banned@demo.local");
+    const gid = groupId;
+    await expectError(
+      await call("/groups", { auth: banned, body: { name: "Banned group" } }),
+      403,
+      "forbidden",
+    );
+    await expectError(
+      await call(`/groups/${gid}/join`, { method: "POST", auth: banned }),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await call("/chat/messages", { auth: banned, body: { groupId: gid, content: "hi" } }),
+      403,
+      "forbidden",
+    );
+    await expectError(
+      await call("/support/tickets", {
+        auth: banned,
+        body: { subject: "Let me back", content: "Please unban me now." },
+      }),
+      403,
+      "forbidden",
+    );
+    await expectError(
+      await call("/users/block", { auth: banned, body: { userId: owner.id } }),
+      403,
+      "forbidden",
+    );
+    await expectError(
+      await call("/user/settings", { method: "PATCH", auth: banned, body: { userThreshold: 20 } }),
+      403,
+      "banned",
+    );
+    const me = await expectJson(await call("/user/me", { auth: banned }), 200, s.currentUser);
+    expect(me.banned).toBe(true);
+  });
+});
