@@ -236,12 +236,22 @@ $$;
 revoke execute on function private.chat_gif_group(text) from public, anon;
 grant execute on function private.chat_gif_group(text) to authenticated, service_role;
 
-create policy "chat-gifs: group members read" on storage.objects
+-- One permissive policy per table, command and role: the avatars bucket's select and delete
+-- policies (20261123100100, 20261121000000) become one per command covering both buckets,
+-- their avatars branch unchanged.
+drop policy "avatars: users read their own folder" on storage.objects;
+drop policy "avatars: users delete their files" on storage.objects;
+
+create policy "storage: own avatar folder, chat GIFs of the caller's groups" on storage.objects
   for select to authenticated
   using (
-    bucket_id = 'chat-gifs'
-    and (select private.is_active_user())
-    and private.is_group_member(private.chat_gif_group(name))
+    case bucket_id
+      when 'avatars' then (storage.foldername(name))[1] = (select auth.uid())::text
+      when 'chat-gifs' then
+        (select private.is_active_user())
+        and private.is_group_member(private.chat_gif_group(name))
+      else false
+    end
   );
 create policy "chat-gifs: members upload into their own folder of the group" on storage.objects
   for insert to authenticated
@@ -252,11 +262,15 @@ create policy "chat-gifs: members upload into their own folder of the group" on 
     and split_part(name, '/', 2) = (select auth.uid())::text
     and private.is_group_member(private.chat_gif_group(name))
   );
-create policy "chat-gifs: senders delete their own" on storage.objects
+create policy "storage: own avatar files, own chat GIFs" on storage.objects
   for delete to authenticated
   using (
-    bucket_id = 'chat-gifs'
-    and (select private.is_active_user())
-    and private.chat_gif_group(name) is not null
-    and split_part(name, '/', 2) = (select auth.uid())::text
+    case bucket_id
+      when 'avatars' then (storage.foldername(name))[1] = (select auth.uid())::text
+      when 'chat-gifs' then
+        (select private.is_active_user())
+        and private.chat_gif_group(name) is not null
+        and split_part(name, '/', 2) = (select auth.uid())::text
+      else false
+    end
   );
