@@ -73,7 +73,8 @@ export async function benchChat(label: string, databaseUrl?: string): Promise<st
     proc = child;
     const next = () =>
       new Promise<ChildMsg>((resolve, reject) => {
-        const onExit = (code: number | null) => reject(new Error(`the chat clients exited with ${code}`));
+        const onExit = (code: number | null) =>
+          reject(new Error(`the chat clients exited with ${code}`));
         child.once("exit", onExit);
         child.once("message", (m) => {
           child.off("exit", onExit);
@@ -106,7 +107,10 @@ export async function benchChat(label: string, databaseUrl?: string): Promise<st
     const result = await Promise.race([
       done,
       new Promise<never>((_, reject) =>
-        setTimeout(() => reject(new Error("not every member received every message in 60 s")), 60_000),
+        setTimeout(
+          () => reject(new Error("not every member received every message in 60 s")),
+          60_000,
+        ),
       ),
     ]);
     if (result.type !== "done") throw new Error("the chat clients are out of step");

@@ -88,14 +88,14 @@ test("two users chat live: create, join, both ways, edit, delete, GIF, block", a
   await expect(bCard.getByText("2 members")).toBeVisible();
 
   // Both open the chat and are live.
-  await groupCard(a.page, "your-groups", name)
-    .getByRole("link", { name: "Open Chat" })
-    .click();
+  await groupCard(a.page, "your-groups", name).getByRole("link", { name: "Open Chat" }).click();
   await bCard.getByRole("link", { name: "Open Chat" }).click();
   for (const p of [a.page, b.page]) {
     await expect(p.getByText("Group Chat", { exact: true })).toBeVisible();
     await expect(p.getByText("No messages yet. Start the conversation!")).toBeVisible();
-    await expect(p.getByRole("status").filter({ hasText: "Live" })).toBeVisible({ timeout: 15_000 });
+    await expect(p.getByRole("status").filter({ hasText: "Live" })).toBeVisible({
+      timeout: 15_000,
+    });
   }
   // Presence: each sees two people online.
   await expect(a.page.getByTestId("online-count")).toHaveText("2 online", { timeout: 10_000 });
@@ -152,9 +152,7 @@ test("two users chat live: create, join, both ways, edit, delete, GIF, block", a
   await expect(gifMessage).toBeVisible({ timeout: LIVE_MS });
   const img = gifMessage.getByTestId("chat-gif");
   await expect(img).toBeVisible();
-  await expect
-    .poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth))
-    .toBe(1);
+  await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(1);
   expect(await img.getAttribute("src")).toMatch(/^blob:/);
 
   // B blocks A: A's messages disappear for B, also new ones; A still sees B's.

@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { anonClient, signedInUser } from "../support/clients.ts";
 
 const GIF = new Uint8Array([
-  0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 1, 0, 1, 0, 0x80, 0, 0, 0xff, 0xff, 0xff, 0, 0, 0, 0x21,
-  0xf9, 4, 1, 0, 0, 0, 0, 0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3b,
+  0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 1, 0, 1, 0, 0x80, 0, 0, 0xff, 0xff, 0xff, 0, 0, 0, 0x21, 0xf9,
+  4, 1, 0, 0, 0, 0, 0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3b,
 ]);
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
 
@@ -47,7 +47,12 @@ describe("chat GIFs", () => {
 
     const sent = await owner.client
       .from("messages")
-      .insert({ group_id: groupId, content: "gif!", attachment_type: "gif", attachment_url: attachmentUrl })
+      .insert({
+        group_id: groupId,
+        content: "gif!",
+        attachment_type: "gif",
+        attachment_url: attachmentUrl,
+      })
       .select("id")
       .single();
     expect(sent.error).toBeNull();

@@ -155,7 +155,10 @@ Deno.test("isGif and the URL helpers", () => {
   assertEquals(isGif(new Uint8Array([0x47, 0x49])), false);
   const path = `${GROUP}/${USER}/${GROUP}.gif`;
   assertEquals(chatGifPathFromUrl(chatGifUrl(`${BASE}/`, path)), path);
-  assertEquals(chatGifPathFromUrl(`${BASE}/storage/v1/object/sign/chat-gifs/${path}?token=x`), path);
+  assertEquals(
+    chatGifPathFromUrl(`${BASE}/storage/v1/object/sign/chat-gifs/${path}?token=x`),
+    path,
+  );
   assertEquals(chatGifPathFromUrl("https://media.example.test/x.gif"), null);
   assertEquals(chatGifPathFromUrl(`${BASE}/storage/v1/object/authenticated/avatars/${path}`), null);
   assertEquals(chatGifPathFromUrl("not a url"), null);

@@ -55,7 +55,9 @@ export function chatGifPath(groupId: string, userId: string, id: string): string
 
 /** The URL a message stores for the object at `path` of the chat-gifs bucket. */
 export function chatGifUrl(supabaseUrl: string, path: string): string {
-  return `${supabaseUrl.replace(/\/+$/, "")}/storage/v1/object/authenticated/${CHAT_GIF_BUCKET}/${path}`;
+  return `${
+    supabaseUrl.replace(/\/+$/, "")
+  }/storage/v1/object/authenticated/${CHAT_GIF_BUCKET}/${path}`;
 }
 
 /**

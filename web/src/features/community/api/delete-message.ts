@@ -12,7 +12,11 @@ export type DeleteMessageInput = z.infer<typeof deleteMessageInputSchema>;
 /** The sender deletes their message, or a group admin any message of the group. */
 export async function deleteMessage(input: DeleteMessageInput): Promise<void> {
   const { id } = deleteMessageInputSchema.parse(input);
-  const { data, error, status } = await supabase.from("messages").delete().eq("id", id).select("id");
+  const { data, error, status } = await supabase
+    .from("messages")
+    .delete()
+    .eq("id", id)
+    .select("id");
   if (error) throw toRequestError(error, status);
   assertSaved(data, i18n.t("community:chat.notYours"));
 }

@@ -35,10 +35,9 @@ export async function uploadGif(groupId: string, file: File): Promise<{ attachme
   const body = new FormData();
   body.append("gif", file);
   body.append("groupId", groupId);
-  const { data, error } = await supabase.functions.invoke<{ attachmentUrl?: unknown }>(
-    "chat-gif",
-    { body },
-  );
+  const { data, error } = await supabase.functions.invoke<{ attachmentUrl?: unknown }>("chat-gif", {
+    body,
+  });
   if (error) throw await toGifUploadError(error);
   if (typeof data?.attachmentUrl !== "string") throw new GifUploadError("", null);
   return { attachmentUrl: data.attachmentUrl };

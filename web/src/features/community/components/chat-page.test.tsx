@@ -46,14 +46,32 @@ function setup() {
   });
   supabaseMock.setRpc("group_member_profiles", {
     data: [
-      { user_id: TEST_USER_ID, role: "member", joined_at: "", name: "ada", avatar_url: null, plan: "none" },
-      { user_id: BOB, role: "admin", joined_at: "", name: "bob", avatar_url: null, plan: "enterprise" },
+      {
+        user_id: TEST_USER_ID,
+        role: "member",
+        joined_at: "",
+        name: "ada",
+        avatar_url: null,
+        plan: "none",
+      },
+      {
+        user_id: BOB,
+        role: "admin",
+        joined_at: "",
+        name: "bob",
+        avatar_url: null,
+        plan: "enterprise",
+      },
     ],
     error: null,
   });
   supabaseMock.setRpc("group_messages", {
     data: [
-      message("c3", MALLORY, "buy my course", { sender_name: "mallory", created_at: "2026-01-01T10:02:00+00:00", updated_at: "2026-01-01T10:02:00+00:00" }),
+      message("c3", MALLORY, "buy my course", {
+        sender_name: "mallory",
+        created_at: "2026-01-01T10:02:00+00:00",
+        updated_at: "2026-01-01T10:02:00+00:00",
+      }),
       message("c2", BOB, "to the moon", {
         sender_name: "bob",
         sender_plan: "pro",
@@ -127,7 +145,11 @@ describe("ChatPage", () => {
     await act(async () => {
       channel.broadcast(
         "UPDATE",
-        change("UPDATE", { ...live, content: "fresher news", updated_at: "2026-01-01T10:04:00+00:00" }),
+        change("UPDATE", {
+          ...live,
+          content: "fresher news",
+          updated_at: "2026-01-01T10:04:00+00:00",
+        }),
       );
       channel.broadcast("DELETE", change("DELETE", null, { id: "c2" }));
     });
@@ -160,7 +182,10 @@ describe("ChatPage", () => {
     });
     expect(await screen.findByText("GIF ready to send!")).toBeInTheDocument();
     const preview = screen.getByTestId("gif-preview");
-    expect(within(preview).getByRole("img")).toHaveAttribute("src", "https://media.example.test/dot.gif");
+    expect(within(preview).getByRole("img")).toHaveAttribute(
+      "src",
+      "https://media.example.test/dot.gif",
+    );
     expect(screen.getByRole("button", { name: "Upload GIF" })).toBeDisabled();
     fireEvent.click(screen.getByRole("button", { name: "Remove GIF" }));
     expect(screen.queryByTestId("gif-preview")).toBeNull();

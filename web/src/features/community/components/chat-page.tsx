@@ -14,7 +14,11 @@ import { useSessionExpiredHandler } from "@/lib/session-expired";
 import { communityQueries, groupKeys } from "../api/queries";
 import { useSendMessage } from "../api/send-message";
 import { useChatLive } from "../hooks/use-chat-live";
-import { type PendingMessage, usePendingActions, usePendingMessages } from "../stores/pending-messages";
+import {
+  type PendingMessage,
+  usePendingActions,
+  usePendingMessages,
+} from "../stores/pending-messages";
 import { flattenHistory, isEdited } from "../utils/chat-pages";
 import { MembersSheet } from "./members-sheet";
 import { MessageComposer } from "./message-composer";
@@ -46,7 +50,10 @@ function NoGroupSelected() {
 function ChatNotice({ text }: { text: string }) {
   const { t } = useTranslation("community");
   return (
-    <div className="flex flex-1 flex-col items-center justify-center gap-4 p-8 text-center" role="alert">
+    <div
+      className="flex flex-1 flex-col items-center justify-center gap-4 p-8 text-center"
+      role="alert"
+    >
       <p className="text-muted-foreground">{text}</p>
       <Button asChild variant="outline">
         <Link to={GROUPS_PATH}>{t("chat.goToGroups")}</Link>
@@ -114,7 +121,10 @@ function GroupChat({ groupId }: { groupId: string }) {
   useEffect(() => {
     if (!members.isSuccess || members.isFetching) return;
     const unknown = stored.find(
-      (m) => m.sender_name === undefined && !profiles.has(m.sender_id) && !askedFor.current.has(m.sender_id),
+      (m) =>
+        m.sender_name === undefined &&
+        !profiles.has(m.sender_id) &&
+        !askedFor.current.has(m.sender_id),
     );
     if (unknown) {
       askedFor.current.add(unknown.sender_id);
@@ -264,18 +274,20 @@ function GroupChat({ groupId }: { groupId: string }) {
                   onDiscard={(id) => pendingActions.remove(id)}
                 />
               )}
-              <p className="min-h-5 px-4 text-xs text-muted-foreground" aria-live="polite" data-testid="typing">
+              <p
+                className="min-h-5 px-4 text-xs text-muted-foreground"
+                aria-live="polite"
+                data-testid="typing"
+              >
                 {typing.length > 0 &&
                   t("chat.typing", {
                     count: typing.length,
-                    names: new Intl.ListFormat(i18n.language, { type: "conjunction" }).format(typing),
+                    names: new Intl.ListFormat(i18n.language, { type: "conjunction" }).format(
+                      typing,
+                    ),
                   })}
               </p>
-              <MessageComposer
-                groupId={groupId}
-                onSend={onSend}
-                onTyping={live.notifyTyping}
-              />
+              <MessageComposer groupId={groupId} onSend={onSend} onTyping={live.notifyTyping} />
             </>
           )}
         </CardContent>

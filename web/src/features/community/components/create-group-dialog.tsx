@@ -85,7 +85,11 @@ export function CreateGroupDialog() {
                 <FormItem>
                   <FormLabel>{t("groups.create.name")}</FormLabel>
                   <FormControl>
-                    <Input {...field} maxLength={50} placeholder={t("groups.create.namePlaceholder")} />
+                    <Input
+                      {...field}
+                      maxLength={50}
+                      placeholder={t("groups.create.namePlaceholder")}
+                    />
                   </FormControl>
                   <FormMessage />
                 </FormItem>

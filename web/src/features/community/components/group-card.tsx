@@ -4,7 +4,14 @@ import { Link } from "react-router-dom";
 import { toast } from "sonner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardFooter,
+  CardHeader,
+  CardTitle,
+} from "@/components/ui/card";
 import { useSessionExpiredHandler } from "@/lib/session-expired";
 import { useJoinGroup } from "../api/join-group";
 import { useLeaveGroup } from "../api/leave-group";
@@ -38,7 +45,9 @@ export function GroupCard({ group }: { group: GroupRow }) {
       <CardHeader className="px-4">
         <div className="flex flex-wrap items-center gap-2">
           <CardTitle className="text-base break-all">{group.name}</CardTitle>
-          <Badge variant="outline">{group.is_public ? t("groups.public") : t("groups.private")}</Badge>
+          <Badge variant="outline">
+            {group.is_public ? t("groups.public") : t("groups.private")}
+          </Badge>
           {group.my_role === "admin" && <Badge variant="secondary">{t("groups.admin")}</Badge>}
         </div>
         {group.description && (

@@ -32,12 +32,20 @@ export function GroupsPage() {
         </p>
       ) : (
         <>
-          <GroupSection title={t("groups.yourGroups")} empty={t("groups.emptyYours")} testId="your-groups">
+          <GroupSection
+            title={t("groups.yourGroups")}
+            empty={t("groups.emptyYours")}
+            testId="your-groups"
+          >
             {mine.map((g) => (
               <GroupCard key={g.id} group={g} />
             ))}
           </GroupSection>
-          <GroupSection title={t("groups.publicGroups")} empty={t("groups.emptyPublic")} testId="public-groups">
+          <GroupSection
+            title={t("groups.publicGroups")}
+            empty={t("groups.emptyPublic")}
+            testId="public-groups"
+          >
             {others.map((g) => (
               <GroupCard key={g.id} group={g} />
             ))}

@@ -66,9 +66,13 @@ export function MembersSheet({ groupId, meId, isGroupAdmin, onlineIds }: Members
                     )}
                   </span>
                   <span className="flex min-w-0 flex-1 flex-wrap items-center gap-1.5 text-sm">
-                    <span className="truncate font-medium">{id === meId ? t("chat.you") : name}</span>
+                    <span className="truncate font-medium">
+                      {id === meId ? t("chat.you") : name}
+                    </span>
                     <PlanBadge plan={member.plan} />
-                    {member.role === "admin" && <Badge variant="outline">{t("chat.groupAdmin")}</Badge>}
+                    {member.role === "admin" && (
+                      <Badge variant="outline">{t("chat.groupAdmin")}</Badge>
+                    )}
                   </span>
                   {isGroupAdmin && id !== meId && member.role !== "admin" && (
                     <Button

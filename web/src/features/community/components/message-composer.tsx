@@ -56,7 +56,9 @@ export function MessageComposer({ groupId, disabled, onSend, onTyping }: Message
         } else {
           toast.error(t("gif.uploadFailed"), {
             description:
-              code === "file_too_large" ? t("gif.tooLarge") : error.message || t("gif.uploadFailed"),
+              code === "file_too_large"
+                ? t("gif.tooLarge")
+                : error.message || t("gif.uploadFailed"),
           });
         }
       },
@@ -127,7 +129,11 @@ export function MessageComposer({ groupId, disabled, onSend, onTyping }: Message
           disabled={disabled}
           autoComplete="off"
         />
-        <Button type="submit" disabled={disabled || content.trim() === ""} aria-label={t("chat.send")}>
+        <Button
+          type="submit"
+          disabled={disabled || content.trim() === ""}
+          aria-label={t("chat.send")}
+        >
           <SendHorizontal aria-hidden="true" />
           <span className="hidden sm:inline">{t("chat.send")}</span>
         </Button>

@@ -118,7 +118,10 @@ export function MessageItem({
 
   return (
     <li
-      className={cn("group flex gap-3 rounded-md px-2 py-2 hover:bg-muted/40", pending && "opacity-80")}
+      className={cn(
+        "group flex gap-3 rounded-md px-2 py-2 hover:bg-muted/40",
+        pending && "opacity-80",
+      )}
       data-testid="chat-message"
       data-message-id={message.id}
       data-sender-id={message.senderId}

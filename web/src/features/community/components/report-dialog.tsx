@@ -11,7 +11,13 @@ import {
   DialogTitle,
 } from "@/components/ui/dialog";
 import { Label } from "@/components/ui/label";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
 import { useSessionExpiredHandler } from "@/lib/session-expired";
 import {
@@ -88,7 +94,9 @@ export function ReportDialog({ userId, name, open, onOpenChange }: ReportDialogP
               aria-invalid={tooLong}
               rows={4}
             />
-            {tooLong && <p className="text-sm text-destructive">{t("report.descriptionTooLong")}</p>}
+            {tooLong && (
+              <p className="text-sm text-destructive">{t("report.descriptionTooLong")}</p>
+            )}
           </div>
         </div>
         <DialogFooter>

@@ -41,7 +41,9 @@ export function useChatLive({ groupId, enabled, me, blocked }: Options): ChatLiv
   const idleTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const handler = (payload: unknown) => {
-    queryClient.setQueryData<ChatHistory>(queryKey, (old) => applyLiveChange(old, payload, blocked));
+    queryClient.setQueryData<ChatHistory>(queryKey, (old) =>
+      applyLiveChange(old, payload, blocked),
+    );
   };
 
   const catchUp = async () => {

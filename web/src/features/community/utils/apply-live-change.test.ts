@@ -2,7 +2,11 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { applyLiveChange } from "./apply-live-change";
 import { type ChatHistory, type ChatMessageRow, flattenHistory } from "./chat-pages";
 
-const row = (id: string, sender_id = "alice", created_at = "2026-01-01T10:00:00Z"): ChatMessageRow => ({
+const row = (
+  id: string,
+  sender_id = "alice",
+  created_at = "2026-01-01T10:00:00Z",
+): ChatMessageRow => ({
   id,
   group_id: "g",
   sender_id,
@@ -26,7 +30,10 @@ afterEach(() => vi.restoreAllMocks());
 
 describe("applyLiveChange", () => {
   it("appends a new message once, even when it arrives twice", () => {
-    const next = applyLiveChange(start(), change("INSERT", row("m2", "bob", "2026-01-01T10:00:01Z")));
+    const next = applyLiveChange(
+      start(),
+      change("INSERT", row("m2", "bob", "2026-01-01T10:00:01Z")),
+    );
     const twice = applyLiveChange(next, change("INSERT", row("m2", "bob", "2026-01-01T10:00:01Z")));
     expect(flattenHistory(twice).map((m) => m.id)).toEqual(["m1", "m2"]);
   });
@@ -45,9 +52,9 @@ describe("applyLiveChange", () => {
 
   it("skips new messages of blocked senders", () => {
     const history = start();
-    expect(applyLiveChange(history, change("INSERT", row("m2", "mallory")), new Set(["mallory"]))).toBe(
-      history,
-    );
+    expect(
+      applyLiveChange(history, change("INSERT", row("m2", "mallory")), new Set(["mallory"])),
+    ).toBe(history);
   });
 
   it("logs and ignores what is not a message change", () => {
@@ -56,7 +63,9 @@ describe("applyLiveChange", () => {
     expect(applyLiveChange(history, { hello: 1 })).toBe(history);
     expect(applyLiveChange(history, change("INSERT", { id: 3 }))).toBe(history);
     expect(applyLiveChange(history, change("DELETE", null, {}))).toBe(history);
-    expect(applyLiveChange(history, { ...change("INSERT", row("x")), table: "tickets" })).toBe(history);
+    expect(applyLiveChange(history, { ...change("INSERT", row("x")), table: "tickets" })).toBe(
+      history,
+    );
     expect(warn).toHaveBeenCalledTimes(3);
   });
 });

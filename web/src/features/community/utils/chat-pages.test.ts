@@ -12,7 +12,11 @@ import {
   upsertMessage,
 } from "./chat-pages";
 
-const row = (id: string, created_at: string, extra: Partial<ChatMessageRow> = {}): ChatMessageRow => ({
+const row = (
+  id: string,
+  created_at: string,
+  extra: Partial<ChatMessageRow> = {},
+): ChatMessageRow => ({
   id,
   group_id: "g",
   sender_id: "s",
@@ -68,8 +72,16 @@ describe("history pages", () => {
 
   it("patches and removes by id in any page; unknown ids change nothing", () => {
     const data = history(newest, older);
-    const patched = patchMessage(data, { id: "m1", content: "edited", updated_at: "2026-01-02T00:00:00Z" })!;
-    expect(flattenHistory(patched)[0]).toMatchObject({ id: "m1", content: "edited", sender_id: "s" });
+    const patched = patchMessage(data, {
+      id: "m1",
+      content: "edited",
+      updated_at: "2026-01-02T00:00:00Z",
+    })!;
+    expect(flattenHistory(patched)[0]).toMatchObject({
+      id: "m1",
+      content: "edited",
+      sender_id: "s",
+    });
     expect(isEdited(flattenHistory(patched)[0]!)).toBe(true);
     expect(isEdited(flattenHistory(data)[0]!)).toBe(false);
     expect(patchMessage(data, { id: "nope", content: "x" })).toBe(data);

@@ -54,7 +54,10 @@ export function compareMessages(
 }
 
 /** Inserts or replaces a message; a new one goes into the newest page, in order. */
-export function upsertMessage(data: ChatHistory | undefined, row: ChatMessageRow): ChatHistory | undefined {
+export function upsertMessage(
+  data: ChatHistory | undefined,
+  row: ChatMessageRow,
+): ChatHistory | undefined {
   if (!data) return data;
   if (data.pages.some((page) => page.some((message) => message.id === row.id))) {
     return patchMessage(data, row);

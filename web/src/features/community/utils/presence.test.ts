@@ -4,7 +4,10 @@ import { readPresence } from "./presence";
 describe("readPresence", () => {
   it("gives one entry per user, typing when any tab types, sorted by name", () => {
     const state = {
-      u2: [{ name: "zoe", typing: false }, { name: "zoe", typing: true }],
+      u2: [
+        { name: "zoe", typing: false },
+        { name: "zoe", typing: true },
+      ],
       u1: [{ name: "adam", typing: false }],
       u3: [],
       u4: ["garbage", null],
