@@ -176,6 +176,29 @@ test("two users chat live: create, join, both ways, edit, delete, GIF, block", a
   await b.page.goBack();
   await expect(message(b.page, "after the block")).toBeVisible();
 
+  // B reports A: the report is recorded (a second one for the same reason is refused).
+  await openMenu(b.page, "after the block");
+  await b.page.getByRole("menuitem", { name: "Report" }).click();
+  const report = b.page.getByRole("dialog");
+  await report.getByLabel("Details (optional)").fill("Sells courses in every group");
+  await report.getByRole("button", { name: "Send report" }).click();
+  await expect(b.page.getByText("Report sent", { exact: true })).toBeVisible();
+  await openMenu(b.page, "after the block");
+  await b.page.getByRole("menuitem", { name: "Report" }).click();
+  await b.page.getByRole("dialog").getByRole("button", { name: "Send report" }).click();
+  await expect(
+    b.page.getByText("You have already reported this user for this reason."),
+  ).toBeVisible();
+  await b.page.keyboard.press("Escape");
+
+  // A, the group's admin, removes B: B's chat loses the live channel at once.
+  await a.page.getByRole("button", { name: "Members" }).click();
+  await a.page.getByRole("button", { name: "Remove basic from the group" }).click();
+  await expect(a.page.getByText("Member removed", { exact: true })).toBeVisible();
+  await expect(b.page.getByText("You are no longer a member of this group.")).toBeVisible({
+    timeout: 15_000,
+  });
+
   expect(a.errors).toEqual([]);
   expect(b.errors).toEqual([]);
 });
