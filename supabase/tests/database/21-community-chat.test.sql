@@ -7,7 +7,7 @@ create extension if not exists pgtap with schema extensions;
 set local search_path = public, extensions;
 set local client_min_messages = warning;
 
-select plan(47);
+select plan(49);
 
 delete from auth.users;
 delete from public.groups;
