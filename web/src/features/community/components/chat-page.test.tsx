@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, within } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { renderWithProviders } from "@/testing/render";
 import { supabaseMock, TEST_USER_ID } from "@/testing/supabase-mock";
 import { ChatPage } from "./chat-page";
@@ -23,7 +23,9 @@ const message = (id: string, sender: string, content: string, extra: object = {}
   ...extra,
 });
 
-function setup() {
+type RpcResult = Parameters<typeof supabaseMock.setRpc>[1];
+
+function setup(history?: RpcResult) {
   supabaseMock.signInWithProfile("ada@example.com", { username: "ada" });
   supabaseMock.setRpc("list_groups", {
     data: [
@@ -65,23 +67,26 @@ function setup() {
     ],
     error: null,
   });
-  supabaseMock.setRpc("group_messages", {
-    data: [
-      message("c3", MALLORY, "buy my course", {
-        sender_name: "mallory",
-        created_at: "2026-01-01T10:02:00+00:00",
-        updated_at: "2026-01-01T10:02:00+00:00",
-      }),
-      message("c2", BOB, "to the moon", {
-        sender_name: "bob",
-        sender_plan: "pro",
-        created_at: "2026-01-01T10:01:00+00:00",
-        updated_at: "2026-01-01T10:05:00+00:00",
-      }),
-      message("c1", TEST_USER_ID, "gm", { sender_name: "ada" }),
-    ],
-    error: null,
-  });
+  supabaseMock.setRpc(
+    "group_messages",
+    history ?? {
+      data: [
+        message("c3", MALLORY, "buy my course", {
+          sender_name: "mallory",
+          created_at: "2026-01-01T10:02:00+00:00",
+          updated_at: "2026-01-01T10:02:00+00:00",
+        }),
+        message("c2", BOB, "to the moon", {
+          sender_name: "bob",
+          sender_plan: "pro",
+          created_at: "2026-01-01T10:01:00+00:00",
+          updated_at: "2026-01-01T10:05:00+00:00",
+        }),
+        message("c1", TEST_USER_ID, "gm", { sender_name: "ada" }),
+      ],
+      error: null,
+    },
+  );
   return renderWithProviders(<ChatPage />, { route: `/community/chat?groupId=${GROUP}` });
 }
 
@@ -190,5 +195,79 @@ describe("ChatPage", () => {
     fireEvent.click(screen.getByRole("button", { name: "Remove GIF" }));
     expect(screen.queryByTestId("gif-preview")).toBeNull();
     expect(screen.getByRole("button", { name: "Upload GIF" })).toBeEnabled();
+  });
+
+  it("pages back through the history without duplicates", async () => {
+    const rows = Array.from({ length: 60 }, (_, i) =>
+      message(`m${String(i).padStart(2, "0")}`, BOB, `message ${i}`, {
+        sender_name: "bob",
+        // Pairs share a timestamp: the order must come from the id.
+        created_at: `2026-01-01T10:${String(Math.floor(i / 2)).padStart(2, "0")}:00+00:00`,
+        updated_at: `2026-01-01T10:${String(Math.floor(i / 2)).padStart(2, "0")}:00+00:00`,
+      }),
+    ).reverse();
+    const pages: unknown[] = [];
+    setup((args) => {
+      pages.push(args);
+      const { p_before_id, p_limit } = args as { p_before_id?: string; p_limit: number };
+      const start = p_before_id ? rows.findIndex((r) => r.id === p_before_id) + 1 : 0;
+      return { data: rows.slice(start, start + p_limit), error: null };
+    });
+    await screen.findByText("message 59");
+    expect(screen.getAllByTestId("chat-message")).toHaveLength(50);
+    expect(screen.queryByText("message 9")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Loading older messages..." }));
+    await screen.findByText("message 0");
+    const shown = screen
+      .getAllByTestId("chat-content")
+      .map((node) => Number(node.textContent!.replace("message ", "")));
+    expect(shown).toEqual(Array.from({ length: 60 }, (_, i) => i));
+    expect(pages).toEqual([
+      { p_group_id: GROUP, p_limit: 50 },
+      {
+        p_group_id: GROUP,
+        p_limit: 50,
+        p_before_created_at: "2026-01-01T10:05:00+00:00",
+        p_before_id: "m10",
+      },
+    ]);
+    expect(
+      await screen.findByText("This is the beginning of the conversation."),
+    ).toBeInTheDocument();
+  });
+
+  it("shows a message at once, marks it failed when the send fails, and retries it", async () => {
+    setup();
+    await screen.findByText("to the moon");
+    let attempts = 0;
+    const stored = (id: string) => message(id, TEST_USER_ID, "hello there");
+    const from = supabaseMock.client.from.getMockImplementation()!;
+    vi.spyOn(supabaseMock.client, "from").mockImplementation(((table: string) => {
+      if (table !== "messages") return from(table);
+      return {
+        insert: (values: { id: string }) => ({
+          select: () => ({
+            single: async () => {
+              attempts += 1;
+              return attempts === 1
+                ? { data: null, error: { message: "network down", code: "" }, status: 0 }
+                : { data: stored(values.id), error: null, status: 201 };
+            },
+          }),
+        }),
+      };
+    }) as never);
+
+    fireEvent.change(screen.getByLabelText("Message"), { target: { value: "hello there" } });
+    fireEvent.click(screen.getByRole("button", { name: "Send" }));
+    expect(screen.getByText("hello there")).toBeInTheDocument();
+    expect(await screen.findByTestId("chat-failed")).toHaveTextContent("Not sent: network down");
+    expect(screen.getByText("Send failed")).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+    await vi.waitFor(() => expect(attempts).toBe(2));
+    await vi.waitFor(() => expect(screen.queryByText("Sending...")).toBeNull());
+    expect(screen.queryByTestId("chat-failed")).toBeNull();
+    expect(screen.getAllByText("hello there")).toHaveLength(1);
   });
 });
