@@ -57,11 +57,14 @@ insert into public.group_members (group_id, user_id) values
   ('10000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000003'),
   ('10000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000005')
 on conflict do nothing;
-insert into public.messages (group_id, sender_id, content, created_at) values
+-- Never edited: updated_at equals created_at (else the chat marks them "(edited)").
+insert into public.messages (group_id, sender_id, content, created_at, updated_at)
+select group_id::uuid, sender_id::uuid, content, at, at from (values
   ('10000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000003', 'Welcome! Post the movers you are watching.', now() - interval '50 minutes'),
   ('10000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', 'The 30-minute window caught a nice run on SOL.', now() - interval '20 minutes'),
   ('10000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000004', 'Watch the volume before you chase it.', now() - interval '5 minutes'),
-  ('10000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000004', 'New pools on Base are heating up.', now() - interval '15 minutes');
+  ('10000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000004', 'New pools on Base are heating up.', now() - interval '15 minutes')
+) as m (group_id, sender_id, content, at);
 
 -- Support tickets, one with an admin reply and one closed.
 insert into public.support_tickets (id, user_id, subject, content, status, priority, created_at) values

@@ -3,8 +3,9 @@
 // (the SPA is served and a subscriber's feed holds 5 movers above the default 10 % threshold);
 // PostgREST read latency (p50/p95 over 1,000 requests); how old a quote is when a dashboard
 // renders it (freshness.ts); Realtime fan-out of database broadcasts to 1,000 subscribed sockets
-// (fanout.ts), scan ingest (ingest.ts) and 500 /api/sse clients during scans (sse.ts), on PGlite and, when the binaries are installed, on a
-// temporary PostgreSQL 15.
+// (fanout.ts), scan ingest (ingest.ts), 500 /api/sse clients during scans (sse.ts) and a busy
+// group chat (chat.ts: 200 members online, 20 msg/s), on PGlite and, when the binaries are
+// installed, on a temporary PostgreSQL 15.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +14,7 @@ import { ROOT, readEnvFile, ENV_FILE } from "../../devstack/config.ts";
 import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
 import { freePort } from "../../devstack/stack.ts";
 import { postgresAvailable, startTempPostgres } from "../support/postgres.ts";
+import { benchChat } from "./chat.ts";
 import { benchFanout } from "./fanout.ts";
 import { benchFreshness } from "./freshness.ts";
 import { benchIngest } from "./ingest.ts";
@@ -155,6 +157,7 @@ try {
   console.log(await benchFanout("PGlite"));
   console.log(await benchIngest("PGlite"));
   console.log(await benchSse("PGlite"));
+  console.log(await benchChat("PGlite"));
   if (postgresAvailable()) {
     const pg = await startTempPostgres();
     try {
@@ -163,6 +166,7 @@ try {
       console.log(await benchFanout("PostgreSQL 15", pg.url));
       console.log(await benchIngest("PostgreSQL 15", pg.url));
       console.log(await benchSse("PostgreSQL 15", pg.url));
+      console.log(await benchChat("PostgreSQL 15", pg.url));
     } finally {
       await pg.stop();
     }

@@ -57,7 +57,8 @@ select not has_function_privilege('anon', p.oid, 'execute')
 from pg_proc p join pg_namespace n on n.oid = p.pronamespace
 where n.nspname = 'public'
   and (p.proname like 'admin\_%' or p.proname in ('promote_self', 'movers_feed', 'price_history_for', 'username_available',
-                                                   'touch_activity', 'join_group_by_invite',
+                                                   'touch_activity', 'join_group_by_invite', 'group_messages',
+                                                   'group_member_profiles', 'list_groups', 'blocked_users',
                                                    'group_senders', 'ticket_senders'))
 order by p.proname;
 insert into checks (passed, descr)
@@ -85,7 +86,9 @@ select functions_are('public', array['allowed_windows', 'fallback_window', 'plan
   'touch_activity', 'movers_feed', 'join_group_by_invite', 'admin_set_plan', 'admin_set_subscription', 'admin_ban_user',
   'admin_unban_user', 'admin_delete_user', 'admin_set_ticket_status', 'admin_stats', 'admin_live_visitors',
   'admin_latest_alerts', 'promote_self', 'ingest_scan', 'ingest_backfill', 'record_signal_outcomes',
-  'signal_track_record', 'price_history_for', 'record_source_health', 'group_senders', 'ticket_senders'], 'the API exposes exactly these functions');
+  'signal_track_record', 'price_history_for', 'record_source_health',
+  'group_messages', 'group_member_profiles', 'list_groups', 'blocked_users',
+  'group_senders', 'ticket_senders'], 'the API exposes exactly these functions');
 
 -- Private helpers: only the policy helpers are callable by API roles; the logging, lookup and
 -- trigger functions are not (a user calling log_admin_action or target_profile would forge logs
@@ -94,7 +97,7 @@ select set_eq(
   $$select p.proname::text from pg_proc p join pg_namespace n on n.oid = p.pronamespace
     where n.nspname = 'private' and has_function_privilege('authenticated', p.oid, 'execute')$$,
   array['is_admin', 'is_active_user', 'has_active_plan', 'current_plan', 'is_group_member', 'is_group_admin',
-        'group_is_public', 'owns_ticket'],
+        'group_is_public', 'owns_ticket', 'chat_gif_group'],
   'authenticated executes only the policy helpers of schema private'
 );
 select set_eq(

@@ -224,11 +224,11 @@ select m.who, 'market:movers:' || w, 'broadcast', case when w = any (m.allowed) 
 from market_case m, unnest(array[0, 5, 10, 15, 20, 25, 30]) w
 order by m.who, w;
 
--- Write (send) cases: nobody may broadcast or track presence on any topic.
+-- Write (send) cases: nobody may broadcast on any topic; only a group's members track presence
+-- on it (migration 20261124100000, tested in 21-community-chat).
 create temp table write_case (ord serial, who text, topic text, ext text);
 insert into write_case (who, topic, ext) values
   ('member', 'group:b5000000-0000-4000-8000-000000000001', 'broadcast'),
-  ('member', 'group:b5000000-0000-4000-8000-000000000001', 'presence'),
   ('member', 'ticket:d5000000-0000-4000-8000-000000000001', 'broadcast'),
   ('admin', 'ticket:d5000000-0000-4000-8000-000000000001', 'broadcast'),
   ('admin', 'group:b5000000-0000-4000-8000-000000000001', 'broadcast'),
@@ -247,10 +247,10 @@ select plan((select count(*)::int from join_case) + (select count(*)::int from w
 select ok((select c.relrowsecurity from pg_class c where c.oid = 'realtime.messages'::regclass),
   'realtime.messages has row-level security enabled');
 select is(
-  (select array_agg(format('%s %s %s', permissive, cmd, roles) order by roles::text) from pg_policies
+  (select array_agg(format('%s %s %s', permissive, cmd, roles) order by roles::text, cmd) from pg_policies
    where schemaname = 'realtime' and tablename = 'messages'),
-  array['PERMISSIVE SELECT {anon}', 'PERMISSIVE SELECT {authenticated}'],
-  'realtime.messages has two policies, a permissive select for anon and one for authenticated (no insert, update or delete)'
+  array['PERMISSIVE SELECT {anon}', 'PERMISSIVE INSERT {authenticated}', 'PERMISSIVE SELECT {authenticated}'],
+  'realtime.messages has three policies: a select for anon, a select and a presence-only insert for authenticated'
 );
 select is(
   (select array_agg(qual) from pg_policies

@@ -2,17 +2,20 @@ import { createBrowserRouter, type RouteObject } from "react-router-dom";
 import { LoginPage } from "@/features/auth/components/login-page";
 import { RegisterPage } from "@/features/auth/components/register-page";
 import { ChartsPage } from "@/features/charts/components/charts-page";
+import { ChatPage } from "@/features/community/components/chat-page";
+import { GroupsPage } from "@/features/community/components/groups-page";
+import { InvitePage } from "@/features/community/components/invite-page";
 import { DashboardPage } from "@/features/dashboard/components/dashboard-page";
 import { TrackRecordPage } from "@/features/dashboard/components/track-record-page";
 import { LandingPage } from "@/features/landing/components/landing-page";
 import { ImprintPage } from "@/features/legal/components/imprint-page";
 import { PrivacyPage } from "@/features/legal/components/privacy-page";
 import { PricingPage } from "@/features/pricing/components/pricing-page";
-import { ProfilePage } from "@/features/profile/components/profile-page";
 import { SettingsPage } from "@/features/settings/components/settings-page";
 import { RootLayout } from "./layout/root-layout";
 import { LoginRedirect, SupportTicketRedirect } from "./routes/legacy-redirects";
 import { NotFoundRoute } from "./routes/not-found";
+import { ProfileRoute } from "./routes/profile-route";
 import { RequireAuth } from "./routes/require-auth";
 import { RequireSubscriber } from "./routes/require-subscriber";
 import { RouteError } from "./routes/route-error";
@@ -35,7 +38,10 @@ export const routes: RouteObject[] = [
           {
             element: <RequireAuth />,
             children: [
-              { path: "profile", element: <ProfilePage /> },
+              { path: "profile", element: <ProfileRoute /> },
+              { path: "community/groups", element: <GroupsPage /> },
+              { path: "community/chat", element: <ChatPage /> },
+              { path: "community/join/:code", element: <InvitePage /> },
               {
                 element: <RequireSubscriber />,
                 children: [

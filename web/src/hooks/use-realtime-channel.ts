@@ -1,5 +1,5 @@
 import type { RealtimeChannel } from "@supabase/supabase-js";
-import { useEffect, useEffectEvent, useState } from "react";
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
 import { supabase } from "@/lib/supabase";
 import { reconnectDelay } from "@/lib/reconnect-delay";
 
@@ -26,6 +26,12 @@ export type UseRealtimeChannelOptions = {
   bindings: readonly RealtimeBinding[];
   /** Called after a rejoin that followed a drop: refetch what may have been missed meanwhile. */
   onResubscribed?: () => void;
+  /**
+   * Realtime Presence on the same channel (needs an insert policy for `presence` on the topic):
+   * `key` identifies this client in the state, `onSync` receives the whole state on each change.
+   * What `track` last sent is tracked again after every rejoin.
+   */
+  presence?: { key: string; onSync: (state: Record<string, unknown[]>) => void };
 };
 
 /**
@@ -63,8 +69,18 @@ export function useRealtimeChannel({
   enabled = true,
   bindings,
   onResubscribed,
-}: UseRealtimeChannelOptions): { status: RealtimeStatus } {
+  presence,
+}: UseRealtimeChannelOptions): {
+  status: RealtimeStatus;
+  track: (payload: Record<string, unknown>) => void;
+} {
   const [state, setState] = useState<{ topic: string; status: RealtimeStatus } | null>(null);
+  const channelRef = useRef<RealtimeChannel | null>(null);
+  const trackedRef = useRef<Record<string, unknown> | null>(null);
+  const presenceKey = presence?.key ?? null;
+  const presenceSync = useEffectEvent((state: Record<string, unknown[]>) =>
+    presence?.onSync(state),
+  );
 
   // The set of events decides the channel's bindings; as a string it is a stable dependency.
   const eventsKey = JSON.stringify([...new Set(bindings.map((binding) => binding.event))].sort());
@@ -100,6 +116,7 @@ export function useRealtimeChannel({
 
     const drop = (channel: RealtimeChannel) => {
       if (current === channel) current = null;
+      if (channelRef.current === channel) channelRef.current = null;
       removeChannel(topic, channel);
     };
 
@@ -115,7 +132,14 @@ export function useRealtimeChannel({
 
       let channel: RealtimeChannel;
       try {
-        channel = supabase.channel(topic, { config: { private: true } });
+        channel = supabase.channel(topic, {
+          config: { private: true, ...(presenceKey ? { presence: { key: presenceKey } } : {}) },
+        });
+        if (presenceKey) {
+          channel.on("presence", { event: "sync" }, () => {
+            if (!disposed && current === channel) presenceSync(channel.presenceState());
+          });
+        }
         for (const event of events) {
           channel.on("broadcast", { event }, (message: { payload?: unknown }) => {
             if (!disposed && current === channel) dispatch(event, message.payload);
@@ -127,6 +151,7 @@ export function useRealtimeChannel({
         return;
       }
       current = channel;
+      channelRef.current = channel;
 
       channel.subscribe((status, err) => {
         // Statuses of a channel we already let go of (our own removal reports CLOSED) are ignored.
@@ -135,6 +160,7 @@ export function useRealtimeChannel({
           case "SUBSCRIBED":
             attempt = 0;
             report("live");
+            if (presenceKey && trackedRef.current) void channel.track(trackedRef.current);
             if (wasLive) resubscribed();
             wasLive = true;
             break;
@@ -165,8 +191,14 @@ export function useRealtimeChannel({
       if (current) drop(current);
       setState(null);
     };
-  }, [topic, enabled, eventsKey]);
+  }, [topic, enabled, eventsKey, presenceKey]);
 
-  if (!enabled) return { status: "idle" };
-  return { status: state?.topic === topic ? state.status : "connecting" };
+  const track = useCallback((payload: Record<string, unknown>) => {
+    trackedRef.current = payload;
+    const channel = channelRef.current;
+    if (channel?.state === "joined") void channel.track(payload);
+  }, []);
+
+  if (!enabled) return { status: "idle", track };
+  return { status: state?.topic === topic ? state.status : "connecting", track };
 }

@@ -37,11 +37,13 @@ describe("locale files", () => {
     }
   }
 
-  it("uses nested camelCase keys", () => {
+  it("uses nested camelCase keys (with i18next's plural suffixes)", () => {
     for (const ns of namespaces) {
       for (const path of leaves(resources.en[ns]).keys()) {
         for (const segment of path.split(".")) {
-          expect(segment, `${ns}:${path}`).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+          expect(segment, `${ns}:${path}`).toMatch(
+            /^[a-z][a-zA-Z0-9]*(_(zero|one|two|few|many|other))?$/,
+          );
         }
       }
     }

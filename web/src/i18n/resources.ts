@@ -1,6 +1,7 @@
 import deAuth from "./locales/de/auth.json";
 import deCharts from "./locales/de/charts.json";
 import deCommon from "./locales/de/common.json";
+import deCommunity from "./locales/de/community.json";
 import deDashboard from "./locales/de/dashboard.json";
 import deLanding from "./locales/de/landing.json";
 import deLegal from "./locales/de/legal.json";
@@ -12,6 +13,7 @@ import deValidation from "./locales/de/validation.json";
 import enAuth from "./locales/en/auth.json";
 import enCharts from "./locales/en/charts.json";
 import enCommon from "./locales/en/common.json";
+import enCommunity from "./locales/en/community.json";
 import enDashboard from "./locales/en/dashboard.json";
 import enLanding from "./locales/en/landing.json";
 import enLegal from "./locales/en/legal.json";
@@ -23,6 +25,7 @@ import enValidation from "./locales/en/validation.json";
 import esAuth from "./locales/es/auth.json";
 import esCharts from "./locales/es/charts.json";
 import esCommon from "./locales/es/common.json";
+import esCommunity from "./locales/es/community.json";
 import esDashboard from "./locales/es/dashboard.json";
 import esLanding from "./locales/es/landing.json";
 import esLegal from "./locales/es/legal.json";
@@ -34,6 +37,7 @@ import esValidation from "./locales/es/validation.json";
 import frAuth from "./locales/fr/auth.json";
 import frCharts from "./locales/fr/charts.json";
 import frCommon from "./locales/fr/common.json";
+import frCommunity from "./locales/fr/community.json";
 import frDashboard from "./locales/fr/dashboard.json";
 import frLanding from "./locales/fr/landing.json";
 import frLegal from "./locales/fr/legal.json";
@@ -57,6 +61,7 @@ export const namespaces = [
   "settings",
   "dashboard",
   "charts",
+  "community",
 ] as const;
 
 /** English is the reference: every other language must have exactly its keys. */
@@ -72,6 +77,7 @@ export type Resources = {
   settings: typeof enSettings;
   dashboard: typeof enDashboard;
   charts: typeof enCharts;
+  community: typeof enCommunity;
 };
 
 export const resources: Record<Language, Resources> = {
@@ -87,6 +93,7 @@ export const resources: Record<Language, Resources> = {
     settings: enSettings,
     dashboard: enDashboard,
     charts: enCharts,
+    community: enCommunity,
   },
   de: {
     common: deCommon,
@@ -100,6 +107,7 @@ export const resources: Record<Language, Resources> = {
     settings: deSettings,
     dashboard: deDashboard,
     charts: deCharts,
+    community: deCommunity,
   },
   fr: {
     common: frCommon,
@@ -113,6 +121,7 @@ export const resources: Record<Language, Resources> = {
     settings: frSettings,
     dashboard: frDashboard,
     charts: frCharts,
+    community: frCommunity,
   },
   es: {
     common: esCommon,
@@ -126,5 +135,6 @@ export const resources: Record<Language, Resources> = {
     settings: esSettings,
     dashboard: esDashboard,
     charts: esCharts,
+    community: esCommunity,
   },
 };

@@ -927,9 +927,52 @@ export type Database = {
         Args: { p: Database["public"]["Enums"]["plan"] };
         Returns: number[];
       };
+      blocked_users: {
+        Args: never;
+        Returns: {
+          blocked_id: string | null;
+          name: string | null;
+          avatar_url: string | null;
+          created_at: string | null;
+        }[];
+      };
       fallback_window: {
         Args: { p: Database["public"]["Enums"]["plan"] };
         Returns: number;
+      };
+      group_member_profiles: {
+        Args: { p_group_id: string };
+        Returns: {
+          user_id: string | null;
+          role: Database["public"]["Enums"]["group_role"] | null;
+          joined_at: string | null;
+          name: string | null;
+          avatar_url: string | null;
+          plan: Database["public"]["Enums"]["plan"] | null;
+        }[];
+      };
+      group_messages: {
+        Args: {
+          p_group_id: string;
+          p_before_created_at?: string;
+          p_before_id?: string;
+          p_after_created_at?: string;
+          p_after_id?: string;
+          p_limit?: number;
+        };
+        Returns: {
+          id: string | null;
+          group_id: string | null;
+          sender_id: string | null;
+          content: string | null;
+          attachment_type: Database["public"]["Enums"]["attachment_type"] | null;
+          attachment_url: string | null;
+          created_at: string | null;
+          updated_at: string | null;
+          sender_name: string | null;
+          sender_avatar_url: string | null;
+          sender_plan: Database["public"]["Enums"]["plan"] | null;
+        }[];
       };
       group_senders: {
         Args: { gid: string };
@@ -952,6 +995,19 @@ export type Database = {
       join_group_by_invite: {
         Args: { code: string };
         Returns: string;
+      };
+      list_groups: {
+        Args: never;
+        Returns: {
+          id: string | null;
+          name: string | null;
+          description: string | null;
+          is_public: boolean | null;
+          created_at: string | null;
+          member_count: number | null;
+          my_role: Database["public"]["Enums"]["group_role"] | null;
+          invite_code: string | null;
+        }[];
       };
       movers_feed: {
         Args: { window_minutes?: number };

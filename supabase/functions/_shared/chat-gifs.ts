@@ -1,0 +1,119 @@
+// Chat GIF upload, shared by the `chat-gif` function and the /api layer
+// (POST /api/chat/upload-gif). Everything runs as the CALLER: the supabase-js client given here
+// must carry the caller's access token (`Authorization: Bearer <token>`, see `callerClient`), so
+// the Storage policies of the private bucket chat-gifs (migration 20261124100000) decide: only a
+// member of the group writes, only into `<group id>/<own id>/`. Nothing here uses the service role.
+//
+// Usage:
+//   const client = callerClient(env, token);
+//   const { attachmentUrl } = await uploadChatGif(client, { userId, groupId, bytes });
+//   // errors are HttpError: 400 invalid_group, 403 not_a_member, 413 file_too_large,
+//   // 415 invalid_file; anything else (Storage down) is a plain Error → 500.
+import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import {
+  CHAT_GIF_BUCKET,
+  CHAT_GIF_MAX_BYTES,
+  CHAT_GIF_MESSAGES,
+  chatGifPath,
+  chatGifUrl,
+  isGif,
+  isUuid,
+} from "./domain/chat-gifs.ts";
+import { type Env, requireEnv } from "./env.ts";
+import { HttpError } from "./http.ts";
+
+export const CHAT_GIF_NOT_CONFIGURED = "chat_gif_not_configured";
+
+export interface ChatGifUpload {
+  /** The caller (their id; the client carries their token). */
+  userId: string;
+  /** The group the GIF will be sent to; the caller must be a member. */
+  groupId: string;
+  /** The uploaded file's bytes. */
+  bytes: Uint8Array;
+}
+
+/** What the upload needs from Supabase; `supabaseChatGifStore` is the real one. */
+export interface ChatGifStore {
+  isMember(groupId: string, userId: string): Promise<boolean>;
+  /** Stores a new object (never overwrites); false when Storage refused it by policy. */
+  upload(path: string, bytes: Uint8Array): Promise<boolean>;
+  /** The URL a message stores for the object. */
+  url(path: string): string;
+}
+
+/** A supabase-js client acting as the caller (publishable/anon key + their token). */
+export function callerClient(env: Env, accessToken: string): SupabaseClient {
+  const vars = requireEnv(
+    env,
+    ["SUPABASE_URL", ["SUPABASE_ANON_KEY", "SUPABASE_PUBLISHABLE_KEY"]],
+    CHAT_GIF_NOT_CONFIGURED,
+  );
+  return createClient(vars.SUPABASE_URL, vars.SUPABASE_ANON_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    global: { headers: { Authorization: `Bearer ${accessToken}` } },
+  });
+}
+
+export function supabaseChatGifStore(client: SupabaseClient): ChatGifStore {
+  const bucket = () => client.storage.from(CHAT_GIF_BUCKET);
+  return {
+    async isMember(groupId, userId) {
+      // RLS shows a user their own memberships.
+      const { data, error } = await client
+        .from("group_members")
+        .select("id")
+        .eq("group_id", groupId)
+        .eq("user_id", userId)
+        .maybeSingle();
+      if (error) throw new Error(`[chat-gif] membership check failed: ${error.message}`);
+      return data !== null;
+    },
+    async upload(path, bytes) {
+      const { error } = await bucket().upload(path, bytes, {
+        contentType: "image/gif",
+        upsert: false,
+        cacheControl: "31536000",
+      });
+      if (!error) return true;
+      const status = Number((error as { statusCode?: string | number }).statusCode ?? NaN);
+      if (status === 403 || /row-level security|unauthorized/i.test(error.message)) return false;
+      throw new Error(`[chat-gif] upload of ${path} failed: ${error.message}`);
+    },
+    url(path) {
+      // The client's own base URL, so the stored URL names the Supabase the GIF lives in.
+      const publicUrl = bucket().getPublicUrl(path).data.publicUrl;
+      return chatGifUrl(publicUrl.slice(0, publicUrl.indexOf("/storage/v1/")), path);
+    },
+  };
+}
+
+/** Checks the upload, stores it as the caller and returns the URL to send with the message. */
+export async function storeChatGif(
+  store: ChatGifStore,
+  { userId, groupId, bytes }: ChatGifUpload,
+  newId: () => string = () => crypto.randomUUID(),
+): Promise<{ attachmentUrl: string }> {
+  if (!isUuid(groupId)) throw new HttpError(400, "invalid_group", CHAT_GIF_MESSAGES.invalidGroup);
+  if (bytes.byteLength > CHAT_GIF_MAX_BYTES) {
+    throw new HttpError(413, "file_too_large", CHAT_GIF_MESSAGES.tooLarge);
+  }
+  if (!isGif(bytes)) throw new HttpError(415, "invalid_file", CHAT_GIF_MESSAGES.invalidFile);
+  if (!(await store.isMember(groupId, userId))) {
+    throw new HttpError(403, "not_a_member", CHAT_GIF_MESSAGES.notMember);
+  }
+  const path = chatGifPath(groupId, userId, newId());
+  // Refused by policy although a member a moment ago: removed or banned meanwhile.
+  if (!(await store.upload(path, bytes))) {
+    throw new HttpError(403, "not_a_member", CHAT_GIF_MESSAGES.notMember);
+  }
+  return { attachmentUrl: store.url(path) };
+}
+
+/** `storeChatGif` with the caller's supabase-js client. */
+export function uploadChatGif(
+  client: SupabaseClient,
+  upload: ChatGifUpload,
+): Promise<{ attachmentUrl: string }> {
+  return storeChatGif(supabaseChatGifStore(client), upload);
+}
