@@ -10,6 +10,9 @@ import { PrivacyPage } from "@/features/legal/components/privacy-page";
 import { PricingPage } from "@/features/pricing/components/pricing-page";
 import { ProfilePage } from "@/features/profile/components/profile-page";
 import { SettingsPage } from "@/features/settings/components/settings-page";
+import { AdminTicketsPage } from "@/features/support/components/admin-tickets-page";
+import { SupportPage } from "@/features/support/components/support-page";
+import { TicketPage } from "@/features/support/components/ticket-page";
 import { RootLayout } from "./layout/root-layout";
 import { LoginRedirect, SupportTicketRedirect } from "./routes/legacy-redirects";
 import { NotFoundRoute } from "./routes/not-found";
@@ -36,6 +39,9 @@ export const routes: RouteObject[] = [
             element: <RequireAuth />,
             children: [
               { path: "profile", element: <ProfilePage /> },
+              { path: "support", element: <SupportPage /> },
+              { path: "support/ticket/:id", element: <TicketPage /> },
+              { path: "admin/tickets", element: <AdminTicketsPage /> },
               {
                 element: <RequireSubscriber />,
                 children: [

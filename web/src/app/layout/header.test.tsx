@@ -16,6 +16,7 @@ async function navLinks() {
 const LOGGED_IN_LINKS = [
   ["Pricing", "/pricing"],
   ["Profile", "/profile"],
+  ["Support", "/support"],
 ];
 
 const SUBSCRIBER_LINKS = [

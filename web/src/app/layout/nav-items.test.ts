@@ -10,10 +10,11 @@ describe("getNavItems", () => {
     expect(paths({ isLoggedIn: false, isSubscriber: false, isAdmin: false })).toEqual(["/pricing"]);
   });
 
-  it("adds the profile for a logged-in user", () => {
+  it("adds the profile and support for a logged-in user", () => {
     expect(paths({ isLoggedIn: true, isSubscriber: false, isAdmin: false })).toEqual([
       "/pricing",
       "/profile",
+      "/support",
     ]);
   });
 
@@ -24,6 +25,7 @@ describe("getNavItems", () => {
       "/dashboard/settings",
       "/pricing",
       "/profile",
+      "/support",
     ]);
   });
 

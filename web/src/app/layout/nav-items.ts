@@ -27,6 +27,11 @@ export function getNavItems({ isLoggedIn, isSubscriber }: Viewer): NavItem[] {
     );
   }
   items.push({ to: "/pricing", labelKey: "nav.pricing" });
-  if (isLoggedIn) items.push({ to: "/profile", labelKey: "nav.profile" });
+  if (isLoggedIn) {
+    items.push(
+      { to: "/profile", labelKey: "nav.profile" },
+      { to: "/support", labelKey: "nav.support" },
+    );
+  }
   return items;
 }
