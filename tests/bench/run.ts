@@ -17,6 +17,7 @@ import { benchFanout } from "./fanout.ts";
 import { benchFreshness } from "./freshness.ts";
 import { benchIngest } from "./ingest.ts";
 import { percentile } from "./stats.ts";
+import { benchSupportDesk } from "./support.ts";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
 
@@ -153,6 +154,7 @@ try {
   await bench("PGlite", { DATA_DIR: path.join(tmp, "pglite") });
   console.log(await benchFanout("PGlite"));
   console.log(await benchIngest("PGlite"));
+  console.log(await benchSupportDesk("PGlite"));
   if (postgresAvailable()) {
     const pg = await startTempPostgres();
     try {
@@ -160,6 +162,7 @@ try {
       await bench("PostgreSQL 15", { DATA_DIR: path.join(tmp, "pg"), DATABASE_URL: pg.url });
       console.log(await benchFanout("PostgreSQL 15", pg.url));
       console.log(await benchIngest("PostgreSQL 15", pg.url));
+      console.log(await benchSupportDesk("PostgreSQL 15", pg.url));
     } finally {
       await pg.stop();
     }

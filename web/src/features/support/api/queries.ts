@@ -104,6 +104,9 @@ async function fetchNotes(ticketId: string): Promise<TicketNote[]> {
   return data as TicketNote[];
 }
 
+/** The desk shows the tickets with the newest activity; older ones are reached by the filters. */
+export const DESK_LIMIT = 200;
+
 async function fetchDeskTickets(filters: TicketFilters): Promise<TicketWithOwner[]> {
   let query = supabase.from("support_tickets").select(`${TICKET_COLUMNS}, ${OWNER}`);
   if (filters.status !== "all") query = query.eq("status", filters.status);
@@ -112,7 +115,8 @@ async function fetchDeskTickets(filters: TicketFilters): Promise<TicketWithOwner
     query = query.eq("awaiting_admin", true).in("status", ["open", "in_progress"]);
   const { data, error, status } = await query
     .order("updated_at", { ascending: false })
-    .order("ticket_number", { ascending: false });
+    .order("ticket_number", { ascending: false })
+    .limit(DESK_LIMIT);
   if (error) throw toRequestError(error, status);
   return data as TicketWithOwner[];
 }

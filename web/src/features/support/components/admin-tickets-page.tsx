@@ -22,7 +22,7 @@ import {
   TableHeader,
   TableRow,
 } from "@/components/ui/table";
-import { supportQueries, type TicketWithOwner } from "../api/queries";
+import { DESK_LIMIT, supportQueries, type TicketWithOwner } from "../api/queries";
 import {
   formatDateTime,
   statusLabelKey,
@@ -153,6 +153,11 @@ function TicketDesk() {
         <>
           <DeskTable tickets={tickets.data} />
           <DeskCards tickets={tickets.data} />
+          {tickets.data.length >= DESK_LIMIT ? (
+            <p className="text-center text-sm text-muted-foreground">
+              {t("admin.limited", { count: DESK_LIMIT })}
+            </p>
+          ) : null}
         </>
       )}
     </div>
@@ -175,8 +180,7 @@ function ViewButton({ ticket }: { ticket: TicketWithOwner }) {
   return (
     <Button asChild size="sm" variant="outline">
       <Link to={`/support/ticket/${ticket.id}`}>
-        {t("admin.viewReply")}
-        <span className="sr-only"> #{ticket.ticket_number}</span>
+        {t("admin.viewReply")} <span className="sr-only">#{ticket.ticket_number}</span>
       </Link>
     </Button>
   );
