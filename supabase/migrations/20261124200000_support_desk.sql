@@ -1,7 +1,8 @@
 -- The admins' support desk (decision 0022):
 --   * support_tickets.awaiting_admin: true while the latest word on a ticket is its owner's (a new
---     ticket, or a reply that is not an admin reply); kept by a trigger, never by clients. Open and
---     in-progress tickets that await an admin are the "unanswered" count of the header.
+--     ticket, or a reply that is not an admin reply); an admin's reply, or an admin resolving or
+--     closing the ticket, settles it. Kept by triggers, never by clients. Tickets that await an
+--     admin and are not closed are the "unanswered" count of the header.
 --   * ticket_notes: internal notes on a ticket, for admins only. A table of their own, not a flag
 --     on ticket_messages: the owner's read paths (select on ticket_messages, the ticket:<id>
 --     broadcast of every new reply) cannot carry a note by construction.
@@ -29,7 +30,7 @@ set awaiting_admin = not coalesce((
 alter table public.support_tickets enable trigger support_tickets_touch_updated_at;
 
 create index support_tickets_awaiting_idx on public.support_tickets (updated_at desc)
-  where awaiting_admin and status in ('open', 'in_progress');
+  where awaiting_admin and status <> 'closed';
 create index support_tickets_activity_idx on public.support_tickets (updated_at desc);
 
 create function private.track_ticket_awaiting() returns trigger
@@ -45,6 +46,23 @@ end;
 $$;
 create trigger ticket_messages_track_awaiting after insert on public.ticket_messages
   for each row execute function private.track_ticket_awaiting();
+
+-- Resolving or closing a ticket answers it; the owner's next reply (on a resolved ticket) makes it
+-- wait again.
+create function private.settle_ticket_awaiting() returns trigger
+  language plpgsql
+  set search_path = ''
+as $$
+begin
+  if new.status in ('resolved', 'closed') then
+    new.awaiting_admin := false;
+  end if;
+  return new;
+end;
+$$;
+create trigger support_tickets_settle_awaiting before update of status on public.support_tickets
+  for each row when (old.status is distinct from new.status)
+  execute function private.settle_ticket_awaiting();
 
 -- ---------------------------------------------------------------------------------------------
 -- Internal notes
@@ -160,5 +178,5 @@ create trigger support_tickets_broadcast_desk_update after update on public.supp
         or old.awaiting_admin is distinct from new.awaiting_admin or old.updated_at is distinct from new.updated_at)
   execute function private.broadcast_support_desk();
 
-revoke execute on function private.track_ticket_awaiting(), private.broadcast_ticket_note(),
+revoke execute on function private.track_ticket_awaiting(), private.settle_ticket_awaiting(), private.broadcast_ticket_note(),
   private.broadcast_support_desk() from public, anon, authenticated;

@@ -110,7 +110,7 @@ export async function benchSupportDesk(label: string, databaseUrl?: string): Pro
         .from("support_tickets")
         .select("id", { count: "exact", head: true })
         .eq("awaiting_admin", true)
-        .in("status", ["open", "in_progress"]),
+        .neq("status", "closed"),
     );
     const thread = await timed(() =>
       owner

@@ -4,6 +4,7 @@
 // the closed state arrive live, never the note, and the reply box is disabled. Also: the login
 // round trip, /support/:id, "Ticket not found", "Admin access required", and phone screenshots
 // in both themes (tests/artifacts/screenshots/).
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 
 const PASSWORD = "demo-password-1";
@@ -175,6 +176,18 @@ test("a ticket's thread is live: the admin replies and closes, the user sees it 
   await admin.context.close();
 });
 
+/** WCAG 2 A/AA rules of axe-core on the page as it is now; lists each violation's nodes. */
+async function expectNoAxeViolations(page: Page, where: string) {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa"])
+    .exclude("[data-sonner-toaster]")
+    .analyze();
+  const found = violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+  );
+  expect(found, where).toEqual([]);
+}
+
 test("support screens on a phone, light and dark", async ({ browser }) => {
   test.setTimeout(120_000);
   for (const theme of ["light", "dark"] as const) {
@@ -186,8 +199,8 @@ test("support screens on a phone, light and dark", async ({ browser }) => {
     await expect(page.locator("html")).toHaveClass(
       new RegExp(theme === "dark" ? "dark" : "^(?!.*dark)"),
     );
-    const card = page.getByTestId("desk-card").first();
-    if ((await card.count()) > 0) await expect(card).toBeVisible();
+    await expect(page.getByTestId("desk-card").first()).toBeVisible();
+    await expectNoAxeViolations(page, `desk (${theme})`);
     // Nothing overflows the phone's width.
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - window.innerWidth,
@@ -202,8 +215,21 @@ test("support screens on a phone, light and dark", async ({ browser }) => {
       path: `tests/artifacts/screenshots/support-desk-phone-${theme}.png`,
       fullPage: true,
     });
+    await page
+      .getByTestId("desk-card")
+      .first()
+      .getByRole("link", { name: /^View & Reply/ })
+      .click();
+    await expect(page.getByTestId("ticket-thread")).toBeVisible();
+    await expect(page.getByTestId("internal-notes")).toBeVisible();
+    await expectNoAxeViolations(page, `ticket page (${theme})`);
+    await page.screenshot({
+      path: `tests/artifacts/screenshots/support-ticket-phone-${theme}.png`,
+      fullPage: true,
+    });
     await page.goto("/support");
     await expect(page.getByRole("heading", { name: "Support Center" })).toBeVisible();
+    await expectNoAxeViolations(page, `support center (${theme})`);
     await page.screenshot({
       path: `tests/artifacts/screenshots/support-center-phone-${theme}.png`,
       fullPage: true,

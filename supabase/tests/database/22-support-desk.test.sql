@@ -128,7 +128,7 @@ begin
 end;
 $$;
 
-select plan(72);
+select plan(75);
 
 -- =============================================================================================
 -- Catalog
@@ -286,7 +286,7 @@ insert into public.ticket_messages (ticket_id, content) values ('d2200000-0000-4
 select pg_temp.logout();
 select ok(not (select awaiting_admin from public.support_tickets where id = 'd2200000-0000-4000-8000-000000000001'),
   'an admin reply answers it');
-select is(pg_temp.seen('admin', $$select 1 from public.support_tickets where awaiting_admin and status in ('open', 'in_progress')$$),
+select is(pg_temp.seen('admin', $$select 1 from public.support_tickets where awaiting_admin and status <> 'closed'$$),
   '1', 'the unanswered count drops to the banned user''s ticket');
 
 select pg_temp.login('admin');
@@ -300,6 +300,22 @@ insert into public.ticket_messages (ticket_id, content) values ('d2200000-0000-4
 select pg_temp.logout();
 select ok((select awaiting_admin from public.support_tickets where id = 'd2200000-0000-4000-8000-000000000001'),
   'the owner''s reply makes it wait for an admin again');
+
+select pg_temp.login('admin');
+select public.admin_set_ticket_status('d2200000-0000-4000-8000-000000000001', 'resolved');
+select pg_temp.logout();
+select ok(not (select awaiting_admin from public.support_tickets where id = 'd2200000-0000-4000-8000-000000000001'),
+  'resolving a ticket answers it');
+select pg_temp.login('owner');
+insert into public.ticket_messages (ticket_id, content) values ('d2200000-0000-4000-8000-000000000001', 'Not fixed');
+select pg_temp.logout();
+select ok((select awaiting_admin from public.support_tickets where id = 'd2200000-0000-4000-8000-000000000001'),
+  'the owner''s reply on a resolved ticket makes it wait again');
+select pg_temp.login('admin');
+select public.admin_set_ticket_status('d2200000-0000-4000-8000-000000000001', 'closed');
+select pg_temp.logout();
+select ok(not (select awaiting_admin from public.support_tickets where id = 'd2200000-0000-4000-8000-000000000001'),
+  'closing a ticket answers it too');
 
 select ok(
   (select bool_and(topic = 'support:desk' and event = 'desk' and private

@@ -111,8 +111,7 @@ async function fetchDeskTickets(filters: TicketFilters): Promise<TicketWithOwner
   let query = supabase.from("support_tickets").select(`${TICKET_COLUMNS}, ${OWNER}`);
   if (filters.status !== "all") query = query.eq("status", filters.status);
   if (filters.priority !== "all") query = query.eq("priority", filters.priority);
-  if (filters.waiting)
-    query = query.eq("awaiting_admin", true).in("status", ["open", "in_progress"]);
+  if (filters.waiting) query = query.eq("awaiting_admin", true).neq("status", "closed");
   const { data, error, status } = await query
     .order("updated_at", { ascending: false })
     .order("ticket_number", { ascending: false })
@@ -121,13 +120,13 @@ async function fetchDeskTickets(filters: TicketFilters): Promise<TicketWithOwner
   return data as TicketWithOwner[];
 }
 
-/** Open and in-progress tickets whose latest word is the owner's: they wait for an admin. */
+/** Tickets whose latest word is the owner's and that are not closed: they wait for an admin. */
 async function countUnanswered(): Promise<number> {
   const { count, error, status } = await supabase
     .from("support_tickets")
     .select("id", { count: "exact", head: true })
     .eq("awaiting_admin", true)
-    .in("status", ["open", "in_progress"]);
+    .neq("status", "closed");
   if (error) throw toRequestError(error, status);
   return count ?? 0;
 }

@@ -202,6 +202,42 @@ describe("/support/ticket/:id", () => {
     // The thread names the owner by the profile admins may read.
     expect(within(await screen.findByTestId("ticket-thread")).getByText("ada")).toBeInTheDocument();
 
+    // Another admin's note arrives live on the admin-only notes topic (never on ticket:<id>).
+    supabaseMock.setTable("ticket_notes", {
+      data: [
+        {
+          id: "6e000000-0000-4000-8000-000000000001",
+          ticket_id: TICKET_ID,
+          author_id: TEST_USER_ID,
+          content: "Check the mail log",
+          created_at: "2026-11-21T12:07:00Z",
+          author: null,
+        },
+        {
+          id: "6e000000-0000-4000-8000-000000000002",
+          ticket_id: TICKET_ID,
+          author_id: ADMIN_ID,
+          content: "Mail log is clean",
+          created_at: "2026-11-21T12:08:00Z",
+          author: { username: null, email: "other-admin@example.com", avatar_url: null },
+        },
+      ],
+      error: null,
+    });
+    const notesChannel = supabaseMock.lastChannel(`ticket-notes:${TICKET_ID}`);
+    act(() => notesChannel.emit("SUBSCRIBED"));
+    act(() =>
+      notesChannel.broadcast("INSERT", {
+        schema: "public",
+        table: "ticket_notes",
+        operation: "INSERT",
+        record: { id: "6e000000-0000-4000-8000-000000000002" },
+        old_record: null,
+      }),
+    );
+    expect(await within(notes).findByText("Mail log is clean")).toBeInTheDocument();
+    expect(within(notes).getByText("other-admin@example.com")).toBeInTheDocument();
+
     // A canned reply goes into the reply box with one click.
     fireEvent.pointerDown(screen.getByRole("button", { name: "Canned replies" }), {
       button: 0,

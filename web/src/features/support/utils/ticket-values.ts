@@ -25,7 +25,7 @@ export const USER_PRIORITIES = [
 ] as const satisfies readonly TicketPriority[];
 export const DEFAULT_PRIORITY = "medium" satisfies TicketPriority;
 
-/** The desk's filters; `waiting` keeps the open and in-progress tickets that wait for an admin. */
+/** The desk's filters; `waiting` keeps the tickets that wait for an admin. */
 export type TicketFilters = {
   status: TicketStatus | "all";
   priority: TicketPriority | "all";
@@ -38,9 +38,12 @@ export function acceptsReplies(status: TicketStatus): boolean {
   return status !== "closed";
 }
 
-/** Whether a ticket waits for an admin: its latest word is the owner's and it is not done. */
+/**
+ * Whether a ticket waits for an admin: its latest word is the owner's (the database settles the
+ * flag on an admin's reply and when an admin resolves or closes the ticket) and it is not closed.
+ */
 export function waitsForAdmin(ticket: { awaiting_admin: boolean; status: TicketStatus }): boolean {
-  return ticket.awaiting_admin && (ticket.status === "open" || ticket.status === "in_progress");
+  return ticket.awaiting_admin && ticket.status !== "closed";
 }
 
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
