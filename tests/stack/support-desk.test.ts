@@ -10,7 +10,7 @@ import {
   ticketNotesTopic,
   ticketTopic,
 } from "../../supabase/functions/_shared/domain/realtime.ts";
-import { demoUser, signedInUser, type Client } from "../support/clients.ts";
+import { anonClient, demoUser, signedInUser, type Client } from "../support/clients.ts";
 import { join, sleep, waitFor, type Joined } from "../support/realtime.ts";
 
 const clients: Client[] = [];
@@ -175,6 +175,13 @@ describe("canned replies", () => {
       .eq("id", saved.data!.id)
       .select("id");
     expect(untouched.data).toEqual([]);
+
+    const anon = anonClient();
+    clients.push(anon);
+    for (const table of ["canned_replies", "ticket_notes"] as const) {
+      const read = await anon.from(table).select("*");
+      expect(read.error?.code, table).toBe("42501");
+    }
 
     const removed = await admin.client
       .from("canned_replies")
