@@ -6,7 +6,7 @@ import { type RealtimeStatus, useRealtimeChannel } from "@/hooks/use-realtime-ch
 /**
  * Admins only: follows `support:desk`, where the database names each ticket that was opened,
  * answered, re-prioritised, moved to another status or deleted. Every message (and a rejoin)
- * refetches the desk's lists and the unanswered count. Mounted once, by the header's desk link:
+ * refetches the desk's lists and the unanswered count, and the named ticket where it is shown. Mounted once, by the header's desk link:
  * realtime-js shares one channel per topic.
  */
 export function useSupportDeskStream({ enabled = true }: { enabled?: boolean } = {}): {
@@ -14,11 +14,19 @@ export function useSupportDeskStream({ enabled = true }: { enabled?: boolean } =
 } {
   const queryClient = useQueryClient();
   const refetch = () => void queryClient.invalidateQueries({ queryKey: ticketKeys.desk() });
+  // The named ticket's own row too (its flag and last activity), if a screen shows it.
+  const onDesk = (payload: unknown) => {
+    refetch();
+    const ticketId = (payload as { ticket_id?: unknown } | null)?.ticket_id;
+    if (typeof ticketId === "string") {
+      void queryClient.invalidateQueries({ queryKey: ticketKeys.detail(ticketId), exact: true });
+    }
+  };
 
   return useRealtimeChannel({
     topic: SUPPORT_DESK_TOPIC,
     enabled,
-    bindings: [{ event: SUPPORT_DESK_EVENT, handler: refetch }],
+    bindings: [{ event: SUPPORT_DESK_EVENT, handler: onDesk }],
     onResubscribed: refetch,
   });
 }
