@@ -4,7 +4,8 @@
 // PostgREST read latency (p50/p95 over 1,000 requests); how old a quote is when a dashboard
 // renders it (freshness.ts); Realtime fan-out of database broadcasts to 1,000 subscribed sockets
 // (fanout.ts), scan ingest (ingest.ts), 500 /api/sse clients during scans (sse.ts) and a busy
-// group chat (chat.ts: 200 members online, 20 msg/s), on PGlite and, when the binaries are
+// group chat (chat.ts: 200 members online, 20 msg/s) and the support desk (support.ts), on
+// PGlite and, when the binaries are
 // installed, on a temporary PostgreSQL 15.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -20,6 +21,7 @@ import { benchFreshness } from "./freshness.ts";
 import { benchIngest } from "./ingest.ts";
 import { benchSse } from "./sse.ts";
 import { percentile } from "./stats.ts";
+import { benchSupportDesk } from "./support.ts";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
 
@@ -158,6 +160,7 @@ try {
   console.log(await benchIngest("PGlite"));
   console.log(await benchSse("PGlite"));
   console.log(await benchChat("PGlite"));
+  console.log(await benchSupportDesk("PGlite"));
   if (postgresAvailable()) {
     const pg = await startTempPostgres();
     try {
@@ -167,6 +170,7 @@ try {
       console.log(await benchIngest("PostgreSQL 15", pg.url));
       console.log(await benchSse("PostgreSQL 15", pg.url));
       console.log(await benchChat("PostgreSQL 15", pg.url));
+      console.log(await benchSupportDesk("PostgreSQL 15", pg.url));
     } finally {
       await pg.stop();
     }

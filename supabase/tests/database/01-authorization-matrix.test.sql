@@ -105,6 +105,11 @@ insert into public.ticket_messages (id, ticket_id, sender_id, content) values
   ('e1000000-0000-4000-8000-000000000002', 'd1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000005', 'admin answer'),
   ('e1000000-0000-4000-8000-000000000003', 'd1000000-0000-4000-8000-000000000002', 'a1000000-0000-4000-8000-000000000003', 'subscriber follow-up'),
   ('e1000000-0000-4000-8000-000000000004', 'd1000000-0000-4000-8000-000000000003', 'a1000000-0000-4000-8000-000000000004', 'banned follow-up');
+-- The admin's internal note on the user's ticket and a canned reply (support desk).
+insert into public.ticket_notes (id, ticket_id, author_id, content) values
+  ('e1000000-0000-4000-8000-000000000005', 'd1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000005', 'admin note');
+insert into public.canned_replies (id, title, content, created_by) values
+  ('e1000000-0000-4000-8000-000000000006', 'Matrix greeting', 'Hello from the matrix', 'a1000000-0000-4000-8000-000000000005');
 
 -- Administration and billing (service role).
 insert into public.activity_logs (id, admin_id, action, target_user_id) values
@@ -163,6 +168,10 @@ insert into target values
    $$id = 'd1000000-0000-4000-8000-000000000001'$$, $$subject = 'Tampered subject'$$),
   ('ticket_messages', $$insert into public.ticket_messages (ticket_id, content) values ('d1000000-0000-4000-8000-000000000001', 'matrix reply')$$,
    $$id = 'e1000000-0000-4000-8000-000000000001'$$, $$content = 'tampered'$$),
+  ('ticket_notes', $$insert into public.ticket_notes (ticket_id, content) values ('d1000000-0000-4000-8000-000000000001', 'matrix note')$$,
+   $$id = 'e1000000-0000-4000-8000-000000000005'$$, $$content = 'tampered'$$),
+  ('canned_replies', $$insert into public.canned_replies (title, content) values ('Matrix new', 'matrix canned reply')$$,
+   $$id = 'e1000000-0000-4000-8000-000000000006'$$, $$content = 'tampered'$$),
   ('source_health', $$insert into public.source_health (source, state, last_attempt_at) values ('forged', 'ok', now())$$,
    $$source = 'simulated'$$, $$state = 'failing', failure = 'other'$$),
   ('activity_logs', $$insert into public.activity_logs (action) values ('forged')$$,
@@ -245,6 +254,14 @@ insert into expect (tbl, op, outcomes, note) values
   ('ticket_messages', 'insert', '{D,1,D,D,D,1}', null),
   ('ticket_messages', 'update', '{D,D,D,D,D,D}', null),
   ('ticket_messages', 'delete', '{D,D,D,D,D,D}', null),
+  ('ticket_notes', 'select', '{D,0,0,0,0,1}', null),
+  ('ticket_notes', 'insert', '{D,D,D,D,D,1}', null),
+  ('ticket_notes', 'update', '{D,D,D,D,D,D}', null),
+  ('ticket_notes', 'delete', '{D,0,0,0,0,1}', null),
+  ('canned_replies', 'select', '{D,0,0,0,0,1}', null),
+  ('canned_replies', 'insert', '{D,D,D,D,D,1}', null),
+  ('canned_replies', 'update', '{D,0,0,0,0,1}', null),
+  ('canned_replies', 'delete', '{D,0,0,0,0,1}', null),
   ('source_health', 'select', '{1,1,1,1,1,1}', 'anyone reads each source''s state'),
   ('source_health', 'insert', '{D,D,D,D,D,D}', null),
   ('source_health', 'update', '{D,D,D,D,D,D}', null),

@@ -73,7 +73,8 @@ select plan((select count(*)::int from checks) + 12);
 select tables_are('public', array['profiles', 'instruments', 'price_history', 'movers', 'strategy_signals',
   'strategy_signal_outcomes', 'order_books', 'funding_rates', 'groups', 'group_members', 'messages', 'user_blocks',
   'user_reports', 'support_tickets', 'ticket_messages', 'activity_logs', 'alerts_sent', 'billing_customers',
-  'billing_subscriptions', 'billing_events', 'source_health'], 'schema public holds exactly the tables of the data model');
+  'billing_subscriptions', 'billing_events', 'source_health', 'ticket_notes', 'canned_replies'],
+  'schema public holds exactly the tables of the data model');
 select is(
   (select count(*)::int from pg_class c join pg_namespace n on n.oid = c.relnamespace
     where n.nspname in ('public', 'graphql_public', 'storage') and c.relkind in ('r', 'p') and not c.relrowsecurity),

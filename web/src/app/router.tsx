@@ -12,6 +12,9 @@ import { ImprintPage } from "@/features/legal/components/imprint-page";
 import { PrivacyPage } from "@/features/legal/components/privacy-page";
 import { PricingPage } from "@/features/pricing/components/pricing-page";
 import { SettingsPage } from "@/features/settings/components/settings-page";
+import { AdminTicketsPage } from "@/features/support/components/admin-tickets-page";
+import { SupportPage } from "@/features/support/components/support-page";
+import { TicketPage } from "@/features/support/components/ticket-page";
 import { RootLayout } from "./layout/root-layout";
 import { LoginRedirect, SupportTicketRedirect } from "./routes/legacy-redirects";
 import { NotFoundRoute } from "./routes/not-found";
@@ -42,6 +45,9 @@ export const routes: RouteObject[] = [
               { path: "community/groups", element: <GroupsPage /> },
               { path: "community/chat", element: <ChatPage /> },
               { path: "community/join/:code", element: <InvitePage /> },
+              { path: "support", element: <SupportPage /> },
+              { path: "support/ticket/:id", element: <TicketPage /> },
+              { path: "admin/tickets", element: <AdminTicketsPage /> },
               {
                 element: <RequireSubscriber />,
                 children: [

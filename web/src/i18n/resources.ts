@@ -9,6 +9,7 @@ import dePricing from "./locales/de/pricing.json";
 import deProfile from "./locales/de/profile.json";
 import deRealtime from "./locales/de/realtime.json";
 import deSettings from "./locales/de/settings.json";
+import deSupport from "./locales/de/support.json";
 import deValidation from "./locales/de/validation.json";
 import enAuth from "./locales/en/auth.json";
 import enCharts from "./locales/en/charts.json";
@@ -21,6 +22,7 @@ import enPricing from "./locales/en/pricing.json";
 import enProfile from "./locales/en/profile.json";
 import enRealtime from "./locales/en/realtime.json";
 import enSettings from "./locales/en/settings.json";
+import enSupport from "./locales/en/support.json";
 import enValidation from "./locales/en/validation.json";
 import esAuth from "./locales/es/auth.json";
 import esCharts from "./locales/es/charts.json";
@@ -33,6 +35,7 @@ import esPricing from "./locales/es/pricing.json";
 import esProfile from "./locales/es/profile.json";
 import esRealtime from "./locales/es/realtime.json";
 import esSettings from "./locales/es/settings.json";
+import esSupport from "./locales/es/support.json";
 import esValidation from "./locales/es/validation.json";
 import frAuth from "./locales/fr/auth.json";
 import frCharts from "./locales/fr/charts.json";
@@ -45,6 +48,7 @@ import frPricing from "./locales/fr/pricing.json";
 import frProfile from "./locales/fr/profile.json";
 import frRealtime from "./locales/fr/realtime.json";
 import frSettings from "./locales/fr/settings.json";
+import frSupport from "./locales/fr/support.json";
 import frValidation from "./locales/fr/validation.json";
 import type { Language } from "./languages";
 
@@ -62,6 +66,7 @@ export const namespaces = [
   "dashboard",
   "charts",
   "community",
+  "support",
 ] as const;
 
 /** English is the reference: every other language must have exactly its keys. */
@@ -78,6 +83,7 @@ export type Resources = {
   dashboard: typeof enDashboard;
   charts: typeof enCharts;
   community: typeof enCommunity;
+  support: typeof enSupport;
 };
 
 export const resources: Record<Language, Resources> = {
@@ -94,6 +100,7 @@ export const resources: Record<Language, Resources> = {
     dashboard: enDashboard,
     charts: enCharts,
     community: enCommunity,
+    support: enSupport,
   },
   de: {
     common: deCommon,
@@ -108,6 +115,7 @@ export const resources: Record<Language, Resources> = {
     dashboard: deDashboard,
     charts: deCharts,
     community: deCommunity,
+    support: deSupport,
   },
   fr: {
     common: frCommon,
@@ -122,6 +130,7 @@ export const resources: Record<Language, Resources> = {
     dashboard: frDashboard,
     charts: frCharts,
     community: frCommunity,
+    support: frSupport,
   },
   es: {
     common: esCommon,
@@ -136,5 +145,6 @@ export const resources: Record<Language, Resources> = {
     dashboard: esDashboard,
     charts: esCharts,
     community: esCommunity,
+    support: esSupport,
   },
 };

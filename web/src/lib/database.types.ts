@@ -155,6 +155,41 @@ export type Database = {
           },
         ];
       };
+      canned_replies: {
+        Row: {
+          content: string;
+          created_at: string;
+          created_by: string | null;
+          id: string;
+          title: string;
+          updated_at: string;
+        };
+        Insert: {
+          content: string;
+          created_at?: string;
+          created_by?: string | null;
+          id?: string;
+          title: string;
+          updated_at?: string;
+        };
+        Update: {
+          content?: string;
+          created_at?: string;
+          created_by?: string | null;
+          id?: string;
+          title?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "canned_replies_created_by_fkey";
+            columns: ["created_by"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       funding_rates: {
         Row: {
           exchange: string;
@@ -697,6 +732,7 @@ export type Database = {
       };
       support_tickets: {
         Row: {
+          awaiting_admin: boolean;
           content: string;
           created_at: string;
           id: string;
@@ -708,6 +744,7 @@ export type Database = {
           user_id: string;
         };
         Insert: {
+          awaiting_admin?: boolean;
           content: string;
           created_at?: string;
           id?: string;
@@ -719,6 +756,7 @@ export type Database = {
           user_id?: string;
         };
         Update: {
+          awaiting_admin?: boolean;
           content?: string;
           created_at?: string;
           id?: string;
@@ -774,6 +812,45 @@ export type Database = {
           },
           {
             foreignKeyName: "ticket_messages_ticket_id_fkey";
+            columns: ["ticket_id"];
+            isOneToOne: false;
+            referencedRelation: "support_tickets";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      ticket_notes: {
+        Row: {
+          author_id: string | null;
+          content: string;
+          created_at: string;
+          id: string;
+          ticket_id: string;
+        };
+        Insert: {
+          author_id?: string | null;
+          content: string;
+          created_at?: string;
+          id?: string;
+          ticket_id: string;
+        };
+        Update: {
+          author_id?: string | null;
+          content?: string;
+          created_at?: string;
+          id?: string;
+          ticket_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "ticket_notes_author_id_fkey";
+            columns: ["author_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "ticket_notes_ticket_id_fkey";
             columns: ["ticket_id"];
             isOneToOne: false;
             referencedRelation: "support_tickets";

@@ -23,6 +23,15 @@ export function ticketTopic(ticketId: string): string {
   return `ticket:${ticketId}`;
 }
 
+/** A ticket's internal notes: `ticket-notes:<ticket uuid>`, admins only (migration 20261124200000). */
+export function ticketNotesTopic(ticketId: string): string {
+  return `ticket-notes:${ticketId}`;
+}
+
+/** The admins' support desk: which ticket changed (event `desk`, no content), admins only. */
+export const SUPPORT_DESK_TOPIC = "support:desk";
+export const SUPPORT_DESK_EVENT = "desk";
+
 /**
  * The movers of one window: `market:movers:<minutes>`. Only active paid subscribers whose plan
  * offers that window may join, so a basic subscriber cannot receive the other windows.

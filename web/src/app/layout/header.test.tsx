@@ -17,6 +17,7 @@ const LOGGED_IN_LINKS = [
   ["Pricing", "/pricing"],
   ["Profile", "/profile"],
   ["Community", "/community/groups"],
+  ["Support", "/support"],
 ];
 
 const SUBSCRIBER_LINKS = [

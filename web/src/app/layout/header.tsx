@@ -5,6 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { useSignOut } from "@/features/auth/api/sign-out";
 import { useCurrentUser } from "@/hooks/use-current-user";
 import { LanguageMenu } from "@/features/language/components/language-menu";
+import { DeskHeaderLink, DeskMenuLink } from "@/features/support/components/desk-header-link";
 import { ThemeToggle } from "@/features/theme/components/theme-toggle";
 import { AccountActions } from "./account-actions";
 import { MobileNav } from "./mobile-nav";
@@ -49,6 +50,7 @@ export function Header() {
         </nav>
 
         <div className="ml-auto flex items-center gap-1">
+          {isAdmin && <DeskHeaderLink className="hidden md:inline-flex" />}
           <LanguageMenu />
           <ThemeToggle />
           <div className="ml-2 hidden md:block">
@@ -66,6 +68,7 @@ export function Header() {
             isAdmin={isAdmin}
             isSigningOut={signOut.isPending}
             onSignOut={handleSignOut}
+            extra={isAdmin ? (close) => <DeskMenuLink onNavigate={close} /> : undefined}
           />
         </div>
       </div>

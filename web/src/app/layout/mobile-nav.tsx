@@ -1,6 +1,6 @@
 import type { User } from "@supabase/supabase-js";
 import { MenuIcon } from "lucide-react";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button";
 import {
@@ -21,10 +21,19 @@ type MobileNavProps = {
   isAdmin: boolean;
   isSigningOut: boolean;
   onSignOut: () => void;
+  /** More rows under the links (e.g. the admins' ticket desk); `close` closes the sheet. */
+  extra?: (close: () => void) => ReactNode;
 };
 
 /** The header's links in a slide-in sheet for small screens; choosing a link closes it. */
-export function MobileNav({ items, user, isAdmin, isSigningOut, onSignOut }: MobileNavProps) {
+export function MobileNav({
+  items,
+  user,
+  isAdmin,
+  isSigningOut,
+  onSignOut,
+  extra,
+}: MobileNavProps) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const close = () => setOpen(false);
@@ -43,6 +52,7 @@ export function MobileNav({ items, user, isAdmin, isSigningOut, onSignOut }: Mob
         </SheetHeader>
         <nav aria-label={t("header.mainNavigation")} className="px-2">
           <NavLinks items={items} orientation="vertical" onNavigate={close} />
+          {extra?.(close)}
         </nav>
         <div className="mt-auto border-t p-4">
           <AccountActions

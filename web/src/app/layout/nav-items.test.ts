@@ -10,11 +10,12 @@ describe("getNavItems", () => {
     expect(paths({ isLoggedIn: false, isSubscriber: false, isAdmin: false })).toEqual(["/pricing"]);
   });
 
-  it("adds the profile and the community for a logged-in user", () => {
+  it("adds the profile, the community and support for a logged-in user", () => {
     expect(paths({ isLoggedIn: true, isSubscriber: false, isAdmin: false })).toEqual([
       "/pricing",
       "/profile",
       "/community/groups",
+      "/support",
     ]);
   });
 
@@ -26,6 +27,7 @@ describe("getNavItems", () => {
       "/pricing",
       "/profile",
       "/community/groups",
+      "/support",
     ]);
   });
 

@@ -31,6 +31,7 @@ export function getNavItems({ isLoggedIn, isSubscriber }: Viewer): NavItem[] {
     items.push(
       { to: "/profile", labelKey: "nav.profile" },
       { to: "/community/groups", labelKey: "nav.community" },
+      { to: "/support", labelKey: "nav.support" },
     );
   }
   return items;

@@ -19,6 +19,7 @@ const ticket: SupportTicket = {
   content: "My alerts stopped.",
   priority: "medium",
   status: "open",
+  awaiting_admin: true,
   created_at: "2026-11-21T12:00:00Z",
   updated_at: "2026-11-21T12:00:00Z",
 };

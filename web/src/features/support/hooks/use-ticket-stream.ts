@@ -46,8 +46,9 @@ export function useTicketStream(
         handler: (payload) => {
           const change = parse(payload) as BroadcastChange<SupportTicket> | null;
           if (change?.table !== "support_tickets") return;
-          queryClient.setQueryData<SupportTicket>(ticketKeys.detail(ticketId), (old) =>
-            applyTicketStatus(old, change),
+          // null: the ticket was not found (the screen shows so); nothing to merge into.
+          queryClient.setQueryData<SupportTicket | null>(ticketKeys.detail(ticketId), (old) =>
+            old === null ? null : applyTicketStatus(old, change),
           );
         },
       },

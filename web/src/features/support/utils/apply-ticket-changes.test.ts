@@ -86,6 +86,7 @@ describe("applyTicketStatus", () => {
     content: "My alerts stopped.",
     priority: "medium",
     status: "open",
+    awaiting_admin: true,
     created_at: "2026-11-21T12:00:00Z",
     updated_at: "2026-11-21T12:00:00Z",
   };

@@ -1,0 +1,65 @@
+import type { Database } from "@/lib/database.types";
+
+export type TicketStatus = Database["public"]["Enums"]["ticket_status"];
+export type TicketPriority = Database["public"]["Enums"]["ticket_priority"];
+
+/** Every stored status, in the order a ticket usually moves through them (decision 0022). */
+export const TICKET_STATUSES = [
+  "open",
+  "in_progress",
+  "resolved",
+  "closed",
+] as const satisfies readonly TicketStatus[];
+
+/** Every stored priority; users choose from `USER_PRIORITIES` only (spec section 5). */
+export const TICKET_PRIORITIES = [
+  "low",
+  "medium",
+  "high",
+  "urgent",
+] as const satisfies readonly TicketPriority[];
+export const USER_PRIORITIES = [
+  "low",
+  "medium",
+  "high",
+] as const satisfies readonly TicketPriority[];
+export const DEFAULT_PRIORITY = "medium" satisfies TicketPriority;
+
+/** The desk's filters; `waiting` keeps the tickets that wait for an admin. */
+export type TicketFilters = {
+  status: TicketStatus | "all";
+  priority: TicketPriority | "all";
+  waiting: boolean;
+};
+export const ALL_TICKETS: TicketFilters = { status: "all", priority: "all", waiting: false };
+
+/** Replies are refused on a closed ticket only (migration 20261121000500). */
+export function acceptsReplies(status: TicketStatus): boolean {
+  return status !== "closed";
+}
+
+/**
+ * Whether a ticket waits for an admin: its latest word is the owner's (the database settles the
+ * flag on an admin's reply and when an admin resolves or closes the ticket) and it is not closed.
+ */
+export function waitsForAdmin(ticket: { awaiting_admin: boolean; status: TicketStatus }): boolean {
+  return ticket.awaiting_admin && ticket.status !== "closed";
+}
+
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A ticket's or message's date and time in the reader's language: "23 Nov 2026, 14:05". */
+export function formatDateTime(iso: string, locale: string): string {
+  let format = dateTimeFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
+    dateTimeFormats.set(locale, format);
+  }
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : format.format(date);
+}
+
+/** The `support` namespace key of a status' label (locale keys are camelCase). */
+export function statusLabelKey(status: TicketStatus) {
+  return status === "in_progress" ? ("status.inProgress" as const) : (`status.${status}` as const);
+}
