@@ -316,3 +316,58 @@ describe("a banned account (bearer token)", () => {
     expect(me.banned).toBe(true);
   });
 });
+
+describe("/api/chat/upload-gif", () => {
+  const GIF = new Uint8Array([
+    0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 1, 0, 1, 0, 0x80, 0, 0, 0xff, 0xff, 0xff, 0, 0, 0, 0x21,
+    0xf9, 4, 1, 0, 0, 0, 0, 0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3b,
+  ]);
+  const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+  const form = (bytes: Uint8Array, group: string | null) => {
+    const f = new FormData();
+    f.set("gif", new Blob([bytes as BlobPart], { type: "image/gif" }), "party.gif");
+    if (group !== null) f.set("groupId", group);
+    return f;
+  };
+  const upload = (jar: CookieJar | null, body: FormData, headers?: Record<string, string>) =>
+    call("/chat/upload-gif", { method: "POST", auth: jar ? { jar } : undefined, body, headers });
+
+  it("a member's GIF is stored in the group's folder and sends with a message", async () => {
+    const { attachmentUrl } = await expectJson(
+      await upload(owner.jar, form(GIF, groupId)),
+      200,
+      s.gifResult,
+    );
+    expect(attachmentUrl).toMatch(
+      new RegExp(
+        `/storage/v1/object/authenticated/chat-gifs/${groupId}/${owner.id}/[0-9a-f-]{36}\\.gif$`,
+      ),
+    );
+    const sent = await expectJson(
+      await post(owner.jar, "/chat/messages", {
+        groupId,
+        content: "look",
+        attachmentType: "gif",
+        attachmentUrl,
+      }),
+      201,
+      s.chatMessage,
+    );
+    expect(sent).toMatchObject({ attachmentType: "gif", attachmentUrl });
+  });
+
+  it("refuses non-members, other files, big files, a missing group and strangers", async () => {
+    await expectError(await upload(outsider.jar, form(GIF, groupId)), 403, "not_a_member");
+    await expectError(await upload(owner.jar, form(PNG, groupId)), 415, "invalid_file");
+    const big = new Uint8Array(2 * 1024 * 1024 + 1);
+    big.set(GIF);
+    await expectError(await upload(owner.jar, form(big, groupId)), 413, "file_too_large");
+    await expectError(await upload(owner.jar, form(GIF, null)), 400, "invalid_group");
+    await expectError(await upload(null, form(GIF, groupId)), 401, "unauthorized");
+    await expectError(
+      await upload(owner.jar, form(GIF, groupId), { origin: "https://evil.example" }),
+      403,
+      "cross_site_request",
+    );
+  });
+});

@@ -19,6 +19,7 @@ import {
   isGif,
   isUuid,
 } from "./domain/chat-gifs.ts";
+import { readLimited } from "./avatar-upload.ts";
 import { type Env, requireEnv } from "./env.ts";
 import { HttpError } from "./http.ts";
 
@@ -116,4 +117,40 @@ export function uploadChatGif(
   upload: ChatGifUpload,
 ): Promise<{ attachmentUrl: string }> {
   return storeChatGif(supabaseChatGifStore(client), upload);
+}
+
+/** Room for the multipart framing around the file (boundaries, part headers, the group id). */
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+const tooLarge = () => new HttpError(413, "file_too_large", CHAT_GIF_MESSAGES.tooLarge);
+
+/**
+ * Reads a chat GIF upload: multipart/form-data with the file in the field `gif` and the group in
+ * the field `groupId`. A body over the limit is refused without reading the rest. Errors are
+ * HttpError: 400 invalid_request or missing_file, 413 file_too_large.
+ */
+export async function readChatGifForm(
+  req: Request,
+): Promise<{ groupId: string; bytes: Uint8Array }> {
+  const contentType = req.headers.get("content-type") ?? "";
+  if (!/^multipart\/form-data/i.test(contentType)) {
+    throw new HttpError(400, "invalid_request", "Send the GIF as multipart/form-data.");
+  }
+  const body = await readLimited(req, CHAT_GIF_MAX_BYTES + MULTIPART_OVERHEAD, tooLarge);
+  let form: FormData;
+  try {
+    form = await new Response(body, { headers: { "content-type": contentType } }).formData();
+  } catch {
+    throw new HttpError(400, "invalid_request", "The multipart body could not be read.");
+  }
+  const file = form.get("gif");
+  if (!(file instanceof File)) {
+    throw new HttpError(400, "missing_file", "Choose a GIF to upload (field gif).");
+  }
+  if (file.size > CHAT_GIF_MAX_BYTES) throw tooLarge();
+  const groupId = form.get("groupId");
+  return {
+    groupId: typeof groupId === "string" ? groupId : "",
+    bytes: new Uint8Array(await file.arrayBuffer()),
+  };
 }

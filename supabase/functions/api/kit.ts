@@ -182,8 +182,8 @@ export interface RouteDoc {
   params?: Record<string, string>;
   query?: z.ZodObject;
   body?: z.ZodType;
-  /** multipart/form-data with one file field. */
-  file?: { field: string; description: string };
+  /** multipart/form-data with one file field (and, optionally, required text fields). */
+  file?: { field: string; description: string; fields?: Record<string, string> };
   /** Success status and body (null: no body). */
   status: number;
   response?: z.ZodType | null;

@@ -12,7 +12,7 @@ const app = createApiApp({
   sourceHealth: () => Promise.resolve([]),
 });
 
-/** Specification section 7, but POST /api/chat/upload-gif (wired after the chat-gifs module lands). */
+/** Specification section 7. */
 const SECTION_7 = [
   "post /api/auth/login",
   "post /api/auth/register",
@@ -35,6 +35,7 @@ const SECTION_7 = [
   "post /api/groups/{id}/join",
   "post /api/groups/{id}/leave",
   "get /api/chat/messages",
+  "post /api/chat/upload-gif",
   "get /api/chat/stream",
   "post /api/chat/messages",
   "patch /api/chat/messages/{id}",

@@ -165,13 +165,19 @@ function operation(route: RouteDoc) {
         "multipart/form-data": {
           schema: {
             type: "object",
-            required: [route.file.field],
+            required: [route.file.field, ...Object.keys(route.file.fields ?? {})],
             properties: {
               [route.file.field]: {
                 type: "string",
                 contentMediaType: "application/octet-stream",
                 description: route.file.description,
               },
+              ...Object.fromEntries(
+                Object.entries(route.file.fields ?? {}).map(([name, description]) => [
+                  name,
+                  { type: "string", description },
+                ]),
+              ),
             },
           },
         },

@@ -4,6 +4,7 @@
 // 20261124400000) names the senders for the group's members.
 import { Hono } from "hono";
 import type { SupabaseClient } from "@supabase/supabase-js";
+import { readChatGifForm, uploadChatGif } from "../_shared/chat-gifs.ts";
 import { HttpError } from "../_shared/http.ts";
 import { dbFail, doc, jsonBody, type KitDeps, parseWith, requireCaller, uuid } from "./kit.ts";
 import * as s from "./schemas.ts";
@@ -255,6 +256,30 @@ export function communityRoutes(deps: KitDeps): Hono {
     }
     const senders = await groupSenders(caller.db, input.groupId);
     return c.json(toChatMessage(data as Row, senders), 201);
+  });
+
+  doc({
+    method: "post",
+    path: "/api/chat/upload-gif",
+    tag: "chat",
+    summary: "Upload a GIF to send in a group (image/gif by content, at most 2 MB)",
+    access: "user",
+    file: {
+      field: "gif",
+      description: "The GIF",
+      fields: { groupId: "The group the GIF will be sent to (you must be a member)" },
+    },
+    status: 200,
+    response: s.gifResult,
+    errors: [400, 403, 413, 415],
+    description:
+      "The answer's attachmentUrl goes into POST /api/chat/messages with attachmentType gif. " +
+      "The GIF lives in the private chat-gifs bucket: only the group's members can read it.",
+  });
+  app.post("/chat/upload-gif", async (c) => {
+    const caller = await requireCaller(deps, c.req.raw);
+    const upload = await readChatGifForm(c.req.raw);
+    return c.json(await uploadChatGif(caller.db, { userId: caller.id, ...upload }));
   });
 
   /** Why a message could not be changed: someone else's (403) or not there (404). */

@@ -158,6 +158,7 @@ export const profile = z.object({
 
 export const availability = z.object({ available: z.boolean(), message: z.string().optional() });
 export const avatarResult = z.object({ avatarUrl: z.string() });
+export const gifResult = z.object({ attachmentUrl: z.string() });
 export const checkoutResult = z.object({ sessionUrl: z.string() });
 
 export const group = z.object({

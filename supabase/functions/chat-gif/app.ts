@@ -9,10 +9,10 @@ import { functionApp, methodNotAllowed } from "../_shared/app.ts";
 import {
   callerClient,
   type ChatGifStore,
+  readChatGifForm,
   storeChatGif,
   supabaseChatGifStore,
 } from "../_shared/chat-gifs.ts";
-import { CHAT_GIF_MAX_BYTES, CHAT_GIF_MESSAGES } from "../_shared/domain/chat-gifs.ts";
 import { denoEnv, type Env } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
 import { requireUser, userFromToken, type UserLookup } from "../_shared/supabase.ts";
@@ -23,41 +23,9 @@ export interface ChatGifDeps {
   forToken?: (env: Env, token: string) => UserLookup & ChatGifStore;
 }
 
-/** Room for the multipart framing around the file (boundaries, part headers, the group id). */
-const MULTIPART_OVERHEAD = 64 * 1024;
-
-const tooLarge = () => new HttpError(413, "file_too_large", CHAT_GIF_MESSAGES.tooLarge);
-
 function supabaseForToken(env: Env, token: string): UserLookup & ChatGifStore {
   const client: SupabaseClient = callerClient(env, token);
   return { getUser: (t) => userFromToken(client, t), ...supabaseChatGifStore(client) };
-}
-
-/** The body, read up to `limit` bytes; a longer body is refused without reading the rest. */
-async function readLimited(req: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = Number(req.headers.get("content-length") ?? NaN);
-  if (declared > limit) throw tooLarge();
-  if (!req.body) return new Uint8Array();
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }
 
 export function createChatGifApp(deps: ChatGifDeps = {}) {
@@ -71,27 +39,9 @@ export function createChatGifApp(deps: ChatGifDeps = {}) {
     const caller = forToken(env, match[1]!);
     const user = await requireUser(caller, c.req.raw);
 
-    const contentType = c.req.header("content-type") ?? "";
-    if (!/^multipart\/form-data/i.test(contentType)) {
-      throw new HttpError(400, "invalid_request", "Send the GIF as multipart/form-data.");
-    }
-    const body = await readLimited(c.req.raw, CHAT_GIF_MAX_BYTES + MULTIPART_OVERHEAD);
-    let form: FormData;
-    try {
-      form = await new Response(body, { headers: { "content-type": contentType } }).formData();
-    } catch {
-      throw new HttpError(400, "invalid_request", "The multipart body could not be read.");
-    }
-    const file = form.get("gif");
-    if (!(file instanceof File)) {
-      throw new HttpError(400, "missing_file", "Choose a GIF to upload (field gif).");
-    }
-    if (file.size > CHAT_GIF_MAX_BYTES) throw tooLarge();
-    const groupId = form.get("groupId");
     const result = await storeChatGif(caller, {
       userId: user.id,
-      groupId: typeof groupId === "string" ? groupId : "",
-      bytes: new Uint8Array(await file.arrayBuffer()),
+      ...(await readChatGifForm(c.req.raw)),
     });
     return c.json(result);
   });
