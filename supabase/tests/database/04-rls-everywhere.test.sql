@@ -84,7 +84,9 @@ select functions_are('public', array['allowed_windows', 'fallback_window', 'plan
   'touch_activity', 'movers_feed', 'join_group_by_invite', 'admin_set_plan', 'admin_set_subscription', 'admin_ban_user',
   'admin_unban_user', 'admin_delete_user', 'admin_set_ticket_status', 'admin_stats', 'admin_live_visitors',
   'admin_latest_alerts', 'promote_self', 'ingest_scan', 'ingest_backfill', 'record_signal_outcomes',
-  'signal_track_record', 'price_history_for', 'record_source_health'], 'the API exposes exactly these functions');
+  'signal_track_record', 'price_history_for', 'record_source_health',
+  'admin_list_users', 'admin_activity_logs', 'admin_reports', 'admin_review_report', 'admin_delete_message'],
+  'the API exposes exactly these functions');
 
 -- Private helpers: only the policy helpers are callable by API roles; the logging, lookup and
 -- trigger functions are not (a user calling log_admin_action or target_profile would forge logs

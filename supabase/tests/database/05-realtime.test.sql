@@ -249,8 +249,8 @@ select ok((select c.relrowsecurity from pg_class c where c.oid = 'realtime.messa
 select is(
   (select array_agg(format('%s %s %s', permissive, cmd, roles) order by roles::text) from pg_policies
    where schemaname = 'realtime' and tablename = 'messages'),
-  array['PERMISSIVE SELECT {anon}', 'PERMISSIVE SELECT {authenticated}'],
-  'realtime.messages has two policies, a permissive select for anon and one for authenticated (no insert, update or delete)'
+  array['PERMISSIVE SELECT {anon}', 'PERMISSIVE SELECT {authenticated}', 'PERMISSIVE SELECT {authenticated}'],
+  'realtime.messages has three policies, a permissive select for anon and two for authenticated (the user and admin topics: 23-admin-panel) (no insert, update or delete)'
 );
 select is(
   (select array_agg(qual) from pg_policies
