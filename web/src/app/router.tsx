@@ -1,4 +1,6 @@
 import { createBrowserRouter, type RouteObject } from "react-router-dom";
+import { AdminPage } from "@/features/admin/components/admin-page";
+import { AdminSetupPage } from "@/features/admin/components/admin-setup-page";
 import { LoginPage } from "@/features/auth/components/login-page";
 import { RegisterPage } from "@/features/auth/components/register-page";
 import { ChartsPage } from "@/features/charts/components/charts-page";
@@ -13,6 +15,7 @@ import { SettingsPage } from "@/features/settings/components/settings-page";
 import { RootLayout } from "./layout/root-layout";
 import { LoginRedirect, SupportTicketRedirect } from "./routes/legacy-redirects";
 import { NotFoundRoute } from "./routes/not-found";
+import { RequireAdmin } from "./routes/require-admin";
 import { RequireAuth } from "./routes/require-auth";
 import { RequireSubscriber } from "./routes/require-subscriber";
 import { RouteError } from "./routes/route-error";
@@ -31,11 +34,13 @@ export const routes: RouteObject[] = [
           { path: "auth/register", element: <RegisterPage /> },
           { path: "impressum", element: <ImprintPage /> },
           { path: "datenschutz", element: <PrivacyPage /> },
+          { path: "admin-setup", element: <AdminSetupPage /> },
 
           {
             element: <RequireAuth />,
             children: [
               { path: "profile", element: <ProfilePage /> },
+              { element: <RequireAdmin />, children: [{ path: "admin", element: <AdminPage /> }] },
               {
                 element: <RequireSubscriber />,
                 children: [
