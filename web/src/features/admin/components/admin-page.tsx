@@ -22,7 +22,8 @@ export function AdminPage() {
           <TabsTrigger value="alerts">{t("tabs.alerts")}</TabsTrigger>
           <TabsTrigger value="reports">{t("tabs.reports")}</TabsTrigger>
         </TabsList>
-        <TabsContent value="users">
+        {/* Kept mounted: search, filters and page survive a look at another tab. */}
+        <TabsContent value="users" forceMount className="data-[state=inactive]:hidden">
           <UsersTab />
         </TabsContent>
         <TabsContent value="visitors">
