@@ -242,3 +242,22 @@ test("a user promotes themselves with the secret and sees the panel", async ({ p
   await page.getByRole("link", { name: "Open the Admin Panel" }).click();
   await expect(page.getByRole("heading", { name: "Admin Panel" })).toBeVisible();
 });
+
+test("the self-promotion rate limit is shown to the user", async ({ page }) => {
+  const email = `guesser-${Date.now()}@e2e.test`;
+  await signUp(email);
+  await logIn(page, email, PASSWORD, "/admin-setup");
+  await expect(page.getByRole("button", { name: "Activate Admin Rights" })).toBeVisible();
+  for (let i = 1; i <= 5; i++) {
+    await page.getByLabel("Admin secret").fill(`guess-${i}`);
+    await page.getByRole("button", { name: "Activate Admin Rights" }).click();
+    await expect(page.getByTestId("setup-result")).toHaveText("Error: Invalid admin secret");
+    await expect(page.getByRole("button", { name: "Activate Admin Rights" })).toBeEnabled();
+  }
+  await page.getByLabel("Admin secret").fill(SECRET);
+  await page.getByRole("button", { name: "Activate Admin Rights" }).click();
+  await expect(page.getByTestId("setup-result")).toHaveText(
+    "Error: Too many attempts. Try again in 15 minutes.",
+  );
+  await expect(page.getByTestId("setup-role")).toHaveText("User");
+});
