@@ -42,6 +42,8 @@ export default defineConfig({
       // The specs sign in many times from one IP; the security suite proves the default limits.
       AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS: "10000",
       AUTH_RATE_LIMIT_TOKEN_REFRESH: "10000",
+      // Admin self-promotion (tests/e2e/admin.spec.ts).
+      ADMIN_SETUP_SECRET: process.env.ADMIN_SETUP_SECRET ?? "e2e-admin-setup-secret",
     },
   },
 });

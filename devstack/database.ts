@@ -6,6 +6,7 @@ import type { Connection } from "@supabase/lite";
 import { createPgliteConnection, type PGlite } from "@supabase/lite/pglite";
 import { createPostgresConnection } from "@supabase/lite/postgres";
 import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import postgres from "postgres";
 import { StackError } from "./errors.ts";
 import { pgliteParsers, postgresJsTypes } from "./pg-types.ts";
@@ -55,7 +56,7 @@ async function openPglite(dataDir: string): Promise<Db> {
   try {
     connection = await createPgliteConnection({
       url: dir,
-      pgliteOptions: { extensions: { pgcrypto }, parsers: pgliteParsers },
+      pgliteOptions: { extensions: { pgcrypto, pg_trgm }, parsers: pgliteParsers },
     });
     await connection.driver.query("select 1");
   } catch (err) {

@@ -16,6 +16,7 @@ import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
 import { freePort } from "../../devstack/stack.ts";
 import { postgresAvailable, startTempPostgres } from "../support/postgres.ts";
 import { benchChat } from "./chat.ts";
+import { benchAdminUsers } from "./admin-users.ts";
 import { benchFanout } from "./fanout.ts";
 import { benchFreshness } from "./freshness.ts";
 import { benchIngest } from "./ingest.ts";
@@ -161,6 +162,7 @@ try {
   console.log(await benchSse("PGlite"));
   console.log(await benchChat("PGlite"));
   console.log(await benchSupportDesk("PGlite"));
+  console.log(await benchAdminUsers("PGlite"));
   if (postgresAvailable()) {
     const pg = await startTempPostgres();
     try {
@@ -171,6 +173,7 @@ try {
       console.log(await benchSse("PostgreSQL 15", pg.url));
       console.log(await benchChat("PostgreSQL 15", pg.url));
       console.log(await benchSupportDesk("PostgreSQL 15", pg.url));
+      console.log(await benchAdminUsers("PostgreSQL 15", pg.url));
     } finally {
       await pg.stop();
     }

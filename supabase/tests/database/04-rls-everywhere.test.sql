@@ -89,7 +89,9 @@ select functions_are('public', array['allowed_windows', 'fallback_window', 'plan
   'admin_latest_alerts', 'promote_self', 'ingest_scan', 'ingest_backfill', 'record_signal_outcomes',
   'signal_track_record', 'price_history_for', 'record_source_health',
   'group_messages', 'group_member_profiles', 'list_groups', 'blocked_users',
-  'group_senders', 'ticket_senders'], 'the API exposes exactly these functions');
+  'group_senders', 'ticket_senders',
+  'admin_list_users', 'admin_activity_logs', 'admin_reports', 'admin_review_report', 'admin_delete_message'],
+  'the API exposes exactly these functions');
 
 -- Private helpers: only the policy helpers are callable by API roles; the logging, lookup and
 -- trigger functions are not (a user calling log_admin_action or target_profile would forge logs

@@ -249,8 +249,8 @@ select ok((select c.relrowsecurity from pg_class c where c.oid = 'realtime.messa
 select is(
   (select array_agg(format('%s %s %s', permissive, cmd, roles) order by roles::text, cmd) from pg_policies
    where schemaname = 'realtime' and tablename = 'messages'),
-  array['PERMISSIVE SELECT {anon}', 'PERMISSIVE INSERT {authenticated}', 'PERMISSIVE SELECT {authenticated}', 'PERMISSIVE SELECT {authenticated}'],
-  'realtime.messages has four policies: a select for anon, a select and a presence-only insert for authenticated, and a select for the admins'' support desk (22-support-desk; no update or delete)'
+  array['PERMISSIVE SELECT {anon}', 'PERMISSIVE INSERT {authenticated}', 'PERMISSIVE SELECT {authenticated}', 'PERMISSIVE SELECT {authenticated}', 'PERMISSIVE SELECT {authenticated}'],
+  'realtime.messages has five policies: a select for anon, a select and a presence-only insert for authenticated, a select for the admins'' support desk (22-support-desk) and one for the user and admin topics (23-admin-panel); no update or delete'
 );
 select is(
   (select array_agg(qual) from pg_policies

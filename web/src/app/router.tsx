@@ -1,4 +1,6 @@
 import { createBrowserRouter, type RouteObject } from "react-router-dom";
+import { AdminPage } from "@/features/admin/components/admin-page";
+import { AdminSetupPage } from "@/features/admin/components/admin-setup-page";
 import { LoginPage } from "@/features/auth/components/login-page";
 import { RegisterPage } from "@/features/auth/components/register-page";
 import { ChartsPage } from "@/features/charts/components/charts-page";
@@ -19,6 +21,7 @@ import { RootLayout } from "./layout/root-layout";
 import { LoginRedirect, SupportTicketRedirect } from "./routes/legacy-redirects";
 import { NotFoundRoute } from "./routes/not-found";
 import { ProfileRoute } from "./routes/profile-route";
+import { RequireAdmin } from "./routes/require-admin";
 import { RequireAuth } from "./routes/require-auth";
 import { RequireSubscriber } from "./routes/require-subscriber";
 import { RouteError } from "./routes/route-error";
@@ -37,6 +40,7 @@ export const routes: RouteObject[] = [
           { path: "auth/register", element: <RegisterPage /> },
           { path: "impressum", element: <ImprintPage /> },
           { path: "datenschutz", element: <PrivacyPage /> },
+          { path: "admin-setup", element: <AdminSetupPage /> },
 
           {
             element: <RequireAuth />,
@@ -48,6 +52,7 @@ export const routes: RouteObject[] = [
               { path: "support", element: <SupportPage /> },
               { path: "support/ticket/:id", element: <TicketPage /> },
               { path: "admin/tickets", element: <AdminTicketsPage /> },
+              { element: <RequireAdmin />, children: [{ path: "admin", element: <AdminPage /> }] },
               {
                 element: <RequireSubscriber />,
                 children: [

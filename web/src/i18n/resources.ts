@@ -1,3 +1,4 @@
+import deAdmin from "./locales/de/admin.json";
 import deAuth from "./locales/de/auth.json";
 import deCharts from "./locales/de/charts.json";
 import deCommon from "./locales/de/common.json";
@@ -11,6 +12,7 @@ import deRealtime from "./locales/de/realtime.json";
 import deSettings from "./locales/de/settings.json";
 import deSupport from "./locales/de/support.json";
 import deValidation from "./locales/de/validation.json";
+import enAdmin from "./locales/en/admin.json";
 import enAuth from "./locales/en/auth.json";
 import enCharts from "./locales/en/charts.json";
 import enCommon from "./locales/en/common.json";
@@ -24,6 +26,7 @@ import enRealtime from "./locales/en/realtime.json";
 import enSettings from "./locales/en/settings.json";
 import enSupport from "./locales/en/support.json";
 import enValidation from "./locales/en/validation.json";
+import esAdmin from "./locales/es/admin.json";
 import esAuth from "./locales/es/auth.json";
 import esCharts from "./locales/es/charts.json";
 import esCommon from "./locales/es/common.json";
@@ -37,6 +40,7 @@ import esRealtime from "./locales/es/realtime.json";
 import esSettings from "./locales/es/settings.json";
 import esSupport from "./locales/es/support.json";
 import esValidation from "./locales/es/validation.json";
+import frAdmin from "./locales/fr/admin.json";
 import frAuth from "./locales/fr/auth.json";
 import frCharts from "./locales/fr/charts.json";
 import frCommon from "./locales/fr/common.json";
@@ -67,6 +71,7 @@ export const namespaces = [
   "charts",
   "community",
   "support",
+  "admin",
 ] as const;
 
 /** English is the reference: every other language must have exactly its keys. */
@@ -84,6 +89,7 @@ export type Resources = {
   charts: typeof enCharts;
   community: typeof enCommunity;
   support: typeof enSupport;
+  admin: typeof enAdmin;
 };
 
 export const resources: Record<Language, Resources> = {
@@ -101,6 +107,7 @@ export const resources: Record<Language, Resources> = {
     charts: enCharts,
     community: enCommunity,
     support: enSupport,
+    admin: enAdmin,
   },
   de: {
     common: deCommon,
@@ -116,6 +123,7 @@ export const resources: Record<Language, Resources> = {
     charts: deCharts,
     community: deCommunity,
     support: deSupport,
+    admin: deAdmin,
   },
   fr: {
     common: frCommon,
@@ -131,6 +139,7 @@ export const resources: Record<Language, Resources> = {
     charts: frCharts,
     community: frCommunity,
     support: frSupport,
+    admin: frAdmin,
   },
   es: {
     common: esCommon,
@@ -146,5 +155,6 @@ export const resources: Record<Language, Resources> = {
     charts: esCharts,
     community: esCommunity,
     support: esSupport,
+    admin: esAdmin,
   },
 };

@@ -884,27 +884,49 @@ export type Database = {
           created_at: string;
           description: string | null;
           id: string;
+          message_content: string | null;
+          message_id: string | null;
           reason: Database["public"]["Enums"]["report_reason"];
           reported_id: string;
           reporter_id: string;
+          reviewed_at: string | null;
+          reviewed_by: string | null;
+          status: string;
         };
         Insert: {
           created_at?: string;
           description?: string | null;
           id?: string;
+          message_content?: string | null;
+          message_id?: string | null;
           reason: Database["public"]["Enums"]["report_reason"];
           reported_id: string;
           reporter_id?: string;
+          reviewed_at?: string | null;
+          reviewed_by?: string | null;
+          status?: string;
         };
         Update: {
           created_at?: string;
           description?: string | null;
           id?: string;
+          message_content?: string | null;
+          message_id?: string | null;
           reason?: Database["public"]["Enums"]["report_reason"];
           reported_id?: string;
           reporter_id?: string;
+          reviewed_at?: string | null;
+          reviewed_by?: string | null;
+          status?: string;
         };
         Relationships: [
+          {
+            foreignKeyName: "user_reports_message_id_fkey";
+            columns: ["message_id"];
+            isOneToOne: false;
+            referencedRelation: "messages";
+            referencedColumns: ["id"];
+          },
           {
             foreignKeyName: "user_reports_reported_id_fkey";
             columns: ["reported_id"];
@@ -915,6 +937,13 @@ export type Database = {
           {
             foreignKeyName: "user_reports_reporter_id_fkey";
             columns: ["reporter_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "user_reports_reviewed_by_fkey";
+            columns: ["reviewed_by"];
             isOneToOne: false;
             referencedRelation: "profiles";
             referencedColumns: ["id"];
@@ -936,8 +965,31 @@ export type Database = {
       };
     };
     Functions: {
+      admin_activity_logs: {
+        Args: {
+          admin_filter?: string;
+          action_filter?: string;
+          target_filter?: string;
+          max_rows?: number;
+        };
+        Returns: {
+          id: string | null;
+          action: string | null;
+          admin_id: string | null;
+          admin_email: string | null;
+          target_user_id: string | null;
+          target_user_email: string | null;
+          details: string | null;
+          ip_address: string | null;
+          created_at: string | null;
+        }[];
+      };
       admin_ban_user: {
         Args: { target: string; reason: string };
+        Returns: undefined;
+      };
+      admin_delete_message: {
+        Args: { message: string };
         Returns: undefined;
       };
       admin_delete_user: {
@@ -964,6 +1016,31 @@ export type Database = {
           isSetofReturn: true;
         };
       };
+      admin_list_users: {
+        Args: {
+          search?: string;
+          plan_filter?: Database["public"]["Enums"]["plan"];
+          banned_filter?: boolean;
+          subscription_filter?: boolean;
+          sort_by?: string;
+          sort_desc?: boolean;
+          page_size?: number;
+          page_offset?: number;
+        };
+        Returns: {
+          id: string | null;
+          email: string | null;
+          username: string | null;
+          role: Database["public"]["Enums"]["app_role"] | null;
+          plan: Database["public"]["Enums"]["plan"] | null;
+          subscription_active: boolean | null;
+          banned: boolean | null;
+          banned_reason: string | null;
+          created_at: string | null;
+          last_activity_at: string | null;
+          total_count: number | null;
+        }[];
+      };
       admin_live_visitors: {
         Args: never;
         Returns: {
@@ -972,6 +1049,32 @@ export type Database = {
           plan: Database["public"]["Enums"]["plan"] | null;
           last_activity_at: string | null;
         }[];
+      };
+      admin_reports: {
+        Args: { status_filter?: string; max_rows?: number };
+        Returns: {
+          id: string | null;
+          reason: Database["public"]["Enums"]["report_reason"] | null;
+          description: string | null;
+          status: string | null;
+          created_at: string | null;
+          reviewed_at: string | null;
+          reporter_id: string | null;
+          reporter_email: string | null;
+          reported_id: string | null;
+          reported_email: string | null;
+          reported_role: Database["public"]["Enums"]["app_role"] | null;
+          reported_banned: boolean | null;
+          message_id: string | null;
+          message_content: string | null;
+          message_deleted: boolean | null;
+          group_id: string | null;
+          group_name: string | null;
+        }[];
+      };
+      admin_review_report: {
+        Args: { report: string; outcome: string };
+        Returns: undefined;
       };
       admin_set_plan: {
         Args: { target: string; new_plan: Database["public"]["Enums"]["plan"] };

@@ -70,10 +70,12 @@ describe("Header", () => {
     expect(await navLinks()).toEqual(LOGGED_IN_LINKS);
   });
 
-  it("shows a red admin badge to an admin (the panel's link comes with the panel)", async () => {
+  it("shows a red admin badge and the admin panel's link to an admin", async () => {
     await renderAs({ role: "admin", plan: "enterprise", subscription_active: true });
 
-    await waitFor(async () => expect(await navLinks()).toEqual(SUBSCRIBER_LINKS));
+    await waitFor(async () =>
+      expect(await navLinks()).toEqual([...SUBSCRIBER_LINKS, ["Admin", "/admin"]]),
+    );
     const badges = screen.getAllByText("Admin", { selector: "[data-slot=badge]" });
     expect(badges.length).toBeGreaterThan(0);
     for (const badge of badges) expect(badge.className).toContain("bg-destructive");

@@ -31,6 +31,11 @@ describe("getNavItems", () => {
     ]);
   });
 
+  it("adds the admin panel for an admin", () => {
+    expect(paths({ isLoggedIn: true, isSubscriber: true, isAdmin: true })).toContain("/admin");
+    expect(paths({ isLoggedIn: true, isSubscriber: true, isAdmin: false })).not.toContain("/admin");
+  });
+
   it("links no viewer to a page that does not exist (the 404 route)", () => {
     for (const isLoggedIn of [false, true]) {
       for (const isSubscriber of [false, true]) {

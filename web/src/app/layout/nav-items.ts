@@ -17,7 +17,7 @@ type Viewer = {
  * panel (/admin) join the logged-in links when their screens land; `nav-items.test.ts` fails if a
  * link here has no route.
  */
-export function getNavItems({ isLoggedIn, isSubscriber }: Viewer): NavItem[] {
+export function getNavItems({ isLoggedIn, isSubscriber, isAdmin }: Viewer): NavItem[] {
   const items: NavItem[] = [];
   if (isLoggedIn && isSubscriber) {
     items.push(
@@ -34,5 +34,6 @@ export function getNavItems({ isLoggedIn, isSubscriber }: Viewer): NavItem[] {
       { to: "/support", labelKey: "nav.support" },
     );
   }
+  if (isLoggedIn && isAdmin) items.push({ to: "/admin", labelKey: "nav.admin" });
   return items;
 }

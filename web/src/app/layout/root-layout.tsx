@@ -1,4 +1,5 @@
 import { Outlet, ScrollRestoration } from "react-router-dom";
+import { AccountLiveSync } from "./account-live-sync";
 import { Footer } from "./footer";
 import { Header } from "./header";
 
@@ -6,6 +7,7 @@ import { Header } from "./header";
 export function RootLayout() {
   return (
     <div className="flex min-h-svh flex-col">
+      <AccountLiveSync />
       <Header />
       <main className="flex flex-1 flex-col">
         <Outlet />
