@@ -191,6 +191,18 @@ test("two users chat live: create, join, both ways, edit, delete, GIF, block", a
   ).toBeVisible();
   await b.page.keyboard.press("Escape");
 
+  // The admins see the report with the reported message, in the admin panel's Reports tab.
+  const admin = await user(browser, "admin@demo.local", "/admin");
+  await admin.page.getByRole("tab", { name: "Reports" }).click();
+  const filed = admin.page
+    .getByRole("tabpanel")
+    .locator("li, tr, article, [data-testid]")
+    .filter({ hasText: "Sells courses in every group" })
+    .first();
+  await expect(filed).toBeVisible({ timeout: 15_000 });
+  await expect(filed).toContainText("after the block");
+  await admin.context.close();
+
   // A, the group's admin, removes B: B's chat loses the live channel at once.
   await a.page.getByRole("button", { name: "Members" }).click();
   await a.page.getByRole("button", { name: "Remove basic from the group" }).click();

@@ -10,6 +10,8 @@ export type ReportReason = (typeof REPORT_REASONS)[number];
 /** The database's user_reports: one of four reasons, a description of at most 1000 characters. */
 export const reportUserInputSchema = z.object({
   userId: z.uuid(),
+  /** The message reported, when the report comes from one; the admins see its text. */
+  messageId: z.uuid().optional(),
   reason: z.enum(REPORT_REASONS),
   description: z.string().trim().max(1000, "community:report.descriptionTooLong"),
 });
@@ -26,6 +28,7 @@ export async function reportUser(input: ReportUserInput): Promise<void> {
     reporter_id: reporterId,
     reported_id: parsed.userId,
     reason: parsed.reason,
+    ...(parsed.messageId ? { message_id: parsed.messageId } : {}),
     description: parsed.description === "" ? null : parsed.description,
   });
   if (error) throw toRequestError(error, status);

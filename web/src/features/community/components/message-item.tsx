@@ -289,6 +289,7 @@ export function MessageItem({
       {reporting && (
         <ReportDialog
           userId={message.senderId}
+          messageId={message.id}
           name={name}
           open={reporting}
           onOpenChange={setReporting}

@@ -29,13 +29,15 @@ import {
 
 type ReportDialogProps = {
   userId: string;
+  /** The message the report is about (the admins see it with the report). */
+  messageId?: string;
   name: string;
   open: boolean;
   onOpenChange: (open: boolean) => void;
 };
 
 /** Reports a user to the admins with a reason and optional details (stored in user_reports). */
-export function ReportDialog({ userId, name, open, onOpenChange }: ReportDialogProps) {
+export function ReportDialog({ userId, messageId, name, open, onOpenChange }: ReportDialogProps) {
   const { t } = useTranslation("community");
   const [reason, setReason] = useState<ReportReason>("spam");
   const [description, setDescription] = useState("");
@@ -45,7 +47,7 @@ export function ReportDialog({ userId, name, open, onOpenChange }: ReportDialogP
 
   const submit = () =>
     report.mutate(
-      { userId, reason, description },
+      { userId, messageId, reason, description },
       {
         onSuccess: () => {
           toast.success(t("report.sent"), { description: t("report.sentDescription") });
