@@ -51,8 +51,13 @@ export const routes: RouteObject[] = [
               { path: "community/join/:code", element: <InvitePage /> },
               { path: "support", element: <SupportPage /> },
               { path: "support/ticket/:id", element: <TicketPage /> },
-              { path: "admin/tickets", element: <AdminTicketsPage /> },
-              { element: <RequireAdmin />, children: [{ path: "admin", element: <AdminPage /> }] },
+              {
+                element: <RequireAdmin />,
+                children: [
+                  { path: "admin", element: <AdminPage /> },
+                  { path: "admin/tickets", element: <AdminTicketsPage /> },
+                ],
+              },
               {
                 element: <RequireSubscriber />,
                 children: [
