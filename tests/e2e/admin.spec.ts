@@ -1,5 +1,5 @@
 // The admin panel in Chromium against `npm start`: an admin makes a fresh user a subscriber, bans
-// them (their open dashboard and their live channel stop at once), unbans them and changes their
+// them (their open dashboard, group chat and live channel stop at once), unbans them and changes their
 // plan (their header follows without a reload); the log shows each action with its IP; a user
 // promotes themselves with the admin secret and sees the panel.
 import { readFileSync } from "node:fs";
@@ -136,6 +136,26 @@ test("an admin bans, unbans and re-plans a user who feels it at once; the log sh
   );
   expect(joined).toBe("SUBSCRIBED");
 
+  // And the group chat of a group of their own, in a third page.
+  const groupId = await probe.evaluate(
+    async ({ api, key, email, password }) => {
+      const supabase = window.SB.createClient(api, key, { auth: { persistSession: false } });
+      const signIn = await supabase.auth.signInWithPassword({ email, password });
+      if (signIn.error) throw signIn.error;
+      const created = await supabase
+        .from("groups")
+        .insert({ name: "Ban watch", created_by: signIn.data.user.id })
+        .select("id")
+        .single();
+      if (created.error) throw created.error;
+      return created.data.id as string;
+    },
+    { api: API, key: publishableKey(), email, password: PASSWORD },
+  );
+  const chat = await userContext.newPage();
+  await chat.goto(`/community/chat?groupId=${groupId}`);
+  await expect(chat.getByPlaceholder("Type your message...")).toBeVisible({ timeout: 20_000 });
+
   // A short reason is refused on screen; a real one bans.
   await userRow(admin, email).getByRole("button", { name: "Ban" }).click();
   const dialog = admin.getByRole("dialog");
@@ -159,6 +179,11 @@ test("an admin bans, unbans and re-plans a user who feels it at once; the log sh
   await expect
     .poll(() => probe.evaluate(() => window.channelStatuses.slice(1)), { timeout: 10_000 })
     .toContain("CLOSED");
+  // The chat closes too: the composer goes, the ban is explained.
+  await expect(chat.getByRole("heading", { name: "Your account has been banned" })).toBeVisible({
+    timeout: 10_000,
+  });
+  await expect(chat.getByPlaceholder("Type your message...")).toHaveCount(0);
 
   // Unbanned, the user is a subscriber again: the header follows without a reload.
   await userRow(admin, email).getByRole("button", { name: "Unban" }).click();

@@ -23,6 +23,7 @@ import { NotFoundRoute } from "./routes/not-found";
 import { ProfileRoute } from "./routes/profile-route";
 import { RequireAdmin } from "./routes/require-admin";
 import { RequireAuth } from "./routes/require-auth";
+import { RequireNotBanned } from "./routes/require-not-banned";
 import { RequireSubscriber } from "./routes/require-subscriber";
 import { RouteError } from "./routes/route-error";
 
@@ -46,9 +47,14 @@ export const routes: RouteObject[] = [
             element: <RequireAuth />,
             children: [
               { path: "profile", element: <ProfileRoute /> },
-              { path: "community/groups", element: <GroupsPage /> },
-              { path: "community/chat", element: <ChatPage /> },
-              { path: "community/join/:code", element: <InvitePage /> },
+              {
+                element: <RequireNotBanned />,
+                children: [
+                  { path: "community/groups", element: <GroupsPage /> },
+                  { path: "community/chat", element: <ChatPage /> },
+                  { path: "community/join/:code", element: <InvitePage /> },
+                ],
+              },
               { path: "support", element: <SupportPage /> },
               { path: "support/ticket/:id", element: <TicketPage /> },
               {
