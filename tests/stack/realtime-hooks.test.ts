@@ -17,7 +17,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from
 import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
 import type { MoverEntry } from "../../supabase/functions/_shared/domain/realtime.ts";
 import type { Database } from "../../web/src/lib/database.types.ts";
-import { useGroupChatStream } from "../../web/src/features/community/hooks/use-group-chat-stream.ts";
+import { groupKeys } from "../../web/src/features/community/api/queries.ts";
+import { useChatLive } from "../../web/src/features/community/hooks/use-chat-live.ts";
+import {
+  type ChatHistory,
+  flattenHistory,
+} from "../../web/src/features/community/utils/chat-pages.ts";
 import { useMoversStream } from "../../web/src/features/dashboard/hooks/use-movers-stream.ts";
 import { startStackProcess, type StackProcess } from "../support/stack-process.ts";
 
@@ -124,18 +129,22 @@ describe("useMoversStream", () => {
   });
 });
 
-describe("useGroupChatStream", () => {
-  it("appends, edits and removes messages in the cached thread", async () => {
+describe("useChatLive", () => {
+  it("puts inserts, edits and deletes of the group's messages into the chat's paged history", async () => {
     const { client } = await signIn("pro@demo.local");
+    const me = (await client.auth.getUser()).data.user!;
     const group = "10000000-0000-4000-8000-000000000002"; // seeded; pro@ is a member
     const queryClient = newQueryClient();
-    const key = ["groups", group, "messages"];
-    queryClient.setQueryData(key, []);
-    const { result } = renderHook(() => useGroupChatStream(group), {
-      wrapper: wrapper(queryClient),
-    });
+    const key = groupKeys.history(group);
+    queryClient.setQueryData<ChatHistory>(key, { pages: [[]], pageParams: [null] });
+    const blocked = new Set<string>();
+    const { result } = renderHook(
+      () => useChatLive({ groupId: group, enabled: true, me: { id: me.id, name: "pro" }, blocked }),
+      { wrapper: wrapper(queryClient) },
+    );
     await waitFor(() => expect(result.current.status).toBe("live"), { timeout: 10_000 });
-    const thread = () => queryClient.getQueryData<{ id: string; content: string }[]>(key)!;
+    const held = (id: string) =>
+      flattenHistory(queryClient.getQueryData<ChatHistory>(key)).find((m) => m.id === id);
 
     const sent = await client
       .from("messages")
@@ -143,13 +152,11 @@ describe("useGroupChatStream", () => {
       .select("id")
       .single();
     expect(sent.error).toBeNull();
-    await waitFor(() => expect(thread().map((m) => m.content)).toEqual(["From the hook test"]));
-    await client
-      .from("messages")
-      .update({ content: "Edited by the hook test" })
-      .eq("id", sent.data!.id);
-    await waitFor(() => expect(thread()[0]!.content).toBe("Edited by the hook test"));
-    await client.from("messages").delete().eq("id", sent.data!.id);
-    await waitFor(() => expect(thread()).toEqual([]));
+    const id = sent.data!.id;
+    await waitFor(() => expect(held(id)?.content).toBe("From the hook test"));
+    await client.from("messages").update({ content: "Edited by the hook test" }).eq("id", id);
+    await waitFor(() => expect(held(id)?.content).toBe("Edited by the hook test"));
+    await client.from("messages").delete().eq("id", id);
+    await waitFor(() => expect(held(id)).toBeUndefined());
   });
 });

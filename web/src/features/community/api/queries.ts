@@ -19,13 +19,11 @@ export type GroupRow = Database["public"]["Functions"]["list_groups"]["Returns"]
 export type MemberRow = Database["public"]["Functions"]["group_member_profiles"]["Returns"][number];
 export type BlockedUserRow = Database["public"]["Functions"]["blocked_users"]["Returns"][number];
 
-/** `['groups']`, `['groups', 'list']`, `['groups', id]`, `['groups', id, 'messages' | 'history' | 'members']`. */
+/** `['groups']`, `['groups', 'list']`, `['groups', id]`, `['groups', id, 'history' | 'members']`. */
 export const groupKeys = {
   all: ["groups"] as const,
   list: () => [...groupKeys.all, "list"] as const,
   detail: (groupId: string) => [...groupKeys.all, groupId] as const,
-  /** The flat message list of `hooks/use-group-chat-stream.ts`. */
-  messages: (groupId: string) => [...groupKeys.detail(groupId), "messages"] as const,
   /** The paged history (newest page first) the chat screen shows. */
   history: (groupId: string) => [...groupKeys.detail(groupId), "history"] as const,
   members: (groupId: string) => [...groupKeys.detail(groupId), "members"] as const,
