@@ -52,9 +52,43 @@ export type Database = {
           },
         ];
       };
+      alert_symbol_rules: {
+        Row: {
+          muted_until: string | null;
+          symbol: string;
+          threshold: number | null;
+          updated_at: string;
+          user_id: string;
+        };
+        Insert: {
+          muted_until?: string | null;
+          symbol: string;
+          threshold?: number | null;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Update: {
+          muted_until?: string | null;
+          symbol?: string;
+          threshold?: number | null;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "alert_symbol_rules_user_id_fkey";
+            columns: ["user_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       alerts_sent: {
         Row: {
+          channel: string | null;
           created_at: string;
+          direction: string | null;
           exchange: string;
           hash: string;
           id: string;
@@ -63,9 +97,13 @@ export type Database = {
           recipient: string;
           symbol: string;
           ts: string;
+          user_id: string | null;
+          window_minutes: number | null;
         };
         Insert: {
+          channel?: string | null;
           created_at?: string;
+          direction?: string | null;
           exchange: string;
           hash: string;
           id?: string;
@@ -74,9 +112,13 @@ export type Database = {
           recipient: string;
           symbol: string;
           ts: string;
+          user_id?: string | null;
+          window_minutes?: number | null;
         };
         Update: {
+          channel?: string | null;
           created_at?: string;
+          direction?: string | null;
           exchange?: string;
           hash?: string;
           id?: string;
@@ -85,8 +127,18 @@ export type Database = {
           recipient?: string;
           symbol?: string;
           ts?: string;
+          user_id?: string | null;
+          window_minutes?: number | null;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: "alerts_sent_user_id_fkey";
+            columns: ["user_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+        ];
       };
       billing_customers: {
         Row: { created_at: string; stripe_customer_id: string; user_id: string };
@@ -494,6 +546,10 @@ export type Database = {
       };
       profiles: {
         Row: {
+          alert_confluence_min: number;
+          alert_cooldown_minutes: number;
+          alert_directions: string;
+          alert_unsubscribe_token: string;
           avatar_url: string | null;
           banned: boolean;
           banned_at: string | null;
@@ -504,6 +560,7 @@ export type Database = {
           email_alert: string | null;
           id: string;
           last_activity_at: string | null;
+          locale: string | null;
           plan: Database["public"]["Enums"]["plan"];
           role: Database["public"]["Enums"]["app_role"];
           selected_exchanges: string[];
@@ -515,6 +572,10 @@ export type Database = {
           username: string | null;
         };
         Insert: {
+          alert_confluence_min?: number;
+          alert_cooldown_minutes?: number;
+          alert_directions?: string;
+          alert_unsubscribe_token?: string;
           avatar_url?: string | null;
           banned?: boolean;
           banned_at?: string | null;
@@ -525,6 +586,7 @@ export type Database = {
           email_alert?: string | null;
           id: string;
           last_activity_at?: string | null;
+          locale?: string | null;
           plan?: Database["public"]["Enums"]["plan"];
           role?: Database["public"]["Enums"]["app_role"];
           selected_exchanges?: string[];
@@ -536,6 +598,10 @@ export type Database = {
           username?: string | null;
         };
         Update: {
+          alert_confluence_min?: number;
+          alert_cooldown_minutes?: number;
+          alert_directions?: string;
+          alert_unsubscribe_token?: string;
           avatar_url?: string | null;
           banned?: boolean;
           banned_at?: string | null;
@@ -546,6 +612,7 @@ export type Database = {
           email_alert?: string | null;
           id?: string;
           last_activity_at?: string | null;
+          locale?: string | null;
           plan?: Database["public"]["Enums"]["plan"];
           role?: Database["public"]["Enums"]["app_role"];
           selected_exchanges?: string[];
@@ -870,7 +937,9 @@ export type Database = {
       admin_latest_alerts: {
         Args: never;
         Returns: {
+          channel: string | null;
           created_at: string;
+          direction: string | null;
           exchange: string;
           hash: string;
           id: string;
@@ -879,6 +948,8 @@ export type Database = {
           recipient: string;
           symbol: string;
           ts: string;
+          user_id: string | null;
+          window_minutes: number | null;
         }[];
         SetofOptions: {
           from: "*";
@@ -927,6 +998,36 @@ export type Database = {
         Args: { p: Database["public"]["Enums"]["plan"] };
         Returns: number[];
       };
+      claim_outbox: {
+        Args: { worker: string; max_jobs?: number; lease_seconds?: number };
+        Returns: {
+          id: number | null;
+          kind: string | null;
+          channel: string | null;
+          attempts: number | null;
+          payload: Json | null;
+          target: string | null;
+          locale: string | null;
+        }[];
+      };
+      complete_outbox: {
+        Args: { job_id: number; worker: string; recipient?: string };
+        Returns: boolean;
+      };
+      enqueue_alerts: {
+        Args: { scanned_at: string };
+        Returns: Json;
+      };
+      fail_outbox: {
+        Args: {
+          job_id: number;
+          worker: string;
+          error: string;
+          retry_after_seconds?: number;
+          permanent?: boolean;
+        };
+        Returns: string;
+      };
       fallback_window: {
         Args: { p: Database["public"]["Enums"]["plan"] };
         Returns: number;
@@ -942,6 +1043,10 @@ export type Database = {
       join_group_by_invite: {
         Args: { code: string };
         Returns: string;
+      };
+      move_telegram_chat: {
+        Args: { old_chat_id: string; new_chat_id: string };
+        Returns: number;
       };
       movers_feed: {
         Args: { window_minutes?: number };
@@ -962,6 +1067,10 @@ export type Database = {
           volume_24h: number | null;
           ts: string | null;
         }[];
+      };
+      mute_alert_symbol: {
+        Args: { symbol: string; minutes: number };
+        Returns: string;
       };
       plan_price_eur: {
         Args: { p: Database["public"]["Enums"]["plan"] };
@@ -999,6 +1108,10 @@ export type Database = {
       touch_activity: {
         Args: never;
         Returns: undefined;
+      };
+      unsubscribe_alert_email: {
+        Args: { token: string };
+        Returns: boolean;
       };
       username_available: {
         Args: { candidate: string };
