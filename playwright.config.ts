@@ -42,6 +42,11 @@ export default defineConfig({
       // The specs sign in many times from one IP; the security suite proves the default limits.
       AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS: "10000",
       AUTH_RATE_LIMIT_TOKEN_REFRESH: "10000",
+      // Alert delivery's MailDev and chat stand-ins, next to the API port (parallel runs differ).
+      MAIL_UI_PORT: process.env.E2E_MAIL_UI_PORT ?? String(apiPort + 3),
+      MAIL_SMTP_PORT: process.env.E2E_MAIL_SMTP_PORT ?? String(apiPort + 4),
+      CHAT_STANDIN_PORT: process.env.E2E_CHAT_STANDIN_PORT ?? String(apiPort + 5),
+      DELIVERY_INTERVAL_SECONDS: "3",
     },
   },
 });
