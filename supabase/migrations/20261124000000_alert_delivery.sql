@@ -82,7 +82,8 @@ begin
   until := now() + make_interval(mins => minutes);
   insert into public.alert_symbol_rules as r (user_id, symbol, muted_until)
   values ((select auth.uid()), mute_alert_symbol.symbol, until)
-  on conflict (user_id, symbol) do update set muted_until = excluded.muted_until, updated_at = now();
+  on conflict on constraint alert_symbol_rules_pkey
+    do update set muted_until = excluded.muted_until, updated_at = now();
   return until;
 end;
 $$;
@@ -169,6 +170,7 @@ as $$
               when source = 'coinbase' or exchange ~* '^\s*coinbase\M' then 'coinbase'
               else 'cex-major' end;
 $$;
+revoke execute on function private.exchange_selection(text, public.exchange_type, text) from public, anon, authenticated;
 
 -- ---------------------------------------------------------------------------------------------
 -- 4. Detection: after each scan

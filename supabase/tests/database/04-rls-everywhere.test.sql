@@ -57,7 +57,7 @@ select not has_function_privilege('anon', p.oid, 'execute')
 from pg_proc p join pg_namespace n on n.oid = p.pronamespace
 where n.nspname = 'public'
   and (p.proname like 'admin\_%' or p.proname in ('promote_self', 'movers_feed', 'price_history_for', 'username_available',
-                                                   'touch_activity', 'join_group_by_invite'))
+                                                   'touch_activity', 'join_group_by_invite', 'mute_alert_symbol'))
 order by p.proname;
 insert into checks (passed, descr)
 select has_function_privilege('authenticated', p.oid, 'execute'),
@@ -71,7 +71,7 @@ select plan((select count(*)::int from checks) + 12);
 select tables_are('public', array['profiles', 'instruments', 'price_history', 'movers', 'strategy_signals',
   'strategy_signal_outcomes', 'order_books', 'funding_rates', 'groups', 'group_members', 'messages', 'user_blocks',
   'user_reports', 'support_tickets', 'ticket_messages', 'activity_logs', 'alerts_sent', 'billing_customers',
-  'billing_subscriptions', 'billing_events', 'source_health'], 'schema public holds exactly the tables of the data model');
+  'billing_subscriptions', 'billing_events', 'source_health', 'alert_symbol_rules'], 'schema public holds exactly the tables of the data model');
 select is(
   (select count(*)::int from pg_class c join pg_namespace n on n.oid = c.relnamespace
     where n.nspname in ('public', 'graphql_public', 'storage') and c.relkind in ('r', 'p') and not c.relrowsecurity),
@@ -84,7 +84,8 @@ select functions_are('public', array['allowed_windows', 'fallback_window', 'plan
   'touch_activity', 'movers_feed', 'join_group_by_invite', 'admin_set_plan', 'admin_set_subscription', 'admin_ban_user',
   'admin_unban_user', 'admin_delete_user', 'admin_set_ticket_status', 'admin_stats', 'admin_live_visitors',
   'admin_latest_alerts', 'promote_self', 'ingest_scan', 'ingest_backfill', 'record_signal_outcomes',
-  'signal_track_record', 'price_history_for', 'record_source_health'], 'the API exposes exactly these functions');
+  'signal_track_record', 'price_history_for', 'record_source_health', 'mute_alert_symbol', 'unsubscribe_alert_email',
+  'enqueue_alerts', 'claim_outbox', 'complete_outbox', 'fail_outbox', 'move_telegram_chat'], 'the API exposes exactly these functions');
 
 -- Private helpers: only the policy helpers are callable by API roles; the logging, lookup and
 -- trigger functions are not (a user calling log_admin_action or target_profile would forge logs
