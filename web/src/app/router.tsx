@@ -1,4 +1,5 @@
 import { createBrowserRouter, type RouteObject } from "react-router-dom";
+import { UnsubscribePage } from "@/features/alerts/components/unsubscribe-page";
 import { LoginPage } from "@/features/auth/components/login-page";
 import { RegisterPage } from "@/features/auth/components/register-page";
 import { ChartsPage } from "@/features/charts/components/charts-page";
@@ -31,6 +32,7 @@ export const routes: RouteObject[] = [
           { path: "auth/register", element: <RegisterPage /> },
           { path: "impressum", element: <ImprintPage /> },
           { path: "datenschutz", element: <PrivacyPage /> },
+          { path: "alerts/unsubscribe", element: <UnsubscribePage /> },
 
           {
             element: <RequireAuth />,

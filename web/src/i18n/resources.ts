@@ -1,3 +1,4 @@
+import deAlerts from "./locales/de/alerts.json";
 import deAuth from "./locales/de/auth.json";
 import deCharts from "./locales/de/charts.json";
 import deCommon from "./locales/de/common.json";
@@ -9,6 +10,7 @@ import deProfile from "./locales/de/profile.json";
 import deRealtime from "./locales/de/realtime.json";
 import deSettings from "./locales/de/settings.json";
 import deValidation from "./locales/de/validation.json";
+import enAlerts from "./locales/en/alerts.json";
 import enAuth from "./locales/en/auth.json";
 import enCharts from "./locales/en/charts.json";
 import enCommon from "./locales/en/common.json";
@@ -20,6 +22,7 @@ import enProfile from "./locales/en/profile.json";
 import enRealtime from "./locales/en/realtime.json";
 import enSettings from "./locales/en/settings.json";
 import enValidation from "./locales/en/validation.json";
+import esAlerts from "./locales/es/alerts.json";
 import esAuth from "./locales/es/auth.json";
 import esCharts from "./locales/es/charts.json";
 import esCommon from "./locales/es/common.json";
@@ -31,6 +34,7 @@ import esProfile from "./locales/es/profile.json";
 import esRealtime from "./locales/es/realtime.json";
 import esSettings from "./locales/es/settings.json";
 import esValidation from "./locales/es/validation.json";
+import frAlerts from "./locales/fr/alerts.json";
 import frAuth from "./locales/fr/auth.json";
 import frCharts from "./locales/fr/charts.json";
 import frCommon from "./locales/fr/common.json";
@@ -57,6 +61,7 @@ export const namespaces = [
   "settings",
   "dashboard",
   "charts",
+  "alerts",
 ] as const;
 
 /** English is the reference: every other language must have exactly its keys. */
@@ -72,6 +77,7 @@ export type Resources = {
   settings: typeof enSettings;
   dashboard: typeof enDashboard;
   charts: typeof enCharts;
+  alerts: typeof enAlerts;
 };
 
 export const resources: Record<Language, Resources> = {
@@ -87,6 +93,7 @@ export const resources: Record<Language, Resources> = {
     settings: enSettings,
     dashboard: enDashboard,
     charts: enCharts,
+    alerts: enAlerts,
   },
   de: {
     common: deCommon,
@@ -100,6 +107,7 @@ export const resources: Record<Language, Resources> = {
     settings: deSettings,
     dashboard: deDashboard,
     charts: deCharts,
+    alerts: deAlerts,
   },
   fr: {
     common: frCommon,
@@ -113,6 +121,7 @@ export const resources: Record<Language, Resources> = {
     settings: frSettings,
     dashboard: frDashboard,
     charts: frCharts,
+    alerts: frAlerts,
   },
   es: {
     common: esCommon,
@@ -126,5 +135,6 @@ export const resources: Record<Language, Resources> = {
     settings: esSettings,
     dashboard: esDashboard,
     charts: esCharts,
+    alerts: esAlerts,
   },
 };
