@@ -29,7 +29,11 @@ import { readAuthRateLimits, type AuthRateLimits } from "./rate-limit.ts";
 import { type RealtimeOptions, RealtimeServer } from "./realtime/server.ts";
 import { FilesystemStorage } from "./storage-adapter.ts";
 import { StripeStandIn } from "./stripe/standin.ts";
-import { startAlertServices, type AlertServices, type AlertServicesOptions } from "./alerts/services.ts";
+import {
+  startAlertServices,
+  type AlertServices,
+  type AlertServicesOptions,
+} from "./alerts/services.ts";
 
 /** The scan function's venue settings (decision 0017) the stack passes on, when set. */
 export function scanSettings(env: NodeJS.ProcessEnv = process.env): Record<string, string> {

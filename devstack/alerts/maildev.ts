@@ -40,7 +40,10 @@ export interface MailDev {
   stop(): Promise<void>;
 }
 
-export function mailPorts(env: NodeJS.ProcessEnv = process.env): { smtpPort: number; uiPort: number } {
+export function mailPorts(env: NodeJS.ProcessEnv = process.env): {
+  smtpPort: number;
+  uiPort: number;
+} {
   const port = (name: string, fallback: number) => {
     const n = Number(env[name]);
     return Number.isInteger(n) && n > 0 && n < 65536 ? n : fallback;
@@ -56,7 +59,16 @@ export async function startMailDev(opts: MailDevOptions): Promise<MailDev> {
   const bin = path.join(path.dirname(require.resolve("maildev/package.json")), "bin", "maildev");
   const child: ChildProcess = spawn(
     process.execPath,
-    [bin, "--ip", opts.host, "--smtp", String(opts.smtpPort), "--web", String(opts.uiPort), "--silent"],
+    [
+      bin,
+      "--ip",
+      opts.host,
+      "--smtp",
+      String(opts.smtpPort),
+      "--web",
+      String(opts.uiPort),
+      "--silent",
+    ],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
   let stderr = "";

@@ -66,7 +66,8 @@ export function discordViolation(body: unknown): string | null {
     const fields = Array.isArray(e.fields) ? (e.fields as { name?: string; value?: string }[]) : [];
     const footer = (e.footer as { text?: string } | undefined)?.text ?? "";
     if (title.length > 256) return `embeds.${i}.title: Must be 256 or fewer in length.`;
-    if (description.length > 4096) return `embeds.${i}.description: Must be 4096 or fewer in length.`;
+    if (description.length > 4096)
+      return `embeds.${i}.description: Must be 4096 or fewer in length.`;
     if (fields.length > 25) return `embeds.${i}.fields: Must be 25 or fewer in length.`;
     for (const f of fields) {
       if ((f.name ?? "").length > 256 || (f.value ?? "").length > 1024) {
@@ -138,12 +139,19 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
     return f;
   }
 
-  function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  function send(
+    res: http.ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ) {
     if (status === 204) {
       res.writeHead(204, headers).end();
       return;
     }
-    res.writeHead(status, { "Content-Type": "application/json", ...headers }).end(JSON.stringify(body));
+    res
+      .writeHead(status, { "Content-Type": "application/json", ...headers })
+      .end(JSON.stringify(body));
   }
 
   function discord(res: http.ServerResponse, url: URL, raw: string) {
@@ -156,7 +164,15 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
       // recorded as null below
     }
     const record = (status: number) =>
-      received.push({ seq: ++seq, service: "discord", at: new Date().toISOString(), path: url.pathname, status, body, target: webhookId });
+      received.push({
+        seq: ++seq,
+        service: "discord",
+        at: new Date().toISOString(),
+        path: url.pathname,
+        status,
+        body,
+        target: webhookId,
+      });
     const now = Date.now();
     let bucket = buckets.get(webhookId);
     if (!bucket || bucket.resetAt <= now) bucket = { remaining: 5, resetAt: now + 2000 };
@@ -185,7 +201,11 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
     const violation = discordViolation(body);
     if (violation) {
       record(400);
-      return send(res, 400, { message: "Invalid Form Body", code: 50035, errors: { _errors: [{ code: "BASE_TYPE_INVALID", message: violation }] } });
+      return send(res, 400, {
+        message: "Invalid Form Body",
+        code: 50035,
+        errors: { _errors: [{ code: "BASE_TYPE_INVALID", message: violation }] },
+      });
     }
     bucket.remaining = Math.max(0, bucket.remaining - 1);
     const headers = {
@@ -227,7 +247,15 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
     }
     const chat = body?.chat_id === undefined ? "" : String(body.chat_id);
     const record = (status: number) =>
-      received.push({ seq: ++seq, service: "telegram", at: new Date().toISOString(), path: url.pathname.replace(m[1]!, "<token>"), status, body, target: chat });
+      received.push({
+        seq: ++seq,
+        service: "telegram",
+        at: new Date().toISOString(),
+        path: url.pathname.replace(m[1]!, "<token>"),
+        status,
+        body,
+        target: chat,
+      });
     if (m[2] !== "sendMessage") {
       record(404);
       return send(res, 404, { ok: false, error_code: 404, description: "Not Found" });
@@ -259,15 +287,27 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
     const text = typeof body?.text === "string" ? body.text : "";
     if (!chat) {
       record(400);
-      return send(res, 400, { ok: false, error_code: 400, description: "Bad Request: chat_id is empty" });
+      return send(res, 400, {
+        ok: false,
+        error_code: 400,
+        description: "Bad Request: chat_id is empty",
+      });
     }
     if (!text.trim()) {
       record(400);
-      return send(res, 400, { ok: false, error_code: 400, description: "Bad Request: message text is empty" });
+      return send(res, 400, {
+        ok: false,
+        error_code: 400,
+        description: "Bad Request: message text is empty",
+      });
     }
     if (text.length > 4096) {
       record(400);
-      return send(res, 400, { ok: false, error_code: 400, description: "Bad Request: message is too long" });
+      return send(res, 400, {
+        ok: false,
+        error_code: 400,
+        description: "Bad Request: message is too long",
+      });
     }
     record(200);
     const id = Number(chat);
@@ -276,35 +316,62 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
       result: {
         message_id: ++messageId,
         from: { id: 1, is_bot: true, first_name: "MoverScan", username: "moverscan_bot" },
-        chat: Number.isFinite(id) ? { id, type: id < 0 ? "supergroup" : "private" } : { id: chat, type: "channel" },
+        chat: Number.isFinite(id)
+          ? { id, type: id < 0 ? "supergroup" : "private" }
+          : { id: chat, type: "channel" },
         date: Math.floor(Date.now() / 1000),
         text,
       },
     });
   }
 
-  async function control(req: http.IncomingMessage, res: http.ServerResponse, url: URL, raw: string) {
+  async function control(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    url: URL,
+    raw: string,
+  ) {
     const form = (req.headers["content-type"] ?? "").includes("application/x-www-form-urlencoded");
-    let input: Record<string, string> = {};
+    let input: Record<string, string>;
     try {
-      input = form ? Object.fromEntries(new URLSearchParams(raw)) : raw ? (JSON.parse(raw) as Record<string, string>) : {};
+      input = form
+        ? Object.fromEntries(new URLSearchParams(raw))
+        : raw
+          ? (JSON.parse(raw) as Record<string, string>)
+          : {};
     } catch {
       return send(res, 400, { error: "invalid_json", message: "The body is not JSON." });
     }
-    const done = (body: unknown) => (form ? res.writeHead(303, { Location: "/" }).end() : send(res, 200, body));
+    const done = (body: unknown) =>
+      form ? res.writeHead(303, { Location: "/" }).end() : send(res, 200, body);
     if (url.pathname === "/__standins/fail") {
       const service = input.service as Service;
       const status = Number(input.status);
       const times = Number(input.times ?? 1);
-      if (!["discord", "telegram"].includes(service) || ![429, 500].includes(status) || !(times >= 1 && times <= 100)) {
-        return send(res, 400, { error: "invalid_input", message: "service discord|telegram, status 429|500, times 1-100" });
+      if (
+        !["discord", "telegram"].includes(service) ||
+        ![429, 500].includes(status) ||
+        !(times >= 1 && times <= 100)
+      ) {
+        return send(res, 400, {
+          error: "invalid_input",
+          message: "service discord|telegram, status 429|500, times 1-100",
+        });
       }
-      api.fail(service, status as 429 | 500, times, input.retryAfter === undefined ? undefined : Number(input.retryAfter));
+      api.fail(
+        service,
+        status as 429 | 500,
+        times,
+        input.retryAfter === undefined ? undefined : Number(input.retryAfter),
+      );
       return done({ ok: true });
     }
     if (url.pathname === "/__standins/migrate") {
       if (!input.from || !/^-?[0-9]+$/.test(String(input.to))) {
-        return send(res, 400, { error: "invalid_input", message: "from and a numeric to are required" });
+        return send(res, 400, {
+          error: "invalid_input",
+          message: "from and a numeric to are required",
+        });
       }
       api.migrate(String(input.from), String(input.to));
       return done({ ok: true });
@@ -321,14 +388,17 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
       const url = new URL(req.url ?? "/", "http://standin");
       try {
         if (req.method === "GET" && url.pathname === "/") {
-          res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(page(received, failures));
+          res
+            .writeHead(200, { "Content-Type": "text/html; charset=utf-8" })
+            .end(page(received, failures));
           return;
         }
         if (req.method === "GET" && url.pathname === "/__standins/requests") {
           const service = url.searchParams.get("service") as Service | null;
           return send(res, 200, api.requests(service ?? undefined));
         }
-        if (req.method !== "POST") return send(res, 405, { error: "method_not_allowed", message: "Use POST." });
+        if (req.method !== "POST")
+          return send(res, 405, { error: "method_not_allowed", message: "Use POST." });
         const raw = await readBody(req);
         if (url.pathname.startsWith("/__standins/")) return await control(req, res, url, raw);
         if (DISCORD_PATH.test(url.pathname)) return discord(res, url, raw);
@@ -336,7 +406,8 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
         return send(res, 404, { message: "404: Not Found", code: 0 });
       } catch (err) {
         opts.log?.(`chat stand-in: ${(err as Error).message}`);
-        if (!res.headersSent) send(res, 400, { error: "bad_request", message: (err as Error).message });
+        if (!res.headersSent)
+          send(res, 400, { error: "bad_request", message: (err as Error).message });
       }
     })();
   });
@@ -358,7 +429,11 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
     url,
     requests: (service) => received.filter((r) => !service || r.service === service),
     fail(service, status, times, retryAfter) {
-      failures.set(service, { status, remaining: times, retryAfter: retryAfter ?? (status === 429 ? 1 : 0) });
+      failures.set(service, {
+        status,
+        remaining: times,
+        retryAfter: retryAfter ?? (status === 429 ? 1 : 0),
+      });
     },
     migrate(from, to) {
       migrations.set(from, to);

@@ -395,6 +395,36 @@ $$;
 revoke execute on function public.complete_outbox(bigint, text, text) from public, anon, authenticated;
 grant execute on function public.complete_outbox(bigint, text, text) to service_role;
 
+-- Several completions in one call (a worker flushes what it handed over per claimed batch):
+-- [{ "id": 1, "recipient": "..." }, ...]; returns how many were accepted.
+create function public.complete_outbox_batch(worker text, results jsonb)
+returns integer
+  language plpgsql security definer
+  set search_path = ''
+as $$
+declare
+  r record;
+  n integer := 0;
+begin
+  if results is null or jsonb_typeof(results) <> 'array' then
+    raise exception 'results must be a JSON array of {id, recipient}' using errcode = '22023';
+  end if;
+  for r in
+    select (e ->> 'id')::bigint as id, e ->> 'recipient' as recipient
+    from jsonb_array_elements(results) e
+    where jsonb_typeof(e -> 'id') = 'number'
+    order by 1
+  loop
+    if public.complete_outbox(r.id, worker, r.recipient) then
+      n := n + 1;
+    end if;
+  end loop;
+  return n;
+end;
+$$;
+revoke execute on function public.complete_outbox_batch(text, jsonb) from public, anon, authenticated;
+grant execute on function public.complete_outbox_batch(text, jsonb) to service_role;
+
 -- The send failed: retried with exponential backoff (5 s, 10 s, 20 s, ... at most 10 min, or the
 -- channel's retry_after when longer), given up after 8 attempts or at once when permanent.
 create function public.fail_outbox(job_id bigint, worker text, error text, retry_after_seconds numeric default null,

@@ -13,6 +13,7 @@ import { ROOT, readEnvFile, ENV_FILE } from "../../devstack/config.ts";
 import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
 import { freePort } from "../../devstack/stack.ts";
 import { postgresAvailable, startTempPostgres } from "../support/postgres.ts";
+import { benchAlerts } from "./alerts.ts";
 import { benchFanout } from "./fanout.ts";
 import { benchFreshness } from "./freshness.ts";
 import { benchIngest } from "./ingest.ts";
@@ -153,6 +154,7 @@ try {
   await bench("PGlite", { DATA_DIR: path.join(tmp, "pglite") });
   console.log(await benchFanout("PGlite"));
   console.log(await benchIngest("PGlite"));
+  console.log(await benchAlerts("PGlite"));
   if (postgresAvailable()) {
     const pg = await startTempPostgres();
     try {
@@ -160,6 +162,7 @@ try {
       await bench("PostgreSQL 15", { DATA_DIR: path.join(tmp, "pg"), DATABASE_URL: pg.url });
       console.log(await benchFanout("PostgreSQL 15", pg.url));
       console.log(await benchIngest("PostgreSQL 15", pg.url));
+      console.log(await benchAlerts("PostgreSQL 15", pg.url));
     } finally {
       await pg.stop();
     }

@@ -2,9 +2,15 @@
 // a scan that crosses a subscriber's threshold becomes outbox jobs (enqueue_alerts), the
 // deliver-alerts function sends them to MailDev and the Discord/Telegram stand-ins, records them
 // in alerts_sent; cooldown, dead workers, 429/500 retries, inactive users and ticket e-mails.
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Quote } from "../../supabase/functions/_shared/domain/market.ts";
-import { demoUser, serviceClient, signedInUser, stackInfo, type Client } from "../support/clients.ts";
+import {
+  demoUser,
+  serviceClient,
+  signedInUser,
+  stackInfo,
+  type Client,
+} from "../support/clients.ts";
 import { sleep } from "../support/realtime.ts";
 
 interface CaughtEmail {
@@ -45,7 +51,12 @@ async function standIn(path: string, body: unknown) {
   expect(res.status).toBe(200);
 }
 
-async function deliver(): Promise<{ claimed: number; sent: number; retried: number; failed: number }> {
+async function deliver(): Promise<{
+  claimed: number;
+  sent: number;
+  retried: number;
+  failed: number;
+}> {
   const s = stackInfo();
   const res = await fetch(`${s.url}/functions/v1/deliver-alerts`, {
     method: "POST",
@@ -147,14 +158,36 @@ function sym(tag: string) {
 }
 
 describe("alert delivery", () => {
+  // The seeded enterprise demo account has all three channels too: off while these tests count
+  // what the stand-ins receive (and the 429/500 they answer), restored afterwards.
+  let demoChannels: Record<string, string | null> | null = null;
   beforeAll(async () => {
+    const service = serviceClient();
+    const { data } = await service
+      .from("profiles")
+      .select("email_alert, discord_webhook_url, telegram_chat_id")
+      .eq("email", "enterprise@demo.local")
+      .single();
+    demoChannels = data;
+    await service
+      .from("profiles")
+      .update({ email_alert: null, discord_webhook_url: null, telegram_chat_id: null })
+      .eq("email", "enterprise@demo.local");
     // Whatever earlier suites left in the outbox is sent first.
     await deliver();
+  });
+  afterAll(async () => {
+    if (demoChannels) {
+      await serviceClient().from("profiles").update(demoChannels).eq("email", "enterprise@demo.local");
+    }
   });
   afterEach(async () => {
     // Every subscriber gets every crossing symbol: end this test's ones so the next test counts its own.
     if (current.length) {
-      await serviceClient().from("profiles").update({ subscription_active: false }).in("id", current.splice(0));
+      await serviceClient()
+        .from("profiles")
+        .update({ subscription_active: false })
+        .in("id", current.splice(0));
     }
     await fetch(`${stackInfo().chatUrl}/__standins/reset`, { method: "POST" });
     await deliver();
@@ -215,7 +248,10 @@ describe("alert delivery", () => {
     const downgraded = await subscriber();
     await crossingScan([sym("OFF")], 1.25);
     const service = serviceClient();
-    const { error } = await service.from("profiles").update({ plan: "pro" }).eq("id", downgraded.id);
+    const { error } = await service
+      .from("profiles")
+      .update({ plan: "pro" })
+      .eq("id", downgraded.id);
     expect(error).toBeNull();
     await deliver();
     for (const u of [inactive, downgraded]) {
@@ -230,7 +266,11 @@ describe("alert delivery", () => {
     await crossingScan([sym("DIE")], 1.2);
     const service = serviceClient();
     // A worker claims everything due, then dies before sending (its lease is 5 s).
-    const claimed = await service.rpc("claim_outbox", { worker: "dead-worker", max_jobs: 500, lease_seconds: 5 });
+    const claimed = await service.rpc("claim_outbox", {
+      worker: "dead-worker",
+      max_jobs: 500,
+      lease_seconds: 5,
+    });
     expect(claimed.error).toBeNull();
     const mine = (claimed.data ?? []).filter((j) => j.target === u.email || j.target === u.chatId);
     expect(mine.length).toBe(2);
@@ -276,13 +316,20 @@ describe("alert delivery", () => {
     await deliver();
     expect((await chatRequests(u.chatId)).map((r) => r.status)).toEqual([400]);
     expect((await chatRequests(moved)).map((r) => r.status)).toEqual([200]);
-    const { data } = await serviceClient().from("profiles").select("telegram_chat_id").eq("id", u.id).single();
+    const { data } = await serviceClient()
+      .from("profiles")
+      .select("telegram_chat_id")
+      .eq("id", u.id)
+      .single();
     expect(data!.telegram_chat_id).toBe(moved);
   });
 
   it("e-mails the ticket's owner on an admin reply and a status change, in their language", async () => {
     const owner = await signedInUser();
-    await serviceClient().from("profiles").update({ locale: "de" } as never).eq("id", owner.user.id);
+    await serviceClient()
+      .from("profiles")
+      .update({ locale: "de" } as never)
+      .eq("id", owner.user.id);
     const ticket = await owner.client
       .from("support_tickets")
       .insert({ subject: `Alarm fehlt ${run}`, content: "Mein Alarm kam nicht an, bitte prüfen." })

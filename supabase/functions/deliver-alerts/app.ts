@@ -26,7 +26,8 @@ import type { Links } from "./messages.ts";
 /** The database side of the worker. */
 export interface OutboxDb {
   claim(worker: string, max: number, leaseSeconds: number): Promise<Job[]>;
-  complete(id: number, worker: string, recipient: string): Promise<boolean>;
+  /** Several completions in one round trip; returns how many were accepted. */
+  completeMany(worker: string, results: { id: number; recipient: string }[]): Promise<number>;
   fail(
     id: number,
     worker: string,
@@ -49,10 +50,10 @@ export function supabaseOutboxDb(client: SupabaseClient): OutboxDb {
       if (error) throw new Error(`claim_outbox failed: ${error.message}`);
       return ((data ?? []) as Job[]).map((j) => ({ ...j, id: Number(j.id) }));
     },
-    async complete(id, worker, recipient) {
-      const { data, error } = await client.rpc("complete_outbox", { job_id: id, worker, recipient });
-      if (error) throw new Error(`complete_outbox failed: ${error.message}`);
-      return data === true;
+    async completeMany(worker, results) {
+      const { data, error } = await client.rpc("complete_outbox_batch", { worker, results });
+      if (error) throw new Error(`complete_outbox_batch failed: ${error.message}`);
+      return Number(data ?? 0);
     },
     async fail(id, worker, message, retryAfter, permanent) {
       const { data, error } = await client.rpc("fail_outbox", {
@@ -87,7 +88,7 @@ export interface DeliverDeps {
   channels?: Partial<Record<ChannelName, Channel>>;
   /** How long one invocation keeps claiming (default 20 s; the scan's call and the schedule overlap safely). */
   budgetMs?: number;
-  /** Jobs per claim (default 100) and parallel recipients (default 16). */
+  /** Jobs per claim (default 50; completions are flushed per claim) and parallel recipients (default 16). */
   batch?: number;
   concurrency?: number;
   leaseSeconds?: number;
@@ -135,7 +136,9 @@ export function linksFrom(env: Env): Links {
   return {
     site,
     ...(api
-      ? { unsubscribeEndpoint: `${api.replace(/\/+$/, "")}/functions/v1/deliver-alerts/unsubscribe` }
+      ? {
+        unsubscribeEndpoint: `${api.replace(/\/+$/, "")}/functions/v1/deliver-alerts/unsubscribe`,
+      }
       : {}),
   };
 }
@@ -185,7 +188,7 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
     const report: DeliverReport = { claimed: 0, sent: 0, retried: 0, failed: 0, durationMs: 0 };
     const ch = channelsFor(db);
     while (now() - started < budget) {
-      const jobs = await db.claim(worker, deps.batch ?? 100, deps.leaseSeconds ?? 60);
+      const jobs = await db.claim(worker, deps.batch ?? 50, deps.leaseSeconds ?? 60);
       if (jobs.length === 0) break;
       report.claimed += jobs.length;
       // Jobs to one recipient go one after another (Telegram: 1 per second per chat; Discord:
@@ -195,6 +198,8 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
         const key = `${job.channel}\u0000${job.target}`;
         groups.set(key, [...(groups.get(key) ?? []), job]);
       }
+      // Completions are flushed once per claimed batch (one round trip, not one per job).
+      const done: { id: number; recipient: string }[] = [];
       await pool([...groups.values()], deps.concurrency ?? 16, async (group) => {
         for (const job of group) {
           let result: SendResult;
@@ -204,7 +209,7 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
             result = { ok: false, error: err instanceof Error ? err.message : String(err) };
           }
           if (result.ok) {
-            await db.complete(job.id, worker, result.recipient);
+            done.push({ id: job.id, recipient: result.recipient });
             report.sent++;
           } else {
             const state = await db.fail(
@@ -216,10 +221,13 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
             );
             if (state === "pending") report.retried++;
             else report.failed++;
-            console.warn(`[deliver-alerts] job ${job.id} (${job.channel}) ${state}: ${result.error}`);
+            console.warn(
+              `[deliver-alerts] job ${job.id} (${job.channel}) ${state}: ${result.error}`,
+            );
           }
         }
       });
+      if (done.length > 0) await db.completeMany(worker, done);
     }
     report.durationMs = now() - started;
     return report;

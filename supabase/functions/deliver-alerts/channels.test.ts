@@ -19,7 +19,10 @@ import {
 } from "./messages.ts";
 import { buildMime, sendSmtp } from "./smtp.ts";
 
-const links = { site: "https://app.example", unsubscribeEndpoint: "https://api.example/functions/v1/deliver-alerts/unsubscribe" };
+const links = {
+  site: "https://app.example",
+  unsubscribeEndpoint: "https://api.example/functions/v1/deliver-alerts/unsubscribe",
+};
 const item = (i: number, pct = 12.345): AlertItem => ({
   instrumentId: i,
   symbol: `SYM${i}/USDT`,
@@ -60,7 +63,11 @@ function fakeFetch(answers: Response[]): { fetch: typeof fetch; calls: Call[] } 
     }) as typeof fetch,
   };
 }
-function deps(env: Record<string, string>, f: typeof fetch, extra: Partial<ChannelDeps> = {}): ChannelDeps {
+function deps(
+  env: Record<string, string>,
+  f: typeof fetch,
+  extra: Partial<ChannelDeps> = {},
+): ChannelDeps {
   let t = 1_000_000;
   return {
     env: envFrom(env),
@@ -97,7 +104,9 @@ Deno.test("Discord: a 429 body's retry_after is honoured; X-RateLimit-Remaining 
       status: 429,
       headers: { "Retry-After": "1" },
     }),
-    Response.json({ id: "2" }, { headers: { "X-RateLimit-Remaining": "0", "X-RateLimit-Reset-After": "1.5" } }),
+    Response.json({ id: "2" }, {
+      headers: { "X-RateLimit-Remaining": "0", "X-RateLimit-Reset-After": "1.5" },
+    }),
     Response.json({ id: "3" }),
   ]);
   const d = deps({}, f.fetch);
@@ -140,13 +149,25 @@ Deno.test("Discord: a digest of 300 symbols stays within every limit", () => {
   const e = body.embeds[0]!;
   ok(e.title.length <= 256);
   ok(e.description!.length <= 4096);
-  const total = body.embeds.reduce((a, x) => a + x.title.length + (x.description?.length ?? 0) + (x.footer?.text.length ?? 0), 0);
+  const total = body.embeds.reduce(
+    (a, x) => a + x.title.length + (x.description?.length ?? 0) + (x.footer?.text.length ?? 0),
+    0,
+  );
   ok(total <= 6000, `total ${total}`);
   ok(e.description!.includes("… +"));
 });
 
 Deno.test("Telegram: sendMessage with the bot token, HTML, one message per second per chat", async () => {
-  const ok1 = () => Response.json({ ok: true, result: { message_id: 1, chat: { id: -1001234567890, type: "supergroup" }, date: 1, text: "x" } });
+  const ok1 = () =>
+    Response.json({
+      ok: true,
+      result: {
+        message_id: 1,
+        chat: { id: -1001234567890, type: "supergroup" },
+        date: 1,
+        text: "x",
+      },
+    });
   const f = fakeFetch([ok1(), ok1()]);
   const d = deps({ TELEGRAM_BOT_TOKEN: "123:abc", TELEGRAM_API_URL: "http://tg.local" }, f.fetch);
   const slept: number[] = [];
@@ -156,7 +177,10 @@ Deno.test("Telegram: sendMessage with the bot token, HTML, one message per secon
     return sleep(ms);
   };
   const ch = telegramChannel(d);
-  deepStrictEqual(await ch.send(job("telegram", "-1001234567890")), { ok: true, recipient: "telegram:-1001234567890" });
+  deepStrictEqual(await ch.send(job("telegram", "-1001234567890")), {
+    ok: true,
+    recipient: "telegram:-1001234567890",
+  });
   assertEquals((await ch.send(job("telegram", "-1001234567890"))).ok, true);
   assertEquals(f.calls[0]!.url, "http://tg.local/bot123:abc/sendMessage");
   const body = JSON.parse(String(f.calls[0]!.init.body));
@@ -169,7 +193,12 @@ Deno.test("Telegram: sendMessage with the bot token, HTML, one message per secon
 Deno.test("Telegram: 429 parameters.retry_after; migrate_to_chat_id is followed and stored", async () => {
   const moved: [string, string][] = [];
   const f = fakeFetch([
-    Response.json({ ok: false, error_code: 429, description: "Too Many Requests: retry after 7", parameters: { retry_after: 7 } }, { status: 429 }),
+    Response.json({
+      ok: false,
+      error_code: 429,
+      description: "Too Many Requests: retry after 7",
+      parameters: { retry_after: 7 },
+    }, { status: 429 }),
     Response.json({
       ok: false,
       error_code: 400,
@@ -177,7 +206,11 @@ Deno.test("Telegram: 429 parameters.retry_after; migrate_to_chat_id is followed 
       parameters: { migrate_to_chat_id: -1009876543210 },
     }, { status: 400 }),
     Response.json({ ok: true, result: { message_id: 2 } }),
-    Response.json({ ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" }, { status: 403 }),
+    Response.json({
+      ok: false,
+      error_code: 403,
+      description: "Forbidden: bot was blocked by the user",
+    }, { status: 403 }),
   ]);
   const ch = telegramChannel(
     deps({ TELEGRAM_BOT_TOKEN: "123:abc" }, f.fetch, {
@@ -198,7 +231,15 @@ Deno.test("Telegram: 429 parameters.retry_after; migrate_to_chat_id is followed 
 });
 
 Deno.test("Telegram: a long digest stays under 4,096 characters", () => {
-  const text = telegramText({ shape: "digest", items: Array.from({ length: 200 }, (_, i) => item(i)), scannedAt: single.scannedAt }, "fr", links);
+  const text = telegramText(
+    {
+      shape: "digest",
+      items: Array.from({ length: 200 }, (_, i) => item(i)),
+      scannedAt: single.scannedAt,
+    },
+    "fr",
+    links,
+  );
   ok(text.length <= TELEGRAM_TEXT_LIMIT, String(text.length));
   ok(text.includes("… +"));
 });
@@ -206,11 +247,21 @@ Deno.test("Telegram: a long digest stays under 4,096 characters", () => {
 Deno.test("E-mail via Resend: Bearer key, Idempotency-Key, the documented body; 422 permanent, 429 retried", async () => {
   const f = fakeFetch([
     Response.json({ id: "49a3999c-0ce1-4ea6-ab68-afcd6dc2e794" }),
-    Response.json({ statusCode: 429, message: "Too many requests", name: "rate_limit_exceeded" }, { status: 429, headers: { "retry-after": "2" } }),
-    Response.json({ statusCode: 422, message: "Invalid `to` field.", name: "validation_error" }, { status: 422 }),
+    Response.json({ statusCode: 429, message: "Too many requests", name: "rate_limit_exceeded" }, {
+      status: 429,
+      headers: { "retry-after": "2" },
+    }),
+    Response.json({ statusCode: 422, message: "Invalid `to` field.", name: "validation_error" }, {
+      status: 422,
+    }),
   ]);
-  const ch = emailChannel(deps({ RESEND_API_KEY: "re_test_123", RESEND_API_URL: "http://resend.local" }, f.fetch));
-  deepStrictEqual(await ch.send(job("email", "trader@example.com")), { ok: true, recipient: "trader@example.com" });
+  const ch = emailChannel(
+    deps({ RESEND_API_KEY: "re_test_123", RESEND_API_URL: "http://resend.local" }, f.fetch),
+  );
+  deepStrictEqual(await ch.send(job("email", "trader@example.com")), {
+    ok: true,
+    recipient: "trader@example.com",
+  });
   const call = f.calls[0]!;
   assertEquals(call.url, "http://resend.local/emails");
   const h = new Headers(call.init.headers);
@@ -292,7 +343,9 @@ Deno.test("SMTP refusals: 5xx is permanent, a closed port is retried", async () 
   const ch = emailChannel(deps({ SMTP_HOST: "127.0.0.1", SMTP_PORT: "1" }, fetch));
   const r = await ch.send(job("email", "trader@example.com"));
   ok(!r.ok && !r.permanent);
-  ok(buildMime({ from: "a@b.c", to: "d@e.f", subject: "s", text: "t", html: "h" }).includes("\r\n"));
+  ok(
+    buildMime({ from: "a@b.c", to: "d@e.f", subject: "s", text: "t", html: "h" }).includes("\r\n"),
+  );
 });
 
 Deno.test("Retry-After: seconds or an HTTP date", () => {

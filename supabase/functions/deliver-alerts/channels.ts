@@ -72,7 +72,9 @@ export function retryAfterHeader(value: string | null, now = Date.now()): number
 
 function emailFor(job: Job, links: Links): Email {
   const locale = localeOf(job.locale);
-  if (job.kind === "market_alert") return alertEmail(job.payload as MarketAlertPayload, locale, links);
+  if (job.kind === "market_alert") {
+    return alertEmail(job.payload as MarketAlertPayload, locale, links);
+  }
   if (job.kind === "ticket_reply" || job.kind === "ticket_status") {
     return ticketEmail(job.kind, job.payload as TicketPayload, locale, links);
   }
@@ -129,8 +131,12 @@ export function emailChannel(deps: ChannelDeps): Channel {
           | { id?: string; message?: string; name?: string; statusCode?: number }
           | null;
         if (res.ok && body?.id) return { ok: true, recipient: job.target };
-        const error = `Resend ${res.status}${body?.name ? ` ${body.name}` : ""}: ${body?.message ?? "no message"}`;
-        if (res.status === 429 || res.status >= 500 || body?.name === "concurrent_idempotent_requests") {
+        const error = `Resend ${res.status}${body?.name ? ` ${body.name}` : ""}: ${
+          body?.message ?? "no message"
+        }`;
+        if (
+          res.status === 429 || res.status >= 500 || body?.name === "concurrent_idempotent_requests"
+        ) {
           return { ok: false, error, retryAfter: retryAfterHeader(res.headers.get("retry-after")) };
         }
         return { ok: false, error, permanent: true };
@@ -138,7 +144,10 @@ export function emailChannel(deps: ChannelDeps): Channel {
       const host = env("SMTP_HOST")?.trim();
       const port = Number(env("SMTP_PORT") ?? 0);
       if (!host || !port) {
-        return { ok: false, error: "No e-mail transport: set RESEND_API_KEY, or SMTP_HOST and SMTP_PORT." };
+        return {
+          ok: false,
+          error: "No e-mail transport: set RESEND_API_KEY, or SMTP_HOST and SMTP_PORT.",
+        };
       }
       try {
         await sendSmtp(
@@ -160,7 +169,8 @@ export function emailChannel(deps: ChannelDeps): Channel {
 // ---- Discord --------------------------------------------------------------------------------
 
 export const DISCORD_API_URL = "https://discord.com/api";
-const DISCORD_WEBHOOK = /^https:\/\/(?:discord\.com|discordapp\.com|ptb\.discord\.com|canary\.discord\.com)\/api(\/webhooks\/[0-9]+\/[A-Za-z0-9_-]+)$/;
+const DISCORD_WEBHOOK =
+  /^https:\/\/(?:discord\.com|discordapp\.com|ptb\.discord\.com|canary\.discord\.com)\/api(\/webhooks\/[0-9]+\/[A-Za-z0-9_-]+)$/;
 
 /** The URL to post to: the stored webhook, or its path under DISCORD_API_URL (stand-ins). */
 export function discordUrl(env: Env, webhook: string): string | null {
@@ -188,7 +198,9 @@ export function discordChannel(deps: ChannelDeps): Channel {
       const url = discordUrl(deps.env, job.target);
       if (!url) return { ok: false, error: "Not a Discord webhook URL", permanent: true };
       const wait = (resetAt.get(job.target) ?? 0) - now();
-      if (wait > 5_000) return { ok: false, error: "Discord rate limit (bucket empty)", retryAfter: wait / 1000 };
+      if (wait > 5_000) {
+        return { ok: false, error: "Discord rate limit (bucket empty)", retryAfter: wait / 1000 };
+      }
       if (wait > 0) await sleep(wait);
       const body = discordBody(job.payload as MarketAlertPayload, localeOf(job.locale), deps.links);
       let res: Response;
@@ -218,7 +230,9 @@ export function discordChannel(deps: ChannelDeps): Channel {
         resetAt.set(job.target, now() + retryAfter * 1000);
         return { ok: false, error: `Discord 429: ${data?.message ?? "rate limited"}`, retryAfter };
       }
-      const error = `Discord ${res.status}${data?.code ? ` (${data.code})` : ""}: ${data?.message ?? "no message"}`;
+      const error = `Discord ${res.status}${data?.code ? ` (${data.code})` : ""}: ${
+        data?.message ?? "no message"
+      }`;
       // 404 Unknown Webhook, 401/403: the webhook is gone; 400: our payload (never retried).
       if (res.status >= 400 && res.status < 500) return { ok: false, error, permanent: true };
       return { ok: false, error };
@@ -276,7 +290,11 @@ export function telegramChannel(deps: ChannelDeps): Channel {
       }
       const token = deps.env("TELEGRAM_BOT_TOKEN")?.trim();
       if (!token) return { ok: false, error: "TELEGRAM_BOT_TOKEN is not set" };
-      const text = telegramText(job.payload as MarketAlertPayload, localeOf(job.locale), deps.links);
+      const text = telegramText(
+        job.payload as MarketAlertPayload,
+        localeOf(job.locale),
+        deps.links,
+      );
       let chat = job.target;
       for (let hop = 0; hop < 2; hop++) {
         let answer;
@@ -287,7 +305,9 @@ export function telegramChannel(deps: ChannelDeps): Channel {
         }
         const { res, data } = answer;
         if (res.ok && data?.ok) return { ok: true, recipient: `telegram:${chat}` };
-        const error = `Telegram ${data?.error_code ?? res.status}: ${data?.description ?? "no description"}`;
+        const error = `Telegram ${data?.error_code ?? res.status}: ${
+          data?.description ?? "no description"
+        }`;
         const moved = data?.parameters?.migrate_to_chat_id;
         if (moved !== undefined && hop === 0) {
           const next = String(moved);

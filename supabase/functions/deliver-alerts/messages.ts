@@ -60,11 +60,18 @@ const T = {
     settings: "Alert settings",
     disclaimer: "Not financial advice. Experimental and educational only.",
     ticketReplySubject: (n: number) => `New reply to your support ticket #${n}`,
-    ticketReplyIntro: (n: number, s: string) => `Our support team replied to your ticket #${n} "${s}":`,
+    ticketReplyIntro: (n: number, s: string) =>
+      `Our support team replied to your ticket #${n} "${s}":`,
     ticketStatusSubject: (n: number, st: string) => `Your support ticket #${n} is now ${st}`,
-    ticketStatusIntro: (n: number, s: string, st: string) => `The status of your ticket #${n} "${s}" is now: ${st}.`,
+    ticketStatusIntro: (n: number, s: string, st: string) =>
+      `The status of your ticket #${n} "${s}" is now: ${st}.`,
     ticketOpen: "View the ticket",
-    status: { open: "open", in_progress: "in progress", resolved: "resolved", closed: "closed" } as Record<string, string>,
+    status: {
+      open: "open",
+      in_progress: "in progress",
+      resolved: "resolved",
+      closed: "closed",
+    } as Record<string, string>,
   },
   de: {
     pump: "stieg um",
@@ -82,11 +89,18 @@ const T = {
     settings: "Alarmeinstellungen",
     disclaimer: "Keine Finanzberatung. Nur experimentell und zu Bildungszwecken.",
     ticketReplySubject: (n: number) => `Neue Antwort auf Ihr Support-Ticket #${n}`,
-    ticketReplyIntro: (n: number, s: string) => `Unser Support-Team hat auf Ihr Ticket #${n} „${s}“ geantwortet:`,
+    ticketReplyIntro: (n: number, s: string) =>
+      `Unser Support-Team hat auf Ihr Ticket #${n} „${s}“ geantwortet:`,
     ticketStatusSubject: (n: number, st: string) => `Ihr Support-Ticket #${n} ist jetzt ${st}`,
-    ticketStatusIntro: (n: number, s: string, st: string) => `Der Status Ihres Tickets #${n} „${s}“ ist jetzt: ${st}.`,
+    ticketStatusIntro: (n: number, s: string, st: string) =>
+      `Der Status Ihres Tickets #${n} „${s}“ ist jetzt: ${st}.`,
     ticketOpen: "Ticket ansehen",
-    status: { open: "offen", in_progress: "in Bearbeitung", resolved: "gelöst", closed: "geschlossen" } as Record<string, string>,
+    status: {
+      open: "offen",
+      in_progress: "in Bearbeitung",
+      resolved: "gelöst",
+      closed: "geschlossen",
+    } as Record<string, string>,
   },
   fr: {
     pump: "a monté de",
@@ -104,11 +118,19 @@ const T = {
     settings: "Paramètres d'alerte",
     disclaimer: "Ceci n'est pas un conseil financier. Expérimental et éducatif uniquement.",
     ticketReplySubject: (n: number) => `Nouvelle réponse à votre ticket de support n° ${n}`,
-    ticketReplyIntro: (n: number, s: string) => `Notre équipe support a répondu à votre ticket n° ${n} « ${s} » :`,
-    ticketStatusSubject: (n: number, st: string) => `Votre ticket de support n° ${n} est maintenant ${st}`,
-    ticketStatusIntro: (n: number, s: string, st: string) => `Le statut de votre ticket n° ${n} « ${s} » est maintenant : ${st}.`,
+    ticketReplyIntro: (n: number, s: string) =>
+      `Notre équipe support a répondu à votre ticket n° ${n} « ${s} » :`,
+    ticketStatusSubject: (n: number, st: string) =>
+      `Votre ticket de support n° ${n} est maintenant ${st}`,
+    ticketStatusIntro: (n: number, s: string, st: string) =>
+      `Le statut de votre ticket n° ${n} « ${s} » est maintenant : ${st}.`,
     ticketOpen: "Voir le ticket",
-    status: { open: "ouvert", in_progress: "en cours", resolved: "résolu", closed: "fermé" } as Record<string, string>,
+    status: {
+      open: "ouvert",
+      in_progress: "en cours",
+      resolved: "résolu",
+      closed: "fermé",
+    } as Record<string, string>,
   },
   es: {
     pump: "subió",
@@ -126,11 +148,19 @@ const T = {
     settings: "Ajustes de alertas",
     disclaimer: "No es asesoramiento financiero. Solo experimental y educativo.",
     ticketReplySubject: (n: number) => `Nueva respuesta a tu ticket de soporte n.º ${n}`,
-    ticketReplyIntro: (n: number, s: string) => `Nuestro equipo de soporte respondió a tu ticket n.º ${n} «${s}»:`,
-    ticketStatusSubject: (n: number, st: string) => `Tu ticket de soporte n.º ${n} ahora está ${st}`,
-    ticketStatusIntro: (n: number, s: string, st: string) => `El estado de tu ticket n.º ${n} «${s}» ahora es: ${st}.`,
+    ticketReplyIntro: (n: number, s: string) =>
+      `Nuestro equipo de soporte respondió a tu ticket n.º ${n} «${s}»:`,
+    ticketStatusSubject: (n: number, st: string) =>
+      `Tu ticket de soporte n.º ${n} ahora está ${st}`,
+    ticketStatusIntro: (n: number, s: string, st: string) =>
+      `El estado de tu ticket n.º ${n} «${s}» ahora es: ${st}.`,
     ticketOpen: "Ver el ticket",
-    status: { open: "abierto", in_progress: "en curso", resolved: "resuelto", closed: "cerrado" } as Record<string, string>,
+    status: {
+      open: "abierto",
+      in_progress: "en curso",
+      resolved: "resuelto",
+      closed: "cerrado",
+    } as Record<string, string>,
   },
 };
 
@@ -157,7 +187,9 @@ export function analysisUrl(links: Links, symbol: string): string {
 }
 
 export function muteUrl(links: Links, symbol: string, minutes = 60): string {
-  return `${trimSlash(links.site)}/dashboard/settings?mute=${encodeURIComponent(symbol)}&minutes=${minutes}`;
+  return `${trimSlash(links.site)}/dashboard/settings?mute=${
+    encodeURIComponent(symbol)
+  }&minutes=${minutes}`;
 }
 
 export function unsubscribePageUrl(links: Links, token: string): string {
@@ -229,11 +261,13 @@ export function alertEmail(payload: MarketAlertPayload, locale: Locale, links: L
     ...(unsubscribePage ? [`${t.unsubscribe}: ${unsubscribePage}`] : []),
   ].join("\n");
   const rows = lines.map((l) =>
-    `<tr><td style="padding:6px 8px"><strong>${escapeHtml(l.title)}</strong><br>${escapeHtml(t.venue)}: ${
-      escapeHtml(l.venue)
-    } · ${escapeHtml(t.price)}: ${escapeHtml(l.price)} · ${escapeHtml(l.time)}<br><a href="${
-      escapeHtml(l.analysis)
-    }">${escapeHtml(t.analysis)}</a> · <a href="${escapeHtml(l.mute)}">${escapeHtml(t.mute)}</a></td></tr>`
+    `<tr><td style="padding:6px 8px"><strong>${escapeHtml(l.title)}</strong><br>${
+      escapeHtml(t.venue)
+    }: ${escapeHtml(l.venue)} · ${escapeHtml(t.price)}: ${escapeHtml(l.price)} · ${
+      escapeHtml(l.time)
+    }<br><a href="${escapeHtml(l.analysis)}">${escapeHtml(t.analysis)}</a> · <a href="${
+      escapeHtml(l.mute)
+    }">${escapeHtml(t.mute)}</a></td></tr>`
   ).join("");
   const html = layoutHtml(
     `<h2 style="font-size:18px">${escapeHtml(subject)}</h2><table>${rows}</table>`,
@@ -245,7 +279,9 @@ export function alertEmail(payload: MarketAlertPayload, locale: Locale, links: L
   );
   const headers: Record<string, string> = {};
   if (token && links.unsubscribeEndpoint) {
-    headers["List-Unsubscribe"] = `<${links.unsubscribeEndpoint}?token=${encodeURIComponent(token)}>`;
+    headers["List-Unsubscribe"] = `<${links.unsubscribeEndpoint}?token=${
+      encodeURIComponent(token)
+    }>`;
     headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click";
   }
   return { subject, text, html, headers };
@@ -343,7 +379,10 @@ export function discordBody(
   } else {
     const title = clip(t.digestTitle(lines.length), DISCORD_LIMITS.title);
     const footer = clip(t.disclaimer, DISCORD_LIMITS.footer);
-    const budget = Math.min(DISCORD_LIMITS.description, DISCORD_LIMITS.total - title.length - footer.length - 20);
+    const budget = Math.min(
+      DISCORD_LIMITS.description,
+      DISCORD_LIMITS.total - title.length - footer.length - 20,
+    );
     let description = "";
     let shown = 0;
     for (const { line } of lines) {
@@ -384,11 +423,13 @@ export function telegramText(payload: MarketAlertPayload, locale: Locale, links:
   let body = "";
   let shown = 0;
   for (const l of lines) {
-    const block = `<b>${escapeHtml(l.title)}</b>\n${escapeHtml(t.venue)}: ${escapeHtml(l.venue)} · ${
-      escapeHtml(t.price)
-    }: ${escapeHtml(l.price)}\n${escapeHtml(l.time)}\n<a href="${escapeHtml(l.analysis)}">${
-      escapeHtml(t.analysis)
-    }</a> · <a href="${escapeHtml(l.mute)}">${escapeHtml(t.mute)}</a>\n\n`;
+    const block = `<b>${escapeHtml(l.title)}</b>\n${escapeHtml(t.venue)}: ${
+      escapeHtml(l.venue)
+    } · ${escapeHtml(t.price)}: ${escapeHtml(l.price)}\n${escapeHtml(l.time)}\n<a href="${
+      escapeHtml(l.analysis)
+    }">${escapeHtml(t.analysis)}</a> · <a href="${escapeHtml(l.mute)}">${
+      escapeHtml(t.mute)
+    }</a>\n\n`;
     if (head.length + body.length + block.length + tail.length + 12 > TELEGRAM_TEXT_LIMIT) break;
     body += block;
     shown++;

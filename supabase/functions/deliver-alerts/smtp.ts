@@ -93,7 +93,10 @@ export async function sendSmtp(opts: SmtpOptions, msg: SmtpMessage): Promise<str
   }
   const connect = opts.connect ?? ((o) => Deno.connect(o));
   const conn = await connect({ hostname: opts.host, port: opts.port }).catch((err) => {
-    throw new SmtpError(`SMTP connection to ${opts.host}:${opts.port} failed: ${err.message}`, null);
+    throw new SmtpError(
+      `SMTP connection to ${opts.host}:${opts.port} failed: ${err.message}`,
+      null,
+    );
   });
   const timeout = setTimeout(() => {
     try {
@@ -137,7 +140,9 @@ export async function sendSmtp(opts: SmtpOptions, msg: SmtpMessage): Promise<str
 
   try {
     const greeting = await reply();
-    if (greeting.code !== 220) throw new SmtpError(`SMTP greeting: ${greeting.text}`, greeting.code);
+    if (greeting.code !== 220) {
+      throw new SmtpError(`SMTP greeting: ${greeting.text}`, greeting.code);
+    }
     await command(`EHLO ${opts.clientName ?? "moverscan.local"}`, 250);
     await command(`MAIL FROM:<${bareAddress(msg.from)}>`, 250);
     await command(`RCPT TO:<${bareAddress(msg.to)}>`, 250);

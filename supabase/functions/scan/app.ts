@@ -345,9 +345,9 @@ export function createScanApp(deps: ScanDeps = {}) {
       try {
         alerts = await db.enqueueAlerts(scannedAt);
         if (alerts.jobs > 0) {
-          const wake = (deps.deliver ?? ((e: Env) => invokeDelivery(e, deps.fetch)))(env).catch((err) =>
-            console.warn(`[scan] delivery not woken: ${message(err)}`)
-          );
+          const wake = (deps.deliver ?? ((e: Env) => invokeDelivery(e, deps.fetch)))(env).catch((
+            err,
+          ) => console.warn(`[scan] delivery not woken: ${message(err)}`));
           // Hosted edge functions keep a promise alive after the response only through waitUntil.
           (globalThis as { EdgeRuntime?: { waitUntil(p: Promise<unknown>): void } }).EdgeRuntime
             ?.waitUntil(wake);

@@ -85,7 +85,7 @@ select functions_are('public', array['allowed_windows', 'fallback_window', 'plan
   'admin_unban_user', 'admin_delete_user', 'admin_set_ticket_status', 'admin_stats', 'admin_live_visitors',
   'admin_latest_alerts', 'promote_self', 'ingest_scan', 'ingest_backfill', 'record_signal_outcomes',
   'signal_track_record', 'price_history_for', 'record_source_health', 'mute_alert_symbol', 'unsubscribe_alert_email',
-  'enqueue_alerts', 'claim_outbox', 'complete_outbox', 'fail_outbox', 'move_telegram_chat'], 'the API exposes exactly these functions');
+  'enqueue_alerts', 'claim_outbox', 'complete_outbox', 'complete_outbox_batch', 'fail_outbox', 'move_telegram_chat'], 'the API exposes exactly these functions');
 
 -- Private helpers: only the policy helpers are callable by API roles; the logging, lookup and
 -- trigger functions are not (a user calling log_admin_action or target_profile would forge logs

@@ -7,7 +7,7 @@ create extension if not exists pgtap with schema extensions;
 set local search_path = public, extensions;
 set local client_min_messages = warning;
 
-select plan(48);
+select plan(49);
 
 delete from auth.users;
 delete from private.outbox;
@@ -48,6 +48,7 @@ select is(has_function_privilege('authenticated', 'public.enqueue_alerts(timesta
 select is(has_function_privilege('authenticated', 'public.claim_outbox(text, integer, integer)', 'execute'), false, 'users cannot claim jobs');
 select is(has_function_privilege('authenticated', 'public.complete_outbox(bigint, text, text)', 'execute'), false, 'users cannot complete jobs');
 select is(has_function_privilege('authenticated', 'public.fail_outbox(bigint, text, text, numeric, boolean)', 'execute'), false, 'users cannot fail jobs');
+select is(has_function_privilege('authenticated', 'public.complete_outbox_batch(text, jsonb)', 'execute'), false, 'users cannot complete batches');
 select is(has_function_privilege('authenticated', 'public.move_telegram_chat(text, text)', 'execute'), false, 'users cannot move chats');
 select is(has_table_privilege('authenticated', 'private.outbox', 'select'), false, 'users cannot read the outbox');
 
@@ -142,7 +143,7 @@ set local role service_role;
 select is((select count(*)::int from public.claim_outbox('w1', 10, 60)), 3, 'a worker claims the due jobs');
 select is((select count(*)::int from public.claim_outbox('w2', 10, 60)), 0, 'claimed jobs are not claimed twice while leased');
 select ok(public.complete_outbox((select first_id from jobs), 'w1', 'pump@alerts.test'), 'the worker completes a job');
-select ok(not public.complete_outbox((select first_id from jobs), 'w1', 'pump@alerts.test'), 'a job completes once');
+select is(public.complete_outbox_batch('w1', jsonb_build_array(jsonb_build_object('id', (select first_id from jobs), 'recipient', 'x'))), 0, 'a job completes once, in a batch too');
 select ok(not public.complete_outbox((select last_id from jobs), 'w2', 'x'), 'another worker cannot complete it');
 select is(public.fail_outbox((select last_id from jobs), 'w1', 'HTTP 500', null, false), 'pending', 'a failure is retried');
 reset role;

@@ -1014,6 +1014,10 @@ export type Database = {
         Args: { job_id: number; worker: string; recipient?: string };
         Returns: boolean;
       };
+      complete_outbox_batch: {
+        Args: { worker: string; results: Json };
+        Returns: number;
+      };
       enqueue_alerts: {
         Args: { scanned_at: string };
         Returns: Json;

@@ -37,10 +37,7 @@ export function useSymbolRules(enabled: boolean) {
     queryKey: rulesKey,
     enabled,
     queryFn: async (): Promise<SymbolRule[]> => {
-      const { data, error } = await supabase
-        .from("alert_symbol_rules")
-        .select("*")
-        .order("symbol");
+      const { data, error } = await supabase.from("alert_symbol_rules").select("*").order("symbol");
       if (error) throw error;
       return data ?? [];
     },

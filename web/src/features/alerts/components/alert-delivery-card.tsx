@@ -43,7 +43,8 @@ function formatPct(pct: number): string {
  */
 export function AlertDeliveryCard({ profile }: { profile: Profile }) {
   const { t, i18n } = useTranslation("alerts");
-  const enterprise = profile.plan === "enterprise" && profile.subscription_active && !profile.banned;
+  const enterprise =
+    profile.plan === "enterprise" && profile.subscription_active && !profile.banned;
   const [direction, setDirection] = useState<Direction>(profile.alert_directions as Direction);
   const [cooldown, setCooldown] = useState(String(profile.alert_cooldown_minutes));
   const [confluence, setConfluence] = useState(String(profile.alert_confluence_min));
@@ -76,7 +77,13 @@ export function AlertDeliveryCard({ profile }: { profile: Profile }) {
     mute.mutate(
       { symbol: target, minutes },
       {
-        onSuccess: () => toast.success(t("mute.done", { symbol: target, duration: t(`mute.for.m${minutes}` as "mute.for.m60") })),
+        onSuccess: () =>
+          toast.success(
+            t("mute.done", {
+              symbol: target,
+              duration: t(`mute.for.m${minutes}` as "mute.for.m60"),
+            }),
+          ),
         onError: () => toast.error(t("mute.failed")),
       },
     );
@@ -89,7 +96,8 @@ export function AlertDeliveryCard({ profile }: { profile: Profile }) {
         alert_directions: direction,
         alert_cooldown_minutes: Number(cooldown),
         alert_confluence_min: Number(confluence),
-        locale: (["de", "en", "fr", "es"] as const).find((l) => i18n.language?.startsWith(l)) ?? null,
+        locale:
+          (["de", "en", "fr", "es"] as const).find((l) => i18n.language?.startsWith(l)) ?? null,
       },
       {
         onSuccess: () => toast.success(t("options.saved")),
@@ -120,17 +128,27 @@ export function AlertDeliveryCard({ profile }: { profile: Profile }) {
     );
   };
 
-  const dateFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: "short", timeStyle: "short" });
-  const now = Date.now();
+  const dateFormat = new Intl.DateTimeFormat(i18n.language, {
+    dateStyle: "short",
+    timeStyle: "short",
+  });
+  // Mutes are compared with the time the rules were read (re-read after every change).
+  const now = rules.dataUpdatedAt;
 
   return (
     <Card>
       <CardHeader>
-        <CardTitle>{t("title")}</CardTitle>
+        <CardTitle>
+          <h2>{t("title")}</h2>
+        </CardTitle>
         <CardDescription>{enterprise ? t("description") : t("enterpriseOnly")}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-8">
-        <form onSubmit={onSaveOptions} className="grid gap-4 sm:grid-cols-3" aria-label={t("options.title")}>
+        <form
+          onSubmit={onSaveOptions}
+          className="grid gap-4 sm:grid-cols-3"
+          aria-label={t("options.title")}
+        >
           <div className="flex flex-col gap-2">
             <Label htmlFor="alert-direction">{t("options.direction")}</Label>
             <NativeSelect
@@ -189,7 +207,11 @@ export function AlertDeliveryCard({ profile }: { profile: Profile }) {
             {t("rules.title")}
           </h3>
           <p className="text-sm text-muted-foreground">{t("rules.hint")}</p>
-          <form onSubmit={onAddRule} className="flex flex-col gap-2 sm:flex-row sm:items-end" noValidate>
+          <form
+            onSubmit={onAddRule}
+            className="flex flex-col gap-2 sm:flex-row sm:items-end"
+            noValidate
+          >
             <div className="flex flex-1 flex-col gap-2">
               <Label htmlFor="rule-symbol">{t("rules.symbol")}</Label>
               <Input
@@ -229,14 +251,21 @@ export function AlertDeliveryCard({ profile }: { profile: Profile }) {
               {rules.data.map((r) => {
                 const muted = r.muted_until && Date.parse(r.muted_until) > now;
                 return (
-                  <li key={r.symbol} className="flex flex-wrap items-center gap-2 px-3 py-2 text-sm">
+                  <li
+                    key={r.symbol}
+                    className="flex flex-wrap items-center gap-2 px-3 py-2 text-sm"
+                  >
                     <span className="font-medium">{r.symbol}</span>
                     {r.threshold !== null && (
-                      <span className="text-muted-foreground">{t("rules.thresholdValue", { value: r.threshold })}</span>
+                      <span className="text-muted-foreground">
+                        {t("rules.thresholdValue", { value: r.threshold })}
+                      </span>
                     )}
                     {muted && (
                       <span className="text-muted-foreground">
-                        {t("rules.mutedUntil", { time: dateFormat.format(new Date(r.muted_until!)) })}
+                        {t("rules.mutedUntil", {
+                          time: dateFormat.format(new Date(r.muted_until!)),
+                        })}
                       </span>
                     )}
                     <span className="ml-auto flex flex-wrap gap-1">
@@ -247,7 +276,10 @@ export function AlertDeliveryCard({ profile }: { profile: Profile }) {
                           variant="outline"
                           disabled={!enterprise || mute.isPending}
                           onClick={() => mute.mutate({ symbol: r.symbol, minutes: m })}
-                          aria-label={t("mute.action", { symbol: r.symbol, duration: t(`mute.for.m${m}` as "mute.for.m60") })}
+                          aria-label={t("mute.action", {
+                            symbol: r.symbol,
+                            duration: t(`mute.for.m${m}` as "mute.for.m60"),
+                          })}
                         >
                           {t(`mute.short.m${m}` as "mute.short.m60")}
                         </Button>
@@ -292,10 +324,20 @@ export function AlertDeliveryCard({ profile }: { profile: Profile }) {
                     <TableRow key={a.id}>
                       <TableCell className="font-medium">{a.symbol}</TableCell>
                       <TableCell>{a.exchange}</TableCell>
-                      <TableCell className={Number(a.pct) >= 0 ? "text-emerald-600 dark:text-emerald-400" : "text-red-600 dark:text-red-400"}>
+                      <TableCell
+                        className={
+                          Number(a.pct) >= 0
+                            ? "text-emerald-600 dark:text-emerald-400"
+                            : "text-red-600 dark:text-red-400"
+                        }
+                      >
                         {formatPct(Number(a.pct))}
                       </TableCell>
-                      <TableCell>{a.channel ? t(`recent.channels.${a.channel}` as "recent.channels.email") : "—"}</TableCell>
+                      <TableCell>
+                        {a.channel
+                          ? t(`recent.channels.${a.channel}` as "recent.channels.email")
+                          : "—"}
+                      </TableCell>
                       <TableCell>{dateFormat.format(new Date(a.created_at))}</TableCell>
                     </TableRow>
                   ))}
@@ -303,7 +345,9 @@ export function AlertDeliveryCard({ profile }: { profile: Profile }) {
               </Table>
             </div>
           ) : (
-            <p className="text-sm text-muted-foreground">{recent.isPending ? t("recent.loading") : t("recent.empty")}</p>
+            <p className="text-sm text-muted-foreground">
+              {recent.isPending ? t("recent.loading") : t("recent.empty")}
+            </p>
           )}
         </section>
       </CardContent>
