@@ -160,7 +160,11 @@ function sym(tag: string) {
 describe("alert delivery", () => {
   // The seeded enterprise demo account has all three channels too: off while these tests count
   // what the stand-ins receive (and the 429/500 they answer), restored afterwards.
-  let demoChannels: Record<string, string | null> | null = null;
+  let demoChannels: {
+    email_alert: string | null;
+    discord_webhook_url: string | null;
+    telegram_chat_id: string | null;
+  } | null = null;
   beforeAll(async () => {
     const service = serviceClient();
     const { data } = await service
@@ -178,7 +182,10 @@ describe("alert delivery", () => {
   });
   afterAll(async () => {
     if (demoChannels) {
-      await serviceClient().from("profiles").update(demoChannels).eq("email", "enterprise@demo.local");
+      await serviceClient()
+        .from("profiles")
+        .update(demoChannels)
+        .eq("email", "enterprise@demo.local");
     }
   });
   afterEach(async () => {
@@ -282,7 +289,7 @@ describe("alert delivery", () => {
     expect(await chatRequests(u.chatId)).toHaveLength(1);
     // The dead worker's late answer is refused: no second record.
     for (const j of mine) {
-      const late = await service.rpc("complete_outbox", { job_id: j.id, worker: "dead-worker" });
+      const late = await service.rpc("complete_outbox", { job_id: j.id!, worker: "dead-worker" });
       expect(late.data).toBe(false);
     }
     const own = await u.client.from("alerts_sent").select("channel");
