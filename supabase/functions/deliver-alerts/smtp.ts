@@ -32,7 +32,6 @@ export class SmtpError extends Error {
 
 /** RFC 2047 encoded-word for a header value that is not plain ASCII. */
 export function encodeHeader(value: string): string {
-  // deno-lint-ignore no-control-regex
   if (/^[\x20-\x7e]*$/.test(value)) return value;
   const bytes = new TextEncoder().encode(value);
   let bin = "";
