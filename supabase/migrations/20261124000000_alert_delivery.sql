@@ -520,3 +520,69 @@ $$;
 revoke execute on function private.enqueue_ticket_status_email() from public, anon, authenticated;
 create trigger support_tickets_notify_status after update of status on public.support_tickets
   for each row when (old.status is distinct from new.status) execute function private.enqueue_ticket_status_email();
+
+-- ---------------------------------------------------------------------------------------------
+-- 7. The delivery schedule on a hosted project (as the scan's, migration 20261121001000): pg_cron
+--    POSTs deliver-alerts with pg_net every 15 seconds, for retries and ticket e-mails (the scan
+--    wakes the worker itself after enqueuing alerts). Settings in private.app_settings:
+--    delivery_url (…/functions/v1/deliver-alerts) and scan_secret (the bearer both accept).
+--    Where pg_cron or pg_net is missing, the local stack's runner does this instead.
+-- ---------------------------------------------------------------------------------------------
+create function private.invoke_delivery() returns bigint
+  language plpgsql security definer
+  set search_path = ''
+as $$
+declare
+  url text;
+  secret text;
+  request_id bigint;
+begin
+  select max(s.value) filter (where s.key = 'delivery_url'), max(s.value) filter (where s.key = 'scan_secret')
+    into url, secret
+  from private.app_settings s
+  where s.key in ('delivery_url', 'scan_secret');
+  if coalesce(url, '') = '' or coalesce(secret, '') = ''
+     or not exists (select 1 from pg_catalog.pg_extension where extname = 'pg_net') then
+    return null;
+  end if;
+  execute 'select net.http_post(url := $1, body := $2, headers := $3, timeout_milliseconds := $4)'
+    into request_id
+    using url, '{}'::jsonb,
+          jsonb_build_object('Authorization', 'Bearer ' || secret, 'Content-Type', 'application/json'), 30000;
+  return request_id;
+end;
+$$;
+
+create function private.schedule_delivery() returns bigint
+  language plpgsql security definer
+  set search_path = ''
+as $$
+declare
+  job bigint;
+begin
+  if not exists (select 1 from pg_catalog.pg_extension where extname = 'pg_cron')
+     or not exists (select 1 from pg_catalog.pg_extension where extname = 'pg_net') then
+    raise exception 'Scheduling alert delivery needs the pg_cron and pg_net extensions'
+      using errcode = '55000',
+            hint = 'Enable pg_cron and pg_net, then run select private.schedule_delivery(). The local stack runs the worker itself.';
+  end if;
+  execute 'select cron.unschedule(j.jobid) from cron.job j where j.jobname = $1' using 'deliver-alerts';
+  execute 'select cron.schedule($1, $2, $3)' into job using 'deliver-alerts', '15 seconds', 'select private.invoke_delivery()';
+  return job;
+end;
+$$;
+revoke execute on function private.invoke_delivery(), private.schedule_delivery() from public, anon, authenticated;
+grant execute on function private.schedule_delivery() to service_role;
+
+do $$
+begin
+  if exists (select 1 from pg_catalog.pg_extension where extname = 'pg_cron')
+     and exists (select 1 from pg_catalog.pg_extension where extname = 'pg_net') then
+    begin
+      perform private.schedule_delivery();
+    exception when others then
+      raise notice 'Alert delivery is not scheduled: % (%)', sqlerrm, sqlstate;
+    end;
+  end if;
+end;
+$$;

@@ -7,7 +7,7 @@ create extension if not exists pgtap with schema extensions;
 set local search_path = public, extensions;
 set local client_min_messages = warning;
 
-select plan(49);
+select plan(51);
 
 delete from auth.users;
 delete from private.outbox;
@@ -51,6 +51,12 @@ select is(has_function_privilege('authenticated', 'public.fail_outbox(bigint, te
 select is(has_function_privilege('authenticated', 'public.complete_outbox_batch(text, jsonb)', 'execute'), false, 'users cannot complete batches');
 select is(has_function_privilege('authenticated', 'public.move_telegram_chat(text, text)', 'execute'), false, 'users cannot move chats');
 select is(has_table_privilege('authenticated', 'private.outbox', 'select'), false, 'users cannot read the outbox');
+
+select is(has_function_privilege('authenticated', 'private.schedule_delivery()', 'execute'), false, 'users cannot schedule delivery');
+select case when exists (select 1 from pg_extension where extname = 'pg_cron')
+  then pass('pg_cron is installed: delivery was scheduled by the migration')
+  else throws_ok('select private.schedule_delivery()', '55000', null,
+                 'without pg_cron and pg_net, scheduling delivery says what is missing') end;
 
 -- Detection.
 set local role service_role;
