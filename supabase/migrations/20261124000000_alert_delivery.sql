@@ -182,6 +182,7 @@ returns jsonb
 as $$
 declare
   digest_from constant integer := 3;
+  digest_items constant integer := 20;
   confluence_span constant interval := interval '30 minutes';
   crossed integer;
   jobs integer;
@@ -257,31 +258,38 @@ begin
   on conflict (user_id, instrument_id, direction)
     do update set last_price = excluded.last_price, last_alert_at = excluded.last_alert_at;
 
-  with per_user as (
-    select a.user_id, count(*) as n,
+  -- A digest lists the digest_items largest moves and counts the rest (a message cannot show
+  -- 200 symbols: Telegram stops at 4,096 characters, a Discord embed at 4,096).
+  with ranked as (
+    select a.*, row_number() over (partition by a.user_id order by abs(a.pct) desc, a.symbol) as rk,
+           count(*) over (partition by a.user_id) as n
+    from pg_temp.alert_hits a
+  ),
+  per_user as (
+    select r.user_id, max(r.n) as n,
            jsonb_agg(jsonb_build_object(
-             'instrumentId', a.instrument_id, 'symbol', a.symbol, 'exchange', a.exchange,
-             'direction', a.direction, 'pct', a.pct, 'windowMinutes', a.window_minutes,
-             'price', a.price, 'ts', a.ts) order by abs(a.pct) desc, a.symbol) as items,
-           max(a.email) as email, max(a.discord) as discord, max(a.telegram) as telegram,
-           (array_agg(a.token))[1] as token
-    from pg_temp.alert_hits a group by a.user_id
+             'instrumentId', r.instrument_id, 'symbol', r.symbol, 'exchange', r.exchange,
+             'direction', r.direction, 'pct', r.pct, 'windowMinutes', r.window_minutes,
+             'price', r.price, 'ts', r.ts) order by r.rk) as items,
+           max(r.email) as email, max(r.discord) as discord, max(r.telegram) as telegram,
+           (array_agg(r.token))[1] as token
+    from ranked r where r.rk <= digest_items group by r.user_id
   ),
   messages as (
     -- Below digest_from symbols: one message per symbol; from digest_from on: one digest.
-    select u.user_id, u.email, u.discord, u.telegram, u.token,
+    select u.user_id, u.email, u.discord, u.telegram, u.token, u.n,
            'digest' as shape, u.items, 'digest:' || extract(epoch from enqueue_alerts.scanned_at)::text as key
     from per_user u where u.n >= digest_from
     union all
-    select u.user_id, u.email, u.discord, u.telegram, u.token, 'single', jsonb_build_array(i.item),
+    select u.user_id, u.email, u.discord, u.telegram, u.token, 1, 'single', jsonb_build_array(i.item),
            'alert:' || (i.item ->> 'instrumentId') || ':' || (i.item ->> 'direction') || ':'
              || extract(epoch from enqueue_alerts.scanned_at)::text
     from per_user u cross join lateral jsonb_array_elements(u.items) as i (item) where u.n < digest_from
   )
   insert into private.outbox (kind, channel, user_id, dedup_key, payload)
   select 'market_alert', ch.channel, m.user_id, m.user_id || ':' || ch.channel || ':' || m.key,
-         jsonb_build_object('shape', m.shape, 'items', m.items, 'scannedAt', enqueue_alerts.scanned_at,
-                            'unsubscribeToken', m.token)
+         jsonb_build_object('shape', m.shape, 'items', m.items, 'total', m.n,
+                            'scannedAt', enqueue_alerts.scanned_at, 'unsubscribeToken', m.token)
   from messages m
   cross join lateral (values ('email', m.email), ('discord', m.discord), ('telegram', m.telegram)) as ch (channel, target)
   where ch.target is not null

@@ -24,7 +24,14 @@ export interface MarketAlertPayload {
   shape: "single" | "digest";
   items: AlertItem[];
   scannedAt: string;
+  /** How many symbols crossed (a digest lists the largest moves only; the rest are counted). */
+  total?: number;
   unsubscribeToken?: string;
+}
+
+/** Symbols in the alert, listed or not. */
+function totalOf(payload: MarketAlertPayload): number {
+  return Math.max(payload.total ?? 0, payload.items.length);
 }
 
 export interface TicketPayload {
@@ -242,9 +249,9 @@ function layoutHtml(body: string, footer: string): string {
 export function alertEmail(payload: MarketAlertPayload, locale: Locale, links: Links): Email {
   const t = T[locale];
   const lines = payload.items.map((i) => itemLine(i, locale, links));
-  const subject = payload.shape === "digest" || lines.length > 1
-    ? t.digestTitle(lines.length)
-    : lines[0]!.title;
+  const total = totalOf(payload);
+  const subject = payload.shape === "digest" || total > 1 ? t.digestTitle(total) : lines[0]!.title;
+  const unlisted = total - lines.length;
   const token = payload.unsubscribeToken;
   const unsubscribePage = token ? unsubscribePageUrl(links, token) : undefined;
   const text = [
@@ -257,6 +264,7 @@ export function alertEmail(payload: MarketAlertPayload, locale: Locale, links: L
       `  ${t.mute}: ${l.mute}`,
       "",
     ]),
+    ...(unlisted > 0 ? [`… +${unlisted}`, ""] : []),
     t.disclaimer,
     ...(unsubscribePage ? [`${t.unsubscribe}: ${unsubscribePage}`] : []),
   ].join("\n");
@@ -270,7 +278,9 @@ export function alertEmail(payload: MarketAlertPayload, locale: Locale, links: L
     }">${escapeHtml(t.mute)}</a></td></tr>`
   ).join("");
   const html = layoutHtml(
-    `<h2 style="font-size:18px">${escapeHtml(subject)}</h2><table>${rows}</table>`,
+    `<h2 style="font-size:18px">${escapeHtml(subject)}</h2><table>${rows}</table>${
+      unlisted > 0 ? `<p>… +${unlisted}</p>` : ""
+    }`,
     `${escapeHtml(t.disclaimer)}${
       unsubscribePage
         ? ` · <a href="${escapeHtml(unsubscribePage)}">${escapeHtml(t.unsubscribe)}</a>`
@@ -377,7 +387,8 @@ export function discordBody(
       footer: { text: clip(t.disclaimer, DISCORD_LIMITS.footer) },
     }));
   } else {
-    const title = clip(t.digestTitle(lines.length), DISCORD_LIMITS.title);
+    const total = totalOf(payload);
+    const title = clip(t.digestTitle(total), DISCORD_LIMITS.title);
     const footer = clip(t.disclaimer, DISCORD_LIMITS.footer);
     const budget = Math.min(
       DISCORD_LIMITS.description,
@@ -387,12 +398,12 @@ export function discordBody(
     let shown = 0;
     for (const { line } of lines) {
       const row = `**[${line.title}](${line.analysis})** · ${line.venue} · ${line.price}\n`;
-      const more = `… +${lines.length - shown - 1}`;
+      const more = `… +${total - shown - 1}`;
       if (description.length + row.length + more.length > budget) break;
       description += row;
       shown++;
     }
-    if (shown < lines.length) description += `… +${lines.length - shown}`;
+    if (shown < total) description += `… +${total - shown}`;
     embeds = [{
       title,
       description,
@@ -416,8 +427,9 @@ export const TELEGRAM_TEXT_LIMIT = 4096;
 export function telegramText(payload: MarketAlertPayload, locale: Locale, links: Links): string {
   const t = T[locale];
   const lines = payload.items.map((i) => itemLine(i, locale, links));
-  const head = payload.shape === "digest" || lines.length > 1
-    ? `<b>${escapeHtml(t.digestTitle(lines.length))}</b>\n\n`
+  const total = totalOf(payload);
+  const head = payload.shape === "digest" || total > 1
+    ? `<b>${escapeHtml(t.digestTitle(total))}</b>\n\n`
     : "";
   const tail = `\n<i>${escapeHtml(t.disclaimer)}</i>`;
   let body = "";
@@ -434,6 +446,6 @@ export function telegramText(payload: MarketAlertPayload, locale: Locale, links:
     body += block;
     shown++;
   }
-  if (shown < lines.length) body += `… +${lines.length - shown}\n`;
+  if (shown < total) body += `… +${total - shown}\n`;
   return head + body + tail;
 }
