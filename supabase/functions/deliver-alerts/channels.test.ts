@@ -353,3 +353,53 @@ Deno.test("Retry-After: seconds or an HTTP date", () => {
   assertEquals(retryAfterHeader(new Date(10_000).toUTCString(), 5_000), 5);
   assertEquals(retryAfterHeader(null), undefined);
 });
+
+Deno.test("E-mail via a local Resend stand-in: a retry with the same Idempotency-Key sends once", async () => {
+  // Resend's documented behaviour: POST /emails with a Bearer key; the same Idempotency-Key
+  // within 24 h answers the first response again without sending; errors are
+  // { statusCode, message, name }.
+  const sent: { id: string; to: string[]; subject: string }[] = [];
+  const byKey = new Map<string, string>();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    if (req.headers.get("authorization") !== "Bearer re_standin") {
+      return Response.json({
+        statusCode: 401,
+        message: "API key is invalid",
+        name: "validation_error",
+      }, {
+        status: 401,
+      });
+    }
+    const body = await req.json() as { to?: string[]; subject?: string };
+    if (!body.to?.length) {
+      return Response.json({
+        statusCode: 422,
+        message: "Missing `to` field.",
+        name: "missing_required_field",
+      }, {
+        status: 422,
+      });
+    }
+    const key = req.headers.get("idempotency-key");
+    const known = key ? byKey.get(key) : undefined;
+    if (known) return Response.json({ id: known });
+    const id = crypto.randomUUID();
+    if (key) byKey.set(key, id);
+    sent.push({ id, to: body.to, subject: body.subject ?? "" });
+    return Response.json({ id });
+  });
+  try {
+    const url = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`;
+    const ch = emailChannel(deps({ RESEND_API_KEY: "re_standin", RESEND_API_URL: url }, fetch));
+    const first = await ch.send(job("email", "trader@example.com"));
+    const retry = await ch.send(job("email", "trader@example.com"));
+    deepStrictEqual([first.ok, retry.ok], [true, true]);
+    assertEquals(sent.length, 1);
+    deepStrictEqual(sent[0]!.to, ["trader@example.com"]);
+    const wrongKey = emailChannel(deps({ RESEND_API_KEY: "re_wrong", RESEND_API_URL: url }, fetch));
+    const refused = await wrongKey.send(job("email", "trader@example.com"));
+    ok(!refused.ok && refused.permanent && refused.error.includes("401"));
+  } finally {
+    await server.shutdown();
+  }
+});
