@@ -44,6 +44,11 @@ export default defineConfig({
       AUTH_RATE_LIMIT_TOKEN_REFRESH: "10000",
       // Admin self-promotion (tests/e2e/admin.spec.ts).
       ADMIN_SETUP_SECRET: process.env.ADMIN_SETUP_SECRET ?? "e2e-admin-setup-secret",
+      // Alert delivery's MailDev and chat stand-ins, next to the API port (parallel runs differ).
+      MAIL_UI_PORT: process.env.E2E_MAIL_UI_PORT ?? String(apiPort + 3),
+      MAIL_SMTP_PORT: process.env.E2E_MAIL_SMTP_PORT ?? String(apiPort + 4),
+      CHAT_STANDIN_PORT: process.env.E2E_CHAT_STANDIN_PORT ?? String(apiPort + 5),
+      DELIVERY_INTERVAL_SECONDS: "3",
     },
   },
 });

@@ -6,6 +6,7 @@ import { openDatabase } from "./database.ts";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./demo-accounts.ts";
 import { StackError } from "./errors.ts";
 import { startStack } from "./stack.ts";
+import { alertServicePorts } from "./alerts/services.ts";
 import { buildWeb, serveBuiltWeb, serveDevWeb } from "./web.ts";
 
 process.env.LITE_TELEMETRY = "0";
@@ -39,7 +40,7 @@ async function run(mode: "start" | "dev") {
   const opts = defaultOptions();
   const webPort = Number(process.env.WEB_PORT ?? 5173);
   const t0 = performance.now();
-  const stack = await startStack({ ...opts, watch: mode === "dev" });
+  const stack = await startStack({ ...opts, watch: mode === "dev", alerts: alertServicePorts() });
   const apiReady = Math.round(performance.now() - t0);
   const webEnv = {
     VITE_SUPABASE_URL: process.env.VITE_SUPABASE_URL ?? stack.url,
@@ -68,6 +69,12 @@ async function run(mode: "start" | "dev") {
       `  Database   ${stack.db.kind} · ${stack.db.location}`,
       `  Keys       publishable ${stack.secrets.publishableKey} (secret key in .env.local)`,
       `  Stripe     ${stack.stripe ? `local stand-in at ${stack.url}/v1, webhooks to stripe-webhook (keys in .env.local)` : "your STRIPE_SECRET_KEY (stand-in off)"}`,
+      ...(stack.alerts
+        ? [
+            `  Mail       MailDev ${stack.alerts.mail.uiUrl}   (SMTP ${opts.host}:${stack.alerts.mail.smtpPort})`,
+            `  Chats      Discord & Telegram stand-ins ${stack.alerts.chat.url}`,
+          ]
+        : []),
       `  Started    API in ${(apiReady / 1000).toFixed(1)} s${stack.migrations.applied.length ? ` · ${stack.migrations.applied.length} migrations applied` : ""}${stack.migrations.seeded ? " · demo data seeded" : ""}`,
       "",
       `  Demo accounts (password ${DEMO_PASSWORD}):`,

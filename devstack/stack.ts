@@ -29,6 +29,11 @@ import { readAuthRateLimits, type AuthRateLimits } from "./rate-limit.ts";
 import { type RealtimeOptions, RealtimeServer } from "./realtime/server.ts";
 import { FilesystemStorage } from "./storage-adapter.ts";
 import { StripeStandIn } from "./stripe/standin.ts";
+import {
+  startAlertServices,
+  type AlertServices,
+  type AlertServicesOptions,
+} from "./alerts/services.ts";
 
 /** The scan function's venue settings (decision 0017) the stack passes on, when set. */
 export function scanSettings(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
@@ -49,6 +54,8 @@ export interface Stack {
   realtime: RealtimeServer;
   /** The local Stripe stand-in, or null when a real Stripe key is configured. */
   stripe: StripeStandIn | null;
+  /** MailDev and the Discord/Telegram stand-ins, when started (`alerts` option). */
+  alerts: AlertServices | null;
   migrations: { applied: string[]; seeded: boolean };
   timings: Record<string, number>;
   stop(): Promise<void>;
@@ -78,6 +85,8 @@ export interface StartOptions extends StackOptions {
   stripeWebhookRetryDelaysMs?: number[];
   /** Invoke the `scan` function every SCAN_INTERVAL_SECONDS (default on when functions run). */
   cron?: boolean;
+  /** Alert delivery: MailDev and the chat stand-ins (ports; `npm start` passes the fixed ones). Off when unset. */
+  alerts?: AlertServicesOptions;
   /** Auth's per-IP limits (default: config.toml's [auth.rate_limit], AUTH_RATE_LIMIT_* override). */
   authRateLimits?: Partial<AuthRateLimits>;
 }
@@ -196,8 +205,10 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
   let functions: FunctionsHost | null = null;
   let stripe: StripeStandIn | null = null;
   let cron: CronRunner | null = null;
+  let alerts: AlertServices | null = null;
   const stop = async () => {
     await cron?.stop();
+    await alerts?.stop();
     await stripe?.close();
     await realtime?.stop();
     await new Promise<void>((r) => {
@@ -278,6 +289,11 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
       });
     }
 
+    if (opts.alerts && opts.functions !== false) {
+      alerts = await startAlertServices(opts.host, opts.alerts, log);
+      mark("alerts");
+    }
+
     if (opts.functions !== false) {
       const hostPort = await freePort();
       functions = await startFunctionsHost({
@@ -298,6 +314,7 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
           ...(process.env.SCAN_SECRET ? { SCAN_SECRET: process.env.SCAN_SECRET } : {}),
           ...scanSettings(),
           ...secrets.stripe.env,
+          ...alerts?.functionsEnv,
         },
       });
       mark("functions");
@@ -339,9 +356,10 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
         intervalMs: scanIntervalMs(),
         log,
       });
+      alerts?.startCron(url, secrets.secretKey);
     }
     mark("ready");
-    return { url, secrets, db, app, realtime: rt, stripe, migrations, timings, stop };
+    return { url, secrets, db, app, realtime: rt, stripe, alerts, migrations, timings, stop };
   } catch (err) {
     await stop().catch(() => {});
     throw err;

@@ -36,7 +36,11 @@ from (values
 where p.email = d.email;
 update public.profiles set banned = true, banned_reason = 'Spamming the community chat'
 where email = 'banned@demo.local';
-update public.profiles set email_alert = 'enterprise@demo.local' where email = 'enterprise@demo.local';
+update public.profiles set email_alert = 'enterprise@demo.local',
+  -- Delivered locally to the Discord and Telegram stand-ins (decision 0020).
+  discord_webhook_url = 'https://discord.com/api/webhooks/100000000000000004/demo-enterprise',
+  telegram_chat_id = '-1000000000004'
+where email = 'enterprise@demo.local';
 -- Demo subscribers see every move of 1 % or more (new accounts start at the spec's 10 %, which
 -- hides a calm simulated market).
 update public.profiles set user_threshold = 1 where email like '%@demo.local';

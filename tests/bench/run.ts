@@ -3,10 +3,10 @@
 // (the SPA is served and a subscriber's feed holds 5 movers above the default 10 % threshold);
 // PostgREST read latency (p50/p95 over 1,000 requests); how old a quote is when a dashboard
 // renders it (freshness.ts); Realtime fan-out of database broadcasts to 1,000 subscribed sockets
-// (fanout.ts), scan ingest (ingest.ts), 500 /api/sse clients during scans (sse.ts) and a busy
-// group chat (chat.ts: 200 members online, 20 msg/s) and the support desk (support.ts), on
-// PGlite and, when the binaries are
-// installed, on a temporary PostgreSQL 15.
+// (fanout.ts), scan ingest (ingest.ts), 500 /api/sse clients during scans (sse.ts), a busy group
+// chat (chat.ts: 200 members online, 20 msg/s), the support desk (support.ts), the admins' user
+// table with 100,000 users (admin-users.ts) and alert delivery to 10,000 subscribers (alerts.ts),
+// on PGlite and, when the binaries are installed, on a temporary PostgreSQL 15.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,6 +17,7 @@ import { freePort } from "../../devstack/stack.ts";
 import { postgresAvailable, startTempPostgres } from "../support/postgres.ts";
 import { benchChat } from "./chat.ts";
 import { benchAdminUsers } from "./admin-users.ts";
+import { benchAlerts } from "./alerts.ts";
 import { benchFanout } from "./fanout.ts";
 import { benchFreshness } from "./freshness.ts";
 import { benchIngest } from "./ingest.ts";
@@ -163,6 +164,7 @@ try {
   console.log(await benchChat("PGlite"));
   console.log(await benchSupportDesk("PGlite"));
   console.log(await benchAdminUsers("PGlite"));
+  console.log(await benchAlerts("PGlite"));
   if (postgresAvailable()) {
     const pg = await startTempPostgres();
     try {
@@ -174,6 +176,7 @@ try {
       console.log(await benchChat("PostgreSQL 15", pg.url));
       console.log(await benchSupportDesk("PostgreSQL 15", pg.url));
       console.log(await benchAdminUsers("PostgreSQL 15", pg.url));
+      console.log(await benchAlerts("PostgreSQL 15", pg.url));
     } finally {
       await pg.stop();
     }

@@ -19,6 +19,9 @@ declare module "vitest" {
       db: string;
       /** The temporary cluster's URL when STACK_DB=postgres (tests may create databases). */
       postgresUrl: string | null;
+      /** MailDev's web UI (REST: GET /email) and the Discord/Telegram stand-ins. */
+      mailUrl: string;
+      chatUrl: string;
     };
   }
 }
@@ -48,6 +51,8 @@ export async function setup(project: TestProject) {
     quiet: true,
     // The suites sign up and sign in many accounts from one IP.
     authRateLimits: TEST_AUTH_RATE_LIMITS,
+    // Alert delivery on free ports; suites call deliver-alerts themselves.
+    alerts: { smtpPort: await freePort(), mailUiPort: await freePort(), chatPort: 0, cron: false },
   });
   project.provide("stack", {
     url: stack.url,
@@ -56,6 +61,8 @@ export async function setup(project: TestProject) {
     jwtSecret: stack.secrets.jwtSecret,
     db: stack.db.kind,
     postgresUrl: pg?.url ?? null,
+    mailUrl: stack.alerts!.mail.uiUrl,
+    chatUrl: stack.alerts!.chat.url,
   });
 }
 

@@ -35,6 +35,15 @@ export interface ScanDb {
   backfill?(batch: HistoryBatch, until: string): Promise<BackfillResult>;
   /** Stores each source's state (`public.record_source_health`). */
   recordHealth?(health: SourceHealth[], scannedAt: string): Promise<void>;
+  /** Turns the movers that cross subscribers' thresholds into outbox jobs (`public.enqueue_alerts`). */
+  enqueueAlerts?(scannedAt: string): Promise<AlertsResult>;
+}
+
+/** What `public.enqueue_alerts` returns: symbols crossed (per user) and outbox jobs written. */
+export interface AlertsResult {
+  alerts: number;
+  jobs: number;
+  error?: string;
 }
 
 /** How far back a replayed past reaches: the 3-hour column's reference, and a minute more. */
@@ -97,6 +106,7 @@ export interface ScanResponse {
   backfill?: { samples: number; instruments: number; error?: string };
   ingest: IngestResult;
   signals: { computed: number; error?: string };
+  alerts?: AlertsResult;
   durationMs: number;
 }
 
@@ -110,6 +120,21 @@ export interface ScanDeps {
   adapters?: Partial<Record<MarketSource, MarketAdapter>>;
   /** Strategy signals after the ingest; default computes them once per 5-minute candle. */
   signals?: SignalsStep;
+  /** Wakes the outbox worker after alerts were enqueued; default POSTs deliver-alerts. */
+  deliver?: (env: Env) => Promise<void>;
+}
+
+/** POST /functions/v1/deliver-alerts with the service-role key (the worker checks it). */
+export async function invokeDelivery(env: Env, doFetch: typeof fetch = fetch): Promise<void> {
+  const url = env("SUPABASE_URL")?.trim();
+  const key = env("SUPABASE_SERVICE_ROLE_KEY")?.trim() || env("SUPABASE_SECRET_KEY")?.trim();
+  if (!url || !key) return;
+  const res = await doFetch(`${url.replace(/\/+$/, "")}/functions/v1/deliver-alerts`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    body: "{}",
+  });
+  await res.body?.cancel();
 }
 
 function num(value: unknown, name: string): number {
@@ -148,6 +173,12 @@ export function supabaseScanDb(client: SupabaseClient): ScanDb {
         scanned_at: scannedAt,
       });
       if (error) throw new Error(`record_source_health failed: ${error.message}`);
+    },
+    async enqueueAlerts(scannedAt) {
+      const { data, error } = await client.rpc("enqueue_alerts", { scanned_at: scannedAt });
+      if (error) throw new Error(`enqueue_alerts failed: ${error.message}`);
+      const r = (data ?? {}) as Record<string, unknown>;
+      return { alerts: num(r.alerts, "alerts"), jobs: num(r.jobs, "jobs") };
     },
     async backfill(batch, until) {
       const { data, error } = await client.rpc("ingest_backfill", { batch, until });
@@ -307,11 +338,32 @@ export function createScanApp(deps: ScanDeps = {}) {
       signalReport = { computed: 0, error: message(err) };
     }
 
+    // Alerts come after the signals (confluence reads them). The outbox keeps them when the
+    // worker cannot be woken: the schedule delivers them then.
+    let alerts: AlertsResult | undefined;
+    if (db.enqueueAlerts) {
+      try {
+        alerts = await db.enqueueAlerts(scannedAt);
+        if (alerts.jobs > 0) {
+          const wake = (deps.deliver ?? ((e: Env) => invokeDelivery(e, deps.fetch)))(env).catch((
+            err,
+          ) => console.warn(`[scan] delivery not woken: ${message(err)}`));
+          // Hosted edge functions keep a promise alive after the response only through waitUntil.
+          (globalThis as { EdgeRuntime?: { waitUntil(p: Promise<unknown>): void } }).EdgeRuntime
+            ?.waitUntil(wake);
+        }
+      } catch (err) {
+        console.warn(`[scan] alerts failed: ${message(err)}`);
+        alerts = { alerts: 0, jobs: 0, error: message(err) };
+      }
+    }
+
     const body: ScanResponse = {
       sources: report,
       ...(backfilled ? { backfill: backfilled } : {}),
       ingest,
       signals: signalReport,
+      ...(alerts ? { alerts } : {}),
       durationMs: Math.round(performance.now() - started),
     };
     return c.json(body);

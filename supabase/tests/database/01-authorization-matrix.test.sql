@@ -126,6 +126,10 @@ insert into public.billing_subscriptions (id, user_id, stripe_customer_id, plan,
   ('sub_subscriber', 'a1000000-0000-4000-8000-000000000003', 'cus_subscriber', 'pro', 'active'),
   ('sub_banned', 'a1000000-0000-4000-8000-000000000004', 'cus_banned', 'pro', 'active');
 insert into public.billing_events (id, type) values ('evt_1', 'checkout.session.completed');
+-- Alert symbol rules (thresholds and mutes): one of "user" (from a past plan), one of "subscriber".
+insert into public.alert_symbol_rules (user_id, symbol, threshold) values
+  ('a1000000-0000-4000-8000-000000000001', 'MTX1/USD', 5),
+  ('a1000000-0000-4000-8000-000000000003', 'MTX2/USD', 8);
 delete from public.source_health;
 insert into public.source_health (source, state, quotes, last_attempt_at) values ('simulated', 'ok', 10, now());
 
@@ -174,6 +178,8 @@ insert into target values
    $$id = 'e1000000-0000-4000-8000-000000000006'$$, $$content = 'tampered'$$),
   ('source_health', $$insert into public.source_health (source, state, last_attempt_at) values ('forged', 'ok', now())$$,
    $$source = 'simulated'$$, $$state = 'failing', failure = 'other'$$),
+  ('alert_symbol_rules', $$insert into public.alert_symbol_rules (symbol, threshold) values ('NEW/USD', 7)$$,
+   $$user_id = 'a1000000-0000-4000-8000-000000000001' and symbol = 'MTX1/USD'$$, $$threshold = 9$$),
   ('activity_logs', $$insert into public.activity_logs (action) values ('forged')$$,
    $$id = 'f1000000-0000-4000-8000-000000000003'$$, $$details = 'tampered'$$),
   ('alerts_sent', $$insert into public.alerts_sent (symbol, exchange, pct, price, ts, recipient, hash)
@@ -270,6 +276,10 @@ insert into expect (tbl, op, outcomes, note) values
   ('activity_logs', 'insert', '{D,D,D,D,D,D}', null),
   ('activity_logs', 'update', '{D,D,D,D,D,D}', null),
   ('activity_logs', 'delete', '{D,D,D,D,D,D}', null),
+  ('alert_symbol_rules', 'select', '{D,1,0,1,0,0}', 'each user reads their own rules'),
+  ('alert_symbol_rules', 'insert', '{D,D,D,1,D,1}', 'subscribers (not banned) add rules'),
+  ('alert_symbol_rules', 'update', '{D,0,0,0,0,0}', 'a user without a plan changes nothing, others never'),
+  ('alert_symbol_rules', 'delete', '{D,1,0,0,0,0}', 'users delete their own rules'),
   ('alerts_sent', 'select', '{0,0,0,0,0,2}', null),
   ('alerts_sent', 'insert', '{D,D,D,D,D,D}', null),
   ('alerts_sent', 'update', '{D,D,D,D,D,D}', null),

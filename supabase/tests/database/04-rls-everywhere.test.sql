@@ -59,7 +59,7 @@ where n.nspname = 'public'
   and (p.proname like 'admin\_%' or p.proname in ('promote_self', 'movers_feed', 'price_history_for', 'username_available',
                                                    'touch_activity', 'join_group_by_invite', 'group_messages',
                                                    'group_member_profiles', 'list_groups', 'blocked_users',
-                                                   'group_senders', 'ticket_senders'))
+                                                   'group_senders', 'ticket_senders', 'mute_alert_symbol'))
 order by p.proname;
 insert into checks (passed, descr)
 select has_function_privilege('authenticated', p.oid, 'execute'),
@@ -73,7 +73,8 @@ select plan((select count(*)::int from checks) + 12);
 select tables_are('public', array['profiles', 'instruments', 'price_history', 'movers', 'strategy_signals',
   'strategy_signal_outcomes', 'order_books', 'funding_rates', 'groups', 'group_members', 'messages', 'user_blocks',
   'user_reports', 'support_tickets', 'ticket_messages', 'activity_logs', 'alerts_sent', 'billing_customers',
-  'billing_subscriptions', 'billing_events', 'source_health', 'ticket_notes', 'canned_replies'],
+  'billing_subscriptions', 'billing_events', 'source_health', 'ticket_notes', 'canned_replies',
+  'alert_symbol_rules'],
   'schema public holds exactly the tables of the data model');
 select is(
   (select count(*)::int from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -90,7 +91,9 @@ select functions_are('public', array['allowed_windows', 'fallback_window', 'plan
   'signal_track_record', 'price_history_for', 'record_source_health',
   'group_messages', 'group_member_profiles', 'list_groups', 'blocked_users',
   'group_senders', 'ticket_senders',
-  'admin_list_users', 'admin_activity_logs', 'admin_reports', 'admin_review_report', 'admin_delete_message'],
+  'admin_list_users', 'admin_activity_logs', 'admin_reports', 'admin_review_report', 'admin_delete_message',
+  'mute_alert_symbol', 'unsubscribe_alert_email',
+  'enqueue_alerts', 'claim_outbox', 'complete_outbox', 'complete_outbox_batch', 'fail_outbox', 'move_telegram_chat'],
   'the API exposes exactly these functions');
 
 -- Private helpers: only the policy helpers are callable by API roles; the logging, lookup and

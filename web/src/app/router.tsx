@@ -1,6 +1,7 @@
 import { createBrowserRouter, type RouteObject } from "react-router-dom";
 import { AdminPage } from "@/features/admin/components/admin-page";
 import { AdminSetupPage } from "@/features/admin/components/admin-setup-page";
+import { UnsubscribePage } from "@/features/alerts/components/unsubscribe-page";
 import { LoginPage } from "@/features/auth/components/login-page";
 import { RegisterPage } from "@/features/auth/components/register-page";
 import { ChartsPage } from "@/features/charts/components/charts-page";
@@ -42,6 +43,7 @@ export const routes: RouteObject[] = [
           { path: "impressum", element: <ImprintPage /> },
           { path: "datenschutz", element: <PrivacyPage /> },
           { path: "admin-setup", element: <AdminSetupPage /> },
+          { path: "alerts/unsubscribe", element: <UnsubscribePage /> },
 
           {
             element: <RequireAuth />,

@@ -1,4 +1,5 @@
 import deAdmin from "./locales/de/admin.json";
+import deAlerts from "./locales/de/alerts.json";
 import deAuth from "./locales/de/auth.json";
 import deCharts from "./locales/de/charts.json";
 import deCommon from "./locales/de/common.json";
@@ -13,6 +14,7 @@ import deSettings from "./locales/de/settings.json";
 import deSupport from "./locales/de/support.json";
 import deValidation from "./locales/de/validation.json";
 import enAdmin from "./locales/en/admin.json";
+import enAlerts from "./locales/en/alerts.json";
 import enAuth from "./locales/en/auth.json";
 import enCharts from "./locales/en/charts.json";
 import enCommon from "./locales/en/common.json";
@@ -27,6 +29,7 @@ import enSettings from "./locales/en/settings.json";
 import enSupport from "./locales/en/support.json";
 import enValidation from "./locales/en/validation.json";
 import esAdmin from "./locales/es/admin.json";
+import esAlerts from "./locales/es/alerts.json";
 import esAuth from "./locales/es/auth.json";
 import esCharts from "./locales/es/charts.json";
 import esCommon from "./locales/es/common.json";
@@ -41,6 +44,7 @@ import esSettings from "./locales/es/settings.json";
 import esSupport from "./locales/es/support.json";
 import esValidation from "./locales/es/validation.json";
 import frAdmin from "./locales/fr/admin.json";
+import frAlerts from "./locales/fr/alerts.json";
 import frAuth from "./locales/fr/auth.json";
 import frCharts from "./locales/fr/charts.json";
 import frCommon from "./locales/fr/common.json";
@@ -72,6 +76,7 @@ export const namespaces = [
   "community",
   "support",
   "admin",
+  "alerts",
 ] as const;
 
 /** English is the reference: every other language must have exactly its keys. */
@@ -90,6 +95,7 @@ export type Resources = {
   community: typeof enCommunity;
   support: typeof enSupport;
   admin: typeof enAdmin;
+  alerts: typeof enAlerts;
 };
 
 export const resources: Record<Language, Resources> = {
@@ -108,6 +114,7 @@ export const resources: Record<Language, Resources> = {
     community: enCommunity,
     support: enSupport,
     admin: enAdmin,
+    alerts: enAlerts,
   },
   de: {
     common: deCommon,
@@ -124,6 +131,7 @@ export const resources: Record<Language, Resources> = {
     community: deCommunity,
     support: deSupport,
     admin: deAdmin,
+    alerts: deAlerts,
   },
   fr: {
     common: frCommon,
@@ -140,6 +148,7 @@ export const resources: Record<Language, Resources> = {
     community: frCommunity,
     support: frSupport,
     admin: frAdmin,
+    alerts: frAlerts,
   },
   es: {
     common: esCommon,
@@ -156,5 +165,6 @@ export const resources: Record<Language, Resources> = {
     community: esCommunity,
     support: esSupport,
     admin: esAdmin,
+    alerts: esAlerts,
   },
 };

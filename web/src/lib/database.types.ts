@@ -52,9 +52,43 @@ export type Database = {
           },
         ];
       };
+      alert_symbol_rules: {
+        Row: {
+          muted_until: string | null;
+          symbol: string;
+          threshold: number | null;
+          updated_at: string;
+          user_id: string;
+        };
+        Insert: {
+          muted_until?: string | null;
+          symbol: string;
+          threshold?: number | null;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Update: {
+          muted_until?: string | null;
+          symbol?: string;
+          threshold?: number | null;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "alert_symbol_rules_user_id_fkey";
+            columns: ["user_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       alerts_sent: {
         Row: {
+          channel: string | null;
           created_at: string;
+          direction: string | null;
           exchange: string;
           hash: string;
           id: string;
@@ -63,9 +97,13 @@ export type Database = {
           recipient: string;
           symbol: string;
           ts: string;
+          user_id: string | null;
+          window_minutes: number | null;
         };
         Insert: {
+          channel?: string | null;
           created_at?: string;
+          direction?: string | null;
           exchange: string;
           hash: string;
           id?: string;
@@ -74,9 +112,13 @@ export type Database = {
           recipient: string;
           symbol: string;
           ts: string;
+          user_id?: string | null;
+          window_minutes?: number | null;
         };
         Update: {
+          channel?: string | null;
           created_at?: string;
+          direction?: string | null;
           exchange?: string;
           hash?: string;
           id?: string;
@@ -85,8 +127,18 @@ export type Database = {
           recipient?: string;
           symbol?: string;
           ts?: string;
+          user_id?: string | null;
+          window_minutes?: number | null;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: "alerts_sent_user_id_fkey";
+            columns: ["user_id"];
+            isOneToOne: false;
+            referencedRelation: "profiles";
+            referencedColumns: ["id"];
+          },
+        ];
       };
       billing_customers: {
         Row: { created_at: string; stripe_customer_id: string; user_id: string };
@@ -529,6 +581,10 @@ export type Database = {
       };
       profiles: {
         Row: {
+          alert_confluence_min: number;
+          alert_cooldown_minutes: number;
+          alert_directions: string;
+          alert_unsubscribe_token: string;
           avatar_url: string | null;
           banned: boolean;
           banned_at: string | null;
@@ -539,6 +595,7 @@ export type Database = {
           email_alert: string | null;
           id: string;
           last_activity_at: string | null;
+          locale: string | null;
           plan: Database["public"]["Enums"]["plan"];
           role: Database["public"]["Enums"]["app_role"];
           selected_exchanges: string[];
@@ -550,6 +607,10 @@ export type Database = {
           username: string | null;
         };
         Insert: {
+          alert_confluence_min?: number;
+          alert_cooldown_minutes?: number;
+          alert_directions?: string;
+          alert_unsubscribe_token?: string;
           avatar_url?: string | null;
           banned?: boolean;
           banned_at?: string | null;
@@ -560,6 +621,7 @@ export type Database = {
           email_alert?: string | null;
           id: string;
           last_activity_at?: string | null;
+          locale?: string | null;
           plan?: Database["public"]["Enums"]["plan"];
           role?: Database["public"]["Enums"]["app_role"];
           selected_exchanges?: string[];
@@ -571,6 +633,10 @@ export type Database = {
           username?: string | null;
         };
         Update: {
+          alert_confluence_min?: number;
+          alert_cooldown_minutes?: number;
+          alert_directions?: string;
+          alert_unsubscribe_token?: string;
           avatar_url?: string | null;
           banned?: boolean;
           banned_at?: string | null;
@@ -581,6 +647,7 @@ export type Database = {
           email_alert?: string | null;
           id?: string;
           last_activity_at?: string | null;
+          locale?: string | null;
           plan?: Database["public"]["Enums"]["plan"];
           role?: Database["public"]["Enums"]["app_role"];
           selected_exchanges?: string[];
@@ -999,7 +1066,9 @@ export type Database = {
       admin_latest_alerts: {
         Args: never;
         Returns: {
+          channel: string | null;
           created_at: string;
+          direction: string | null;
           exchange: string;
           hash: string;
           id: string;
@@ -1008,6 +1077,8 @@ export type Database = {
           recipient: string;
           symbol: string;
           ts: string;
+          user_id: string | null;
+          window_minutes: number | null;
         }[];
         SetofOptions: {
           from: "*";
@@ -1116,6 +1187,40 @@ export type Database = {
           created_at: string | null;
         }[];
       };
+      claim_outbox: {
+        Args: { worker: string; max_jobs?: number; lease_seconds?: number };
+        Returns: {
+          id: number | null;
+          kind: string | null;
+          channel: string | null;
+          attempts: number | null;
+          payload: Json | null;
+          target: string | null;
+          locale: string | null;
+        }[];
+      };
+      complete_outbox: {
+        Args: { job_id: number; worker: string; recipient?: string };
+        Returns: boolean;
+      };
+      complete_outbox_batch: {
+        Args: { worker: string; results: Json };
+        Returns: number;
+      };
+      enqueue_alerts: {
+        Args: { scanned_at: string };
+        Returns: Json;
+      };
+      fail_outbox: {
+        Args: {
+          job_id: number;
+          worker: string;
+          error: string;
+          retry_after_seconds?: number;
+          permanent?: boolean;
+        };
+        Returns: string;
+      };
       fallback_window: {
         Args: { p: Database["public"]["Enums"]["plan"] };
         Returns: number;
@@ -1189,6 +1294,10 @@ export type Database = {
           invite_code: string | null;
         }[];
       };
+      move_telegram_chat: {
+        Args: { old_chat_id: string; new_chat_id: string };
+        Returns: number;
+      };
       movers_feed: {
         Args: { window_minutes?: number };
         Returns: {
@@ -1208,6 +1317,10 @@ export type Database = {
           volume_24h: number | null;
           ts: string | null;
         }[];
+      };
+      mute_alert_symbol: {
+        Args: { symbol: string; minutes: number };
+        Returns: string;
       };
       plan_price_eur: {
         Args: { p: Database["public"]["Enums"]["plan"] };
@@ -1255,6 +1368,10 @@ export type Database = {
       touch_activity: {
         Args: never;
         Returns: undefined;
+      };
+      unsubscribe_alert_email: {
+        Args: { token: string };
+        Returns: boolean;
       };
       username_available: {
         Args: { candidate: string };

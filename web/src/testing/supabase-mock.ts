@@ -27,6 +27,11 @@ export function testProfile(overrides: Partial<Profile> = {}): Profile {
     selected_exchanges: ["coinbase", "dex", "cex-major"],
     selected_window_minutes: 30,
     user_threshold: 10,
+    alert_directions: "pump",
+    alert_cooldown_minutes: 15,
+    alert_confluence_min: 0,
+    alert_unsubscribe_token: "7d1f0c3e-2b4a-4c5d-9e8f-0a1b2c3d4e5f",
+    locale: null,
     ...overrides,
   };
 }

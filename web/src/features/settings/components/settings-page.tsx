@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router-dom";
 import { Spinner } from "@/components/ui/spinner";
+import { AlertDeliveryCard } from "@/features/alerts/components/alert-delivery-card";
 import { useCurrentUser } from "@/hooks/use-current-user";
 import { LOGIN_PATH } from "@/lib/redirect";
 import { AccountInfoCard } from "./account-info-card";
@@ -33,6 +34,8 @@ export function SettingsPage() {
       />
       {/* Keyed by plan: a plan change brings other windows and rules, so the form starts afresh. */}
       <AlertSettingsForm key={profile.plan} profile={profile} />
+      {/* Market alerts are sent on the enterprise plan only (decision 0020). */}
+      {profile.plan === "enterprise" && <AlertDeliveryCard profile={profile} />}
     </div>
   );
 }

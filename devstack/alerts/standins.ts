@@ -1,0 +1,454 @@
+// Local stand-ins for Discord webhooks and the Telegram Bot API (decision 0020). One HTTP server
+// (CHAT_STANDIN_PORT, default 54326) that answers as the real services do, records what it
+// receives, lists it on a page (GET /), and can be told to fail:
+//
+//   POST /api/webhooks/<id>/<token>[?wait=true]   Discord: execute webhook (DISCORD_API_URL=<url>/api)
+//   POST /bot<token>/sendMessage                   Telegram (TELEGRAM_API_URL=<url>)
+//   GET  /__standins/requests                      what was received (JSON)
+//   POST /__standins/fail {service, status, times, retryAfter?}   answer 429 or 500 the next N times
+//   POST /__standins/migrate {from, to}            Telegram: chat <from> was upgraded to a supergroup <to>
+//   POST /__standins/reset                         forget requests and pending failures
+import http from "node:http";
+
+export const DEFAULT_CHAT_STANDIN_PORT = 54326;
+
+export type Service = "discord" | "telegram";
+
+export interface ReceivedRequest {
+  seq: number;
+  service: Service;
+  at: string;
+  path: string;
+  status: number;
+  body: unknown;
+  /** Discord: webhook id; Telegram: chat_id. */
+  target: string;
+}
+
+interface Failure {
+  status: 429 | 500;
+  remaining: number;
+  retryAfter: number;
+}
+
+export interface ChatStandInOptions {
+  host: string;
+  port: number;
+  log?: (line: string) => void;
+}
+
+export interface ChatStandIn {
+  url: string;
+  requests(service?: Service): ReceivedRequest[];
+  /** Answer `status` to the next `times` requests of `service`. */
+  fail(service: Service, status: 429 | 500, times: number, retryAfter?: number): void;
+  migrate(from: string, to: string): void;
+  reset(): void;
+  stop(): Promise<void>;
+}
+
+const DISCORD_PATH = /^\/api(?:\/v\d+)?\/webhooks\/([0-9]{1,25})\/([A-Za-z0-9_-]{1,100})$/;
+const TELEGRAM_PATH = /^\/bot([0-9]+:[A-Za-z0-9_-]+)\/([A-Za-z]+)$/;
+
+/** Discord's own limits on an execute-webhook body; a message naming the first one broken, or null. */
+export function discordViolation(body: unknown): string | null {
+  if (!body || typeof body !== "object") return "Cannot send an empty message";
+  const b = body as { content?: unknown; embeds?: unknown };
+  const content = typeof b.content === "string" ? b.content : "";
+  const embeds = Array.isArray(b.embeds) ? (b.embeds as Record<string, unknown>[]) : [];
+  if (content.length > 2000) return "content: Must be 2000 or fewer in length.";
+  if (!content && embeds.length === 0) return "Cannot send an empty message";
+  if (embeds.length > 10) return "embeds: Must be 10 or fewer in length.";
+  let total = 0;
+  for (const [i, e] of embeds.entries()) {
+    const title = typeof e.title === "string" ? e.title : "";
+    const description = typeof e.description === "string" ? e.description : "";
+    const fields = Array.isArray(e.fields) ? (e.fields as { name?: string; value?: string }[]) : [];
+    const footer = (e.footer as { text?: string } | undefined)?.text ?? "";
+    if (title.length > 256) return `embeds.${i}.title: Must be 256 or fewer in length.`;
+    if (description.length > 4096)
+      return `embeds.${i}.description: Must be 4096 or fewer in length.`;
+    if (fields.length > 25) return `embeds.${i}.fields: Must be 25 or fewer in length.`;
+    for (const f of fields) {
+      if ((f.name ?? "").length > 256 || (f.value ?? "").length > 1024) {
+        return `embeds.${i}.fields: a field is too long.`;
+      }
+      total += (f.name ?? "").length + (f.value ?? "").length;
+    }
+    total += title.length + description.length + footer.length;
+  }
+  if (total > 6000) return "embeds: Embed size exceeds maximum size of 6000";
+  return null;
+}
+
+function escape(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function page(list: ReceivedRequest[], failures: Map<Service, Failure>): string {
+  const rows = list
+    .slice(-200)
+    .reverse()
+    .map(
+      (r) =>
+        `<tr><td>${r.seq}</td><td>${r.at}</td><td>${r.service}</td><td>${escape(r.target)}</td><td>${r.status}</td><td><pre>${escape(JSON.stringify(r.body, null, 2)).slice(0, 4000)}</pre></td></tr>`,
+    )
+    .join("");
+  const pending = [...failures.entries()]
+    .filter(([, f]) => f.remaining > 0)
+    .map(([s, f]) => `${s}: ${f.status} × ${f.remaining}`)
+    .join(", ");
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Discord & Telegram stand-ins</title>
+<style>body{font-family:system-ui,sans-serif;margin:1.5rem}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:4px 6px;vertical-align:top;font-size:13px}pre{margin:0;white-space:pre-wrap;max-height:16rem;overflow:auto}</style></head>
+<body><h1>Discord &amp; Telegram stand-ins</h1>
+<p>Discord: <code>DISCORD_API_URL=&lt;this&gt;/api</code> · Telegram: <code>TELEGRAM_API_URL=&lt;this&gt;</code> · ${list.length} requests received${pending ? ` · next answers: ${escape(pending)}` : ""}</p>
+<form method="post" action="/__standins/fail">
+<label>Service <select name="service"><option>discord</option><option>telegram</option></select></label>
+<label>answers <select name="status"><option>429</option><option>500</option></select></label>
+<label>the next <input name="times" type="number" min="1" max="100" value="1" style="width:4rem"> times</label>
+<button>Set</button></form>
+<form method="post" action="/__standins/reset" style="margin-top:.5rem"><button>Reset</button></form>
+<table style="margin-top:1rem"><tr><th>#</th><th>Time</th><th>Service</th><th>Target</th><th>Answer</th><th>Body</th></tr>${rows}</table>
+</body></html>`;
+}
+
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > 1_000_000) throw new Error("body too large");
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatStandIn> {
+  const received: ReceivedRequest[] = [];
+  const failures = new Map<Service, Failure>();
+  const migrations = new Map<string, string>();
+  let seq = 0;
+  let messageId = 1000;
+  // Discord's per-webhook bucket: 5 requests per 2 s.
+  const buckets = new Map<string, { remaining: number; resetAt: number }>();
+
+  function takeFailure(service: Service): Failure | null {
+    const f = failures.get(service);
+    if (!f || f.remaining <= 0) return null;
+    f.remaining--;
+    return f;
+  }
+
+  function send(
+    res: http.ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ) {
+    if (status === 204) {
+      res.writeHead(204, headers).end();
+      return;
+    }
+    res
+      .writeHead(status, { "Content-Type": "application/json", ...headers })
+      .end(JSON.stringify(body));
+  }
+
+  function discord(res: http.ServerResponse, url: URL, raw: string) {
+    const m = url.pathname.match(DISCORD_PATH)!;
+    const webhookId = m[1]!;
+    let body: unknown = null;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      // recorded as null below
+    }
+    const record = (status: number) =>
+      received.push({
+        seq: ++seq,
+        service: "discord",
+        at: new Date().toISOString(),
+        path: url.pathname,
+        status,
+        body,
+        target: webhookId,
+      });
+    const now = Date.now();
+    let bucket = buckets.get(webhookId);
+    if (!bucket || bucket.resetAt <= now) bucket = { remaining: 5, resetAt: now + 2000 };
+    buckets.set(webhookId, bucket);
+    const failure = takeFailure("discord");
+    if (failure?.status === 429) {
+      record(429);
+      return send(
+        res,
+        429,
+        { message: "You are being rate limited.", retry_after: failure.retryAfter, global: false },
+        {
+          "Retry-After": String(Math.ceil(failure.retryAfter)),
+          "X-RateLimit-Limit": "5",
+          "X-RateLimit-Remaining": "0",
+          "X-RateLimit-Reset-After": String(failure.retryAfter),
+          "X-RateLimit-Bucket": `standin-${webhookId}`,
+          "X-RateLimit-Scope": "shared",
+        },
+      );
+    }
+    if (failure?.status === 500) {
+      record(500);
+      return send(res, 500, { message: "500: Internal Server Error", code: 0 });
+    }
+    const violation = discordViolation(body);
+    if (violation) {
+      record(400);
+      return send(res, 400, {
+        message: "Invalid Form Body",
+        code: 50035,
+        errors: { _errors: [{ code: "BASE_TYPE_INVALID", message: violation }] },
+      });
+    }
+    bucket.remaining = Math.max(0, bucket.remaining - 1);
+    const headers = {
+      "X-RateLimit-Limit": "5",
+      "X-RateLimit-Remaining": String(bucket.remaining),
+      "X-RateLimit-Reset": String((bucket.resetAt / 1000).toFixed(3)),
+      "X-RateLimit-Reset-After": String(((bucket.resetAt - now) / 1000).toFixed(3)),
+      "X-RateLimit-Bucket": `standin-${webhookId}`,
+    };
+    record(url.searchParams.get("wait") === "true" ? 200 : 204);
+    if (url.searchParams.get("wait") !== "true") return send(res, 204, null, headers);
+    const b = body as { content?: string; embeds?: unknown[] };
+    return send(
+      res,
+      200,
+      {
+        id: String(BigInt(Date.now()) << 22n),
+        type: 0,
+        content: b.content ?? "",
+        channel_id: "100000000000000001",
+        author: { id: webhookId, username: "MoverScan", bot: true },
+        embeds: b.embeds ?? [],
+        attachments: [],
+        mentions: [],
+        timestamp: new Date().toISOString(),
+        webhook_id: webhookId,
+      },
+      headers,
+    );
+  }
+
+  function telegram(res: http.ServerResponse, url: URL, raw: string) {
+    const m = url.pathname.match(TELEGRAM_PATH)!;
+    let body: Record<string, unknown> | null = null;
+    try {
+      body = JSON.parse(raw) as Record<string, unknown>;
+    } catch {
+      body = null;
+    }
+    const chat = body?.chat_id === undefined ? "" : String(body.chat_id);
+    const record = (status: number) =>
+      received.push({
+        seq: ++seq,
+        service: "telegram",
+        at: new Date().toISOString(),
+        path: url.pathname.replace(m[1]!, "<token>"),
+        status,
+        body,
+        target: chat,
+      });
+    if (m[2] !== "sendMessage") {
+      record(404);
+      return send(res, 404, { ok: false, error_code: 404, description: "Not Found" });
+    }
+    const failure = takeFailure("telegram");
+    if (failure?.status === 429) {
+      record(429);
+      return send(res, 429, {
+        ok: false,
+        error_code: 429,
+        description: `Too Many Requests: retry after ${Math.ceil(failure.retryAfter)}`,
+        parameters: { retry_after: Math.ceil(failure.retryAfter) },
+      });
+    }
+    if (failure?.status === 500) {
+      record(500);
+      return send(res, 500, { ok: false, error_code: 500, description: "Internal Server Error" });
+    }
+    const moved = migrations.get(chat);
+    if (moved) {
+      record(400);
+      return send(res, 400, {
+        ok: false,
+        error_code: 400,
+        description: "Bad Request: group chat was upgraded to a supergroup chat",
+        parameters: { migrate_to_chat_id: Number(moved) },
+      });
+    }
+    const text = typeof body?.text === "string" ? body.text : "";
+    if (!chat) {
+      record(400);
+      return send(res, 400, {
+        ok: false,
+        error_code: 400,
+        description: "Bad Request: chat_id is empty",
+      });
+    }
+    if (!text.trim()) {
+      record(400);
+      return send(res, 400, {
+        ok: false,
+        error_code: 400,
+        description: "Bad Request: message text is empty",
+      });
+    }
+    if (text.length > 4096) {
+      record(400);
+      return send(res, 400, {
+        ok: false,
+        error_code: 400,
+        description: "Bad Request: message is too long",
+      });
+    }
+    record(200);
+    const id = Number(chat);
+    return send(res, 200, {
+      ok: true,
+      result: {
+        message_id: ++messageId,
+        from: { id: 1, is_bot: true, first_name: "MoverScan", username: "moverscan_bot" },
+        chat: Number.isFinite(id)
+          ? { id, type: id < 0 ? "supergroup" : "private" }
+          : { id: chat, type: "channel" },
+        date: Math.floor(Date.now() / 1000),
+        text,
+      },
+    });
+  }
+
+  async function control(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    url: URL,
+    raw: string,
+  ) {
+    const form = (req.headers["content-type"] ?? "").includes("application/x-www-form-urlencoded");
+    let input: Record<string, string>;
+    try {
+      input = form
+        ? Object.fromEntries(new URLSearchParams(raw))
+        : raw
+          ? (JSON.parse(raw) as Record<string, string>)
+          : {};
+    } catch {
+      return send(res, 400, { error: "invalid_json", message: "The body is not JSON." });
+    }
+    const done = (body: unknown) =>
+      form ? res.writeHead(303, { Location: "/" }).end() : send(res, 200, body);
+    if (url.pathname === "/__standins/fail") {
+      const service = input.service as Service;
+      const status = Number(input.status);
+      const times = Number(input.times ?? 1);
+      if (
+        !["discord", "telegram"].includes(service) ||
+        ![429, 500].includes(status) ||
+        !(times >= 1 && times <= 100)
+      ) {
+        return send(res, 400, {
+          error: "invalid_input",
+          message: "service discord|telegram, status 429|500, times 1-100",
+        });
+      }
+      api.fail(
+        service,
+        status as 429 | 500,
+        times,
+        input.retryAfter === undefined ? undefined : Number(input.retryAfter),
+      );
+      return done({ ok: true });
+    }
+    if (url.pathname === "/__standins/migrate") {
+      if (!input.from || !/^-?[0-9]+$/.test(String(input.to))) {
+        return send(res, 400, {
+          error: "invalid_input",
+          message: "from and a numeric to are required",
+        });
+      }
+      api.migrate(String(input.from), String(input.to));
+      return done({ ok: true });
+    }
+    if (url.pathname === "/__standins/reset") {
+      api.reset();
+      return done({ ok: true });
+    }
+    return send(res, 404, { error: "not_found", message: "No such control" });
+  }
+
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? "/", "http://standin");
+      try {
+        if (req.method === "GET" && url.pathname === "/") {
+          res
+            .writeHead(200, { "Content-Type": "text/html; charset=utf-8" })
+            .end(page(received, failures));
+          return;
+        }
+        if (req.method === "GET" && url.pathname === "/__standins/requests") {
+          const service = url.searchParams.get("service") as Service | null;
+          return send(res, 200, api.requests(service ?? undefined));
+        }
+        if (req.method !== "POST")
+          return send(res, 405, { error: "method_not_allowed", message: "Use POST." });
+        const raw = await readBody(req);
+        if (url.pathname.startsWith("/__standins/")) return await control(req, res, url, raw);
+        if (DISCORD_PATH.test(url.pathname)) return discord(res, url, raw);
+        if (TELEGRAM_PATH.test(url.pathname)) return telegram(res, url, raw);
+        return send(res, 404, { message: "404: Not Found", code: 0 });
+      } catch (err) {
+        opts.log?.(`chat stand-in: ${(err as Error).message}`);
+        if (!res.headersSent)
+          send(res, 400, { error: "bad_request", message: (err as Error).message });
+      }
+    })();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === "EADDRINUSE"
+          ? new Error(`Port ${opts.port} is already in use; set CHAT_STANDIN_PORT to another port.`)
+          : err,
+      ),
+    );
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : opts.port;
+  const url = `http://${opts.host}:${port}`;
+
+  const api: ChatStandIn = {
+    url,
+    requests: (service) => received.filter((r) => !service || r.service === service),
+    fail(service, status, times, retryAfter) {
+      failures.set(service, {
+        status,
+        remaining: times,
+        retryAfter: retryAfter ?? (status === 429 ? 1 : 0),
+      });
+    },
+    migrate(from, to) {
+      migrations.set(from, to);
+    },
+    reset() {
+      received.length = 0;
+      failures.clear();
+      migrations.clear();
+      buckets.clear();
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+  return api;
+}

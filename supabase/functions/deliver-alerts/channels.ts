@@ -1,0 +1,328 @@
+// The three channels behind one interface: send(job) → delivered, or failed with what the
+// service said (retry after N seconds, permanent, or a Telegram chat that moved).
+import type { Env } from "../_shared/env.ts";
+import {
+  alertEmail,
+  discordBody,
+  type Email,
+  type Links,
+  localeOf,
+  type MarketAlertPayload,
+  telegramText,
+  ticketEmail,
+  type TicketPayload,
+} from "./messages.ts";
+import { sendSmtp, SmtpError, type SmtpOptions } from "./smtp.ts";
+
+export type ChannelName = "email" | "discord" | "telegram";
+
+/** One claimed outbox job (public.claim_outbox). */
+export interface Job {
+  id: number;
+  kind: string;
+  channel: ChannelName;
+  attempts: number;
+  payload: unknown;
+  target: string;
+  locale: string | null;
+  dedupKey?: string;
+}
+
+export type SendResult =
+  | { ok: true; recipient: string }
+  | {
+    ok: false;
+    error: string;
+    /** Seconds the service asked us to wait (429 retry_after, Retry-After). */
+    retryAfter?: number;
+    /** Never worth another try (a deleted webhook, a bot blocked by the user, a bad address). */
+    permanent?: boolean;
+  };
+
+export interface Channel {
+  send(job: Job): Promise<SendResult>;
+}
+
+export interface ChannelDeps {
+  env: Env;
+  fetch?: typeof fetch;
+  links: Links;
+  /** Waits (tests pass a fake clock). */
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+  smtpConnect?: SmtpOptions["connect"];
+  /** Telegram said a chat moved (migrate_to_chat_id): store the new id. */
+  moveTelegramChat?: (oldId: string, newId: string) => Promise<void>;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Seconds from a Retry-After header (seconds or an HTTP date), or undefined. */
+export function retryAfterHeader(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const n = Number(value);
+  if (Number.isFinite(n) && n >= 0) return n;
+  const at = Date.parse(value);
+  return Number.isFinite(at) ? Math.max(0, (at - now) / 1000) : undefined;
+}
+
+function emailFor(job: Job, links: Links): Email {
+  const locale = localeOf(job.locale);
+  if (job.kind === "market_alert") {
+    return alertEmail(job.payload as MarketAlertPayload, locale, links);
+  }
+  if (job.kind === "ticket_reply" || job.kind === "ticket_status") {
+    return ticketEmail(job.kind, job.payload as TicketPayload, locale, links);
+  }
+  throw new Error(`no e-mail for jobs of kind ${job.kind}`);
+}
+
+// ---- E-mail ---------------------------------------------------------------------------------
+
+export const RESEND_API_URL = "https://api.resend.com";
+
+/**
+ * E-mail: Resend's HTTP API when RESEND_API_KEY is set (hosted edge functions block SMTP ports),
+ * else SMTP to SMTP_HOST:SMTP_PORT (the local stack's MailDev).
+ */
+export function emailChannel(deps: ChannelDeps): Channel {
+  const env = deps.env;
+  const from = env("ALERT_EMAIL_FROM")?.trim() || "MoverScan Alerts <alerts@moverscan.local>";
+  const doFetch = deps.fetch ?? fetch;
+  return {
+    async send(job) {
+      let email: Email;
+      try {
+        email = emailFor(job, deps.links);
+      } catch (err) {
+        return { ok: false, error: describe(err), permanent: true };
+      }
+      const key = env("RESEND_API_KEY")?.trim();
+      if (key) {
+        const base = (env("RESEND_API_URL")?.trim() || RESEND_API_URL).replace(/\/+$/, "");
+        let res: Response;
+        try {
+          res = await doFetch(`${base}/emails`, {
+            method: "POST",
+            headers: {
+              "Authorization": `Bearer ${key}`,
+              "Content-Type": "application/json",
+              // Resend sends one e-mail per key within 24 h: a retry after a lost answer is safe.
+              "Idempotency-Key": `outbox/${job.dedupKey ?? job.id}`.slice(0, 256),
+            },
+            body: JSON.stringify({
+              from,
+              to: [job.target],
+              subject: email.subject,
+              html: email.html,
+              text: email.text,
+              ...(Object.keys(email.headers).length ? { headers: email.headers } : {}),
+            }),
+            signal: AbortSignal.timeout(15_000),
+          });
+        } catch (err) {
+          return { ok: false, error: `Resend unreachable: ${describe(err)}` };
+        }
+        const body = await res.json().catch(() => null) as
+          | { id?: string; message?: string; name?: string; statusCode?: number }
+          | null;
+        if (res.ok && body?.id) return { ok: true, recipient: job.target };
+        const error = `Resend ${res.status}${body?.name ? ` ${body.name}` : ""}: ${
+          body?.message ?? "no message"
+        }`;
+        if (
+          res.status === 429 || res.status >= 500 || body?.name === "concurrent_idempotent_requests"
+        ) {
+          return { ok: false, error, retryAfter: retryAfterHeader(res.headers.get("retry-after")) };
+        }
+        return { ok: false, error, permanent: true };
+      }
+      const host = env("SMTP_HOST")?.trim();
+      const port = Number(env("SMTP_PORT") ?? 0);
+      if (!host || !port) {
+        return {
+          ok: false,
+          error: "No e-mail transport: set RESEND_API_KEY, or SMTP_HOST and SMTP_PORT.",
+        };
+      }
+      try {
+        await sendSmtp(
+          { host, port, connect: deps.smtpConnect },
+          { from, to: job.target, ...email },
+        );
+        return { ok: true, recipient: job.target };
+      } catch (err) {
+        return {
+          ok: false,
+          error: describe(err),
+          permanent: err instanceof SmtpError && err.permanent,
+        };
+      }
+    },
+  };
+}
+
+// ---- Discord --------------------------------------------------------------------------------
+
+export const DISCORD_API_URL = "https://discord.com/api";
+const DISCORD_WEBHOOK =
+  /^https:\/\/(?:discord\.com|discordapp\.com|ptb\.discord\.com|canary\.discord\.com)\/api(\/webhooks\/[0-9]+\/[A-Za-z0-9_-]+)$/;
+
+/** The URL to post to: the stored webhook, or its path under DISCORD_API_URL (stand-ins). */
+export function discordUrl(env: Env, webhook: string): string | null {
+  const m = webhook.match(DISCORD_WEBHOOK);
+  if (!m) return null;
+  const base = (env("DISCORD_API_URL")?.trim() || DISCORD_API_URL).replace(/\/+$/, "");
+  return `${base}${m[1]}?wait=true`;
+}
+
+/**
+ * Discord webhooks: `?wait=true` (the message is confirmed), 429 `retry_after` honoured, and the
+ * X-RateLimit-* headers: when a webhook's bucket is empty, the next post to it waits for the
+ * reset (or, when that is long, the job is retried after it).
+ */
+export function discordChannel(deps: ChannelDeps): Channel {
+  const doFetch = deps.fetch ?? fetch;
+  const sleep = deps.sleep ?? defaultSleep;
+  const now = deps.now ?? Date.now;
+  const resetAt = new Map<string, number>();
+  return {
+    async send(job) {
+      if (job.kind !== "market_alert") {
+        return { ok: false, error: `Discord does not carry ${job.kind}`, permanent: true };
+      }
+      const url = discordUrl(deps.env, job.target);
+      if (!url) return { ok: false, error: "Not a Discord webhook URL", permanent: true };
+      const wait = (resetAt.get(job.target) ?? 0) - now();
+      if (wait > 5_000) {
+        return { ok: false, error: "Discord rate limit (bucket empty)", retryAfter: wait / 1000 };
+      }
+      if (wait > 0) await sleep(wait);
+      const body = discordBody(job.payload as MarketAlertPayload, localeOf(job.locale), deps.links);
+      let res: Response;
+      try {
+        res = await doFetch(url, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(15_000),
+        });
+      } catch (err) {
+        return { ok: false, error: `Discord unreachable: ${describe(err)}` };
+      }
+      const remaining = res.headers.get("x-ratelimit-remaining");
+      const resetAfter = Number(res.headers.get("x-ratelimit-reset-after"));
+      if (remaining === "0" && Number.isFinite(resetAfter)) {
+        resetAt.set(job.target, now() + resetAfter * 1000);
+      }
+      const data = await res.json().catch(() => null) as
+        | { id?: string; message?: string; code?: number; retry_after?: number; global?: boolean }
+        | null;
+      if (res.ok) return { ok: true, recipient: `discord:${job.target.split("/").at(-2)}` };
+      if (res.status === 429) {
+        const retryAfter = typeof data?.retry_after === "number"
+          ? data.retry_after
+          : retryAfterHeader(res.headers.get("retry-after"), now()) ?? 1;
+        resetAt.set(job.target, now() + retryAfter * 1000);
+        return { ok: false, error: `Discord 429: ${data?.message ?? "rate limited"}`, retryAfter };
+      }
+      const error = `Discord ${res.status}${data?.code ? ` (${data.code})` : ""}: ${
+        data?.message ?? "no message"
+      }`;
+      // 404 Unknown Webhook, 401/403: the webhook is gone; 400: our payload (never retried).
+      if (res.status >= 400 && res.status < 500) return { ok: false, error, permanent: true };
+      return { ok: false, error };
+    },
+  };
+}
+
+// ---- Telegram -------------------------------------------------------------------------------
+
+export const TELEGRAM_API_URL = "https://api.telegram.org";
+
+/**
+ * Telegram Bot API sendMessage: at most one message per second per chat (the worker spaces
+ * them), 429 `parameters.retry_after` honoured, `parameters.migrate_to_chat_id` followed (the
+ * new id is stored and the message sent there at once).
+ */
+export function telegramChannel(deps: ChannelDeps): Channel {
+  const doFetch = deps.fetch ?? fetch;
+  const sleep = deps.sleep ?? defaultSleep;
+  const now = deps.now ?? Date.now;
+  const lastSent = new Map<string, number>();
+  async function post(token: string, chatId: string, text: string) {
+    const base = (deps.env("TELEGRAM_API_URL")?.trim() || TELEGRAM_API_URL).replace(/\/+$/, "");
+    const wait = (lastSent.get(chatId) ?? -Infinity) + 1000 - now();
+    if (wait > 0) await sleep(wait);
+    lastSent.set(chatId, now());
+    const res = await doFetch(`${base}/bot${token}/sendMessage`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        // An Integer where it is one exactly (JSON numbers above 2^53 would lose digits).
+        chat_id: /^-?[0-9]+$/.test(chatId) && Number.isSafeInteger(Number(chatId))
+          ? Number(chatId)
+          : chatId,
+        text,
+        parse_mode: "HTML",
+        link_preview_options: { is_disabled: true },
+      }),
+      signal: AbortSignal.timeout(15_000),
+    });
+    const data = await res.json().catch(() => null) as
+      | {
+        ok?: boolean;
+        error_code?: number;
+        description?: string;
+        parameters?: { retry_after?: number; migrate_to_chat_id?: number };
+      }
+      | null;
+    return { res, data };
+  }
+  return {
+    async send(job) {
+      if (job.kind !== "market_alert") {
+        return { ok: false, error: `Telegram does not carry ${job.kind}`, permanent: true };
+      }
+      const token = deps.env("TELEGRAM_BOT_TOKEN")?.trim();
+      if (!token) return { ok: false, error: "TELEGRAM_BOT_TOKEN is not set" };
+      const text = telegramText(
+        job.payload as MarketAlertPayload,
+        localeOf(job.locale),
+        deps.links,
+      );
+      let chat = job.target;
+      for (let hop = 0; hop < 2; hop++) {
+        let answer;
+        try {
+          answer = await post(token, chat, text);
+        } catch (err) {
+          return { ok: false, error: `Telegram unreachable: ${describe(err)}` };
+        }
+        const { res, data } = answer;
+        if (res.ok && data?.ok) return { ok: true, recipient: `telegram:${chat}` };
+        const error = `Telegram ${data?.error_code ?? res.status}: ${
+          data?.description ?? "no description"
+        }`;
+        const moved = data?.parameters?.migrate_to_chat_id;
+        if (moved !== undefined && hop === 0) {
+          const next = String(moved);
+          await deps.moveTelegramChat?.(chat, next);
+          chat = next;
+          continue;
+        }
+        if (res.status === 429 || data?.error_code === 429) {
+          return { ok: false, error, retryAfter: data?.parameters?.retry_after ?? 1 };
+        }
+        if (res.status >= 500) return { ok: false, error };
+        // 400 chat not found, 403 bot blocked by the user, 401 bad token: never retried.
+        return { ok: false, error, permanent: res.status !== 401 };
+      }
+      return { ok: false, error: "Telegram: the chat moved twice" };
+    },
+  };
+}

@@ -1,0 +1,451 @@
+// What an outbox job says: the e-mail (subject, text, HTML), the Discord embeds and the Telegram
+// text of a market alert or a digest, and the ticket e-mails, in the recipient's language
+// (de, en, fr, es; English when the profile stores none).
+
+export type Locale = "de" | "en" | "fr" | "es";
+export const LOCALES: readonly Locale[] = ["de", "en", "fr", "es"];
+
+export function localeOf(value: string | null | undefined): Locale {
+  return LOCALES.includes(value as Locale) ? (value as Locale) : "en";
+}
+
+export interface AlertItem {
+  instrumentId: number;
+  symbol: string;
+  exchange: string;
+  direction: "pump" | "dump";
+  pct: number;
+  windowMinutes: number;
+  price: number;
+  ts: string;
+}
+
+export interface MarketAlertPayload {
+  shape: "single" | "digest";
+  items: AlertItem[];
+  scannedAt: string;
+  /** How many symbols crossed (a digest lists the largest moves only; the rest are counted). */
+  total?: number;
+  unsubscribeToken?: string;
+}
+
+/** Symbols in the alert, listed or not. */
+function totalOf(payload: MarketAlertPayload): number {
+  return Math.max(payload.total ?? 0, payload.items.length);
+}
+
+export interface TicketPayload {
+  ticketId: string;
+  ticketNumber: number;
+  subject: string;
+  status: string;
+  previousStatus?: string;
+  excerpt?: string;
+}
+
+export interface Links {
+  /** The SPA's origin (SITE_URL), e.g. https://moverscan.app */
+  site: string;
+  /** The one-click unsubscribe endpoint (List-Unsubscribe, RFC 8058), without the token. */
+  unsubscribeEndpoint?: string;
+}
+
+const T = {
+  en: {
+    pump: "rose",
+    dump: "fell",
+    window: (w: number) => (w === 0 ? "10 s" : `${w} min`),
+    alertTitle: (s: string, verb: string, pct: string, w: string) => `${s} ${verb} ${pct} in ${w}`,
+    digestTitle: (n: number) => `${n} symbols crossed your alert threshold`,
+    venue: "Venue",
+    move: "Move",
+    price: "Price",
+    time: "Time",
+    analysis: "Open the analysis",
+    mute: "Mute for 1 h",
+    unsubscribe: "Unsubscribe from e-mail alerts",
+    settings: "Alert settings",
+    disclaimer: "Not financial advice. Experimental and educational only.",
+    ticketReplySubject: (n: number) => `New reply to your support ticket #${n}`,
+    ticketReplyIntro: (n: number, s: string) =>
+      `Our support team replied to your ticket #${n} "${s}":`,
+    ticketStatusSubject: (n: number, st: string) => `Your support ticket #${n} is now ${st}`,
+    ticketStatusIntro: (n: number, s: string, st: string) =>
+      `The status of your ticket #${n} "${s}" is now: ${st}.`,
+    ticketOpen: "View the ticket",
+    status: {
+      open: "open",
+      in_progress: "in progress",
+      resolved: "resolved",
+      closed: "closed",
+    } as Record<string, string>,
+  },
+  de: {
+    pump: "stieg um",
+    dump: "fiel um",
+    window: (w: number) => (w === 0 ? "10 s" : `${w} Min.`),
+    alertTitle: (s: string, verb: string, pct: string, w: string) => `${s} ${verb} ${pct} in ${w}`,
+    digestTitle: (n: number) => `${n} Symbole haben Ihre Alarmschwelle überschritten`,
+    venue: "Börse",
+    move: "Bewegung",
+    price: "Preis",
+    time: "Zeit",
+    analysis: "Analyse öffnen",
+    mute: "1 Std. stummschalten",
+    unsubscribe: "E-Mail-Alarme abbestellen",
+    settings: "Alarmeinstellungen",
+    disclaimer: "Keine Finanzberatung. Nur experimentell und zu Bildungszwecken.",
+    ticketReplySubject: (n: number) => `Neue Antwort auf Ihr Support-Ticket #${n}`,
+    ticketReplyIntro: (n: number, s: string) =>
+      `Unser Support-Team hat auf Ihr Ticket #${n} „${s}“ geantwortet:`,
+    ticketStatusSubject: (n: number, st: string) => `Ihr Support-Ticket #${n} ist jetzt ${st}`,
+    ticketStatusIntro: (n: number, s: string, st: string) =>
+      `Der Status Ihres Tickets #${n} „${s}“ ist jetzt: ${st}.`,
+    ticketOpen: "Ticket ansehen",
+    status: {
+      open: "offen",
+      in_progress: "in Bearbeitung",
+      resolved: "gelöst",
+      closed: "geschlossen",
+    } as Record<string, string>,
+  },
+  fr: {
+    pump: "a monté de",
+    dump: "a baissé de",
+    window: (w: number) => (w === 0 ? "10 s" : `${w} min`),
+    alertTitle: (s: string, verb: string, pct: string, w: string) => `${s} ${verb} ${pct} en ${w}`,
+    digestTitle: (n: number) => `${n} symboles ont franchi votre seuil d'alerte`,
+    venue: "Plateforme",
+    move: "Variation",
+    price: "Prix",
+    time: "Heure",
+    analysis: "Ouvrir l'analyse",
+    mute: "Mettre en sourdine 1 h",
+    unsubscribe: "Se désabonner des alertes e-mail",
+    settings: "Paramètres d'alerte",
+    disclaimer: "Ceci n'est pas un conseil financier. Expérimental et éducatif uniquement.",
+    ticketReplySubject: (n: number) => `Nouvelle réponse à votre ticket de support n° ${n}`,
+    ticketReplyIntro: (n: number, s: string) =>
+      `Notre équipe support a répondu à votre ticket n° ${n} « ${s} » :`,
+    ticketStatusSubject: (n: number, st: string) =>
+      `Votre ticket de support n° ${n} est maintenant ${st}`,
+    ticketStatusIntro: (n: number, s: string, st: string) =>
+      `Le statut de votre ticket n° ${n} « ${s} » est maintenant : ${st}.`,
+    ticketOpen: "Voir le ticket",
+    status: {
+      open: "ouvert",
+      in_progress: "en cours",
+      resolved: "résolu",
+      closed: "fermé",
+    } as Record<string, string>,
+  },
+  es: {
+    pump: "subió",
+    dump: "bajó",
+    window: (w: number) => (w === 0 ? "10 s" : `${w} min`),
+    alertTitle: (s: string, verb: string, pct: string, w: string) => `${s} ${verb} ${pct} en ${w}`,
+    digestTitle: (n: number) => `${n} símbolos superaron tu umbral de alerta`,
+    venue: "Mercado",
+    move: "Movimiento",
+    price: "Precio",
+    time: "Hora",
+    analysis: "Abrir el análisis",
+    mute: "Silenciar 1 h",
+    unsubscribe: "Darse de baja de las alertas por correo",
+    settings: "Ajustes de alertas",
+    disclaimer: "No es asesoramiento financiero. Solo experimental y educativo.",
+    ticketReplySubject: (n: number) => `Nueva respuesta a tu ticket de soporte n.º ${n}`,
+    ticketReplyIntro: (n: number, s: string) =>
+      `Nuestro equipo de soporte respondió a tu ticket n.º ${n} «${s}»:`,
+    ticketStatusSubject: (n: number, st: string) =>
+      `Tu ticket de soporte n.º ${n} ahora está ${st}`,
+    ticketStatusIntro: (n: number, s: string, st: string) =>
+      `El estado de tu ticket n.º ${n} «${s}» ahora es: ${st}.`,
+    ticketOpen: "Ver el ticket",
+    status: {
+      open: "abierto",
+      in_progress: "en curso",
+      resolved: "resuelto",
+      closed: "cerrado",
+    } as Record<string, string>,
+  },
+};
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** +12.34 % / -5.00 % (two decimals, sign always). */
+export function formatPct(pct: number): string {
+  return `${pct >= 0 ? "+" : ""}${pct.toFixed(2)}%`;
+}
+
+export function formatPrice(price: number): string {
+  if (price >= 1) return price.toLocaleString("en-US", { maximumFractionDigits: 4 });
+  return price.toPrecision(4);
+}
+
+function trimSlash(s: string): string {
+  return s.replace(/\/+$/, "");
+}
+
+export function analysisUrl(links: Links, symbol: string): string {
+  return `${trimSlash(links.site)}/dashboard?symbol=${encodeURIComponent(symbol)}`;
+}
+
+export function muteUrl(links: Links, symbol: string, minutes = 60): string {
+  return `${trimSlash(links.site)}/dashboard/settings?mute=${
+    encodeURIComponent(symbol)
+  }&minutes=${minutes}`;
+}
+
+export function unsubscribePageUrl(links: Links, token: string): string {
+  return `${trimSlash(links.site)}/alerts/unsubscribe?token=${encodeURIComponent(token)}`;
+}
+
+export function ticketUrl(links: Links, ticketId: string): string {
+  return `${trimSlash(links.site)}/support/ticket/${encodeURIComponent(ticketId)}`;
+}
+
+export interface ItemLine {
+  title: string;
+  pct: string;
+  window: string;
+  venue: string;
+  price: string;
+  time: string;
+  analysis: string;
+  mute: string;
+}
+
+export function itemLine(item: AlertItem, locale: Locale, links: Links): ItemLine {
+  const t = T[locale];
+  const pct = formatPct(Number(item.pct));
+  const window = t.window(item.windowMinutes);
+  return {
+    title: t.alertTitle(item.symbol, t[item.direction], pct, window),
+    pct,
+    window,
+    venue: item.exchange,
+    price: formatPrice(Number(item.price)),
+    time: new Date(item.ts).toISOString().replace("T", " ").slice(0, 19) + " UTC",
+    analysis: analysisUrl(links, item.symbol),
+    mute: muteUrl(links, item.symbol),
+  };
+}
+
+export interface Email {
+  subject: string;
+  text: string;
+  html: string;
+  headers: Record<string, string>;
+}
+
+function layoutHtml(body: string, footer: string): string {
+  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111;max-width:640px">${body}<hr style="border:none;border-top:1px solid #ddd"><p style="font-size:12px;color:#666">${footer}</p></body></html>`;
+}
+
+/** A market alert (one symbol) or digest (several) as an e-mail with one-click unsubscribe. */
+export function alertEmail(payload: MarketAlertPayload, locale: Locale, links: Links): Email {
+  const t = T[locale];
+  const lines = payload.items.map((i) => itemLine(i, locale, links));
+  const total = totalOf(payload);
+  const subject = payload.shape === "digest" || total > 1 ? t.digestTitle(total) : lines[0]!.title;
+  const unlisted = total - lines.length;
+  const token = payload.unsubscribeToken;
+  const unsubscribePage = token ? unsubscribePageUrl(links, token) : undefined;
+  const text = [
+    subject,
+    "",
+    ...lines.flatMap((l) => [
+      l.title,
+      `  ${t.venue}: ${l.venue} · ${t.move}: ${l.pct} (${l.window}) · ${t.price}: ${l.price} · ${t.time}: ${l.time}`,
+      `  ${t.analysis}: ${l.analysis}`,
+      `  ${t.mute}: ${l.mute}`,
+      "",
+    ]),
+    ...(unlisted > 0 ? [`… +${unlisted}`, ""] : []),
+    t.disclaimer,
+    ...(unsubscribePage ? [`${t.unsubscribe}: ${unsubscribePage}`] : []),
+  ].join("\n");
+  const rows = lines.map((l) =>
+    `<tr><td style="padding:6px 8px"><strong>${escapeHtml(l.title)}</strong><br>${
+      escapeHtml(t.venue)
+    }: ${escapeHtml(l.venue)} · ${escapeHtml(t.price)}: ${escapeHtml(l.price)} · ${
+      escapeHtml(l.time)
+    }<br><a href="${escapeHtml(l.analysis)}">${escapeHtml(t.analysis)}</a> · <a href="${
+      escapeHtml(l.mute)
+    }">${escapeHtml(t.mute)}</a></td></tr>`
+  ).join("");
+  const html = layoutHtml(
+    `<h2 style="font-size:18px">${escapeHtml(subject)}</h2><table>${rows}</table>${
+      unlisted > 0 ? `<p>… +${unlisted}</p>` : ""
+    }`,
+    `${escapeHtml(t.disclaimer)}${
+      unsubscribePage
+        ? ` · <a href="${escapeHtml(unsubscribePage)}">${escapeHtml(t.unsubscribe)}</a>`
+        : ""
+    }`,
+  );
+  const headers: Record<string, string> = {};
+  if (token && links.unsubscribeEndpoint) {
+    headers["List-Unsubscribe"] = `<${links.unsubscribeEndpoint}?token=${
+      encodeURIComponent(token)
+    }>`;
+    headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click";
+  }
+  return { subject, text, html, headers };
+}
+
+/** A ticket e-mail: an admin's reply or a status change. */
+export function ticketEmail(
+  kind: "ticket_reply" | "ticket_status",
+  payload: TicketPayload,
+  locale: Locale,
+  links: Links,
+): Email {
+  const t = T[locale];
+  const status = t.status[payload.status] ?? payload.status;
+  const url = ticketUrl(links, payload.ticketId);
+  const subject = kind === "ticket_reply"
+    ? t.ticketReplySubject(payload.ticketNumber)
+    : t.ticketStatusSubject(payload.ticketNumber, status);
+  const intro = kind === "ticket_reply"
+    ? t.ticketReplyIntro(payload.ticketNumber, payload.subject)
+    : t.ticketStatusIntro(payload.ticketNumber, payload.subject, status);
+  const quote = kind === "ticket_reply" && payload.excerpt ? payload.excerpt : "";
+  const text = [intro, ...(quote ? ["", quote] : []), "", `${t.ticketOpen}: ${url}`].join("\n");
+  const html = layoutHtml(
+    `<p>${escapeHtml(intro)}</p>${
+      quote
+        ? `<blockquote style="border-left:3px solid #ccc;margin:0;padding:4px 12px;white-space:pre-wrap">${
+          escapeHtml(quote)
+        }</blockquote>`
+        : ""
+    }<p><a href="${escapeHtml(url)}">${escapeHtml(t.ticketOpen)}</a></p>`,
+    "MoverScan",
+  );
+  return { subject, text, html, headers: {} };
+}
+
+// ---- Discord --------------------------------------------------------------------------------
+
+export const DISCORD_LIMITS = {
+  title: 256,
+  description: 4096,
+  embeds: 10,
+  fieldName: 256,
+  fieldValue: 1024,
+  fields: 25,
+  footer: 2048,
+  total: 6000,
+} as const;
+
+export interface DiscordEmbed {
+  title: string;
+  url?: string;
+  description?: string;
+  color?: number;
+  timestamp?: string;
+  fields?: { name: string; value: string; inline?: boolean }[];
+  footer?: { text: string };
+}
+
+function clip(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+}
+
+function embedSize(e: DiscordEmbed): number {
+  return e.title.length + (e.description?.length ?? 0) + (e.footer?.text.length ?? 0) +
+    (e.fields ?? []).reduce((a, f) => a + f.name.length + f.value.length, 0);
+}
+
+/**
+ * The webhook body: one embed per symbol (a single alert) or one digest embed listing every
+ * symbol, always within Discord's limits (title 256, description 4,096, 10 embeds, 6,000 in all).
+ */
+export function discordBody(
+  payload: MarketAlertPayload,
+  locale: Locale,
+  links: Links,
+): { content: string; embeds: DiscordEmbed[]; allowed_mentions: { parse: string[] } } {
+  const t = T[locale];
+  const lines = payload.items.map((i) => ({ item: i, line: itemLine(i, locale, links) }));
+  let embeds: DiscordEmbed[];
+  if (payload.shape === "single" && lines.length <= DISCORD_LIMITS.embeds) {
+    embeds = lines.map(({ item, line }) => ({
+      title: clip(line.title, DISCORD_LIMITS.title),
+      url: line.analysis,
+      color: item.direction === "pump" ? 0x16a34a : 0xdc2626,
+      timestamp: new Date(item.ts).toISOString(),
+      fields: [
+        { name: t.venue, value: clip(line.venue, DISCORD_LIMITS.fieldValue), inline: true },
+        { name: t.move, value: `${line.pct} (${line.window})`, inline: true },
+        { name: t.price, value: line.price, inline: true },
+        { name: "\u200b", value: `[${t.analysis}](${line.analysis}) · [${t.mute}](${line.mute})` },
+      ],
+      footer: { text: clip(t.disclaimer, DISCORD_LIMITS.footer) },
+    }));
+  } else {
+    const total = totalOf(payload);
+    const title = clip(t.digestTitle(total), DISCORD_LIMITS.title);
+    const footer = clip(t.disclaimer, DISCORD_LIMITS.footer);
+    const budget = Math.min(
+      DISCORD_LIMITS.description,
+      DISCORD_LIMITS.total - title.length - footer.length - 20,
+    );
+    let description = "";
+    let shown = 0;
+    for (const { line } of lines) {
+      const row = `**[${line.title}](${line.analysis})** · ${line.venue} · ${line.price}\n`;
+      const more = `… +${total - shown - 1}`;
+      if (description.length + row.length + more.length > budget) break;
+      description += row;
+      shown++;
+    }
+    if (shown < total) description += `… +${total - shown}`;
+    embeds = [{
+      title,
+      description,
+      color: 0x2563eb,
+      timestamp: new Date(payload.scannedAt).toISOString(),
+      footer: { text: footer },
+    }];
+  }
+  // Never more than the total: drop trailing embeds until it fits.
+  while (embeds.length > 1 && embeds.reduce((a, e) => a + embedSize(e), 0) > DISCORD_LIMITS.total) {
+    embeds.pop();
+  }
+  return { content: "", embeds, allowed_mentions: { parse: [] } };
+}
+
+// ---- Telegram -------------------------------------------------------------------------------
+
+export const TELEGRAM_TEXT_LIMIT = 4096;
+
+/** sendMessage text (parse_mode HTML), at most 4,096 characters. */
+export function telegramText(payload: MarketAlertPayload, locale: Locale, links: Links): string {
+  const t = T[locale];
+  const lines = payload.items.map((i) => itemLine(i, locale, links));
+  const total = totalOf(payload);
+  const head = payload.shape === "digest" || total > 1
+    ? `<b>${escapeHtml(t.digestTitle(total))}</b>\n\n`
+    : "";
+  const tail = `\n<i>${escapeHtml(t.disclaimer)}</i>`;
+  let body = "";
+  let shown = 0;
+  for (const l of lines) {
+    const block = `<b>${escapeHtml(l.title)}</b>\n${escapeHtml(t.venue)}: ${
+      escapeHtml(l.venue)
+    } · ${escapeHtml(t.price)}: ${escapeHtml(l.price)}\n${escapeHtml(l.time)}\n<a href="${
+      escapeHtml(l.analysis)
+    }">${escapeHtml(t.analysis)}</a> · <a href="${escapeHtml(l.mute)}">${
+      escapeHtml(t.mute)
+    }</a>\n\n`;
+    if (head.length + body.length + block.length + tail.length + 12 > TELEGRAM_TEXT_LIMIT) break;
+    body += block;
+    shown++;
+  }
+  if (shown < total) body += `… +${total - shown}\n`;
+  return head + body + tail;
+}

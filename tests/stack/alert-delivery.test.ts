@@ -1,0 +1,368 @@
+// Alert delivery end to end on the real stack (PGlite, and PostgreSQL with STACK_DB=postgres):
+// a scan that crosses a subscriber's threshold becomes outbox jobs (enqueue_alerts), the
+// deliver-alerts function sends them to MailDev and the Discord/Telegram stand-ins, records them
+// in alerts_sent; cooldown, dead workers, 429/500 retries, inactive users and ticket e-mails.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Quote } from "../../supabase/functions/_shared/domain/market.ts";
+import {
+  demoUser,
+  serviceClient,
+  signedInUser,
+  stackInfo,
+  type Client,
+} from "../support/clients.ts";
+import { sleep } from "../support/realtime.ts";
+
+interface CaughtEmail {
+  subject: string;
+  text?: string;
+  html?: string;
+  to: { address: string }[];
+  headers: Record<string, string>;
+}
+interface ChatRequest {
+  service: "discord" | "telegram";
+  status: number;
+  target: string;
+  body: Record<string, unknown>;
+}
+
+const run = Date.now().toString(36).toUpperCase();
+let serial = 0;
+
+async function emailsTo(address: string): Promise<CaughtEmail[]> {
+  const res = await fetch(`${stackInfo().mailUrl}/email`);
+  return ((await res.json()) as CaughtEmail[]).filter((m) =>
+    m.to.some((t) => t.address.toLowerCase() === address.toLowerCase()),
+  );
+}
+
+async function chatRequests(target: string): Promise<ChatRequest[]> {
+  const res = await fetch(`${stackInfo().chatUrl}/__standins/requests`);
+  return ((await res.json()) as ChatRequest[]).filter((r) => r.target === target);
+}
+
+async function standIn(path: string, body: unknown) {
+  const res = await fetch(`${stackInfo().chatUrl}/__standins/${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(200);
+}
+
+async function deliver(): Promise<{
+  claimed: number;
+  sent: number;
+  retried: number;
+  failed: number;
+}> {
+  const s = stackInfo();
+  const res = await fetch(`${s.url}/functions/v1/deliver-alerts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${s.secretKey}`, "content-type": "application/json" },
+    body: "{}",
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { claimed: number; sent: number; retried: number; failed: number };
+}
+
+/** A supergroup-style chat id (-100 and ten digits, a safe integer) unique to this run. */
+function chatIdFor(n: number): string {
+  return `-100${String((Date.now() % 1e8) * 100 + (n % 100)).padStart(10, "0")}`;
+}
+
+/** The subscribers of the running test; afterEach ends their subscriptions. */
+const current: string[] = [];
+
+interface Subscriber {
+  id: string;
+  email: string;
+  webhookId: string;
+  chatId: string;
+  client: Client;
+}
+
+/** A fresh enterprise subscriber with all three channels and a 5 % threshold on 30 minutes. */
+async function subscriber(extra: Record<string, unknown> = {}): Promise<Subscriber> {
+  const u = await signedInUser();
+  const n = ++serial;
+  const webhookId = `9${Date.now()}${n}`.slice(0, 19);
+  const chatId = chatIdFor(n);
+  const service = serviceClient();
+  const { error } = await service
+    .from("profiles")
+    .update({
+      plan: "enterprise",
+      subscription_active: true,
+      selected_window_minutes: 30,
+      user_threshold: 5,
+      email_alert: u.email,
+      discord_webhook_url: `https://discord.com/api/webhooks/${webhookId}/tok-${n}`,
+      telegram_chat_id: chatId,
+      ...extra,
+    } as never)
+    .eq("id", u.user.id);
+  expect(error).toBeNull();
+  current.push(u.user.id);
+  return { id: u.user.id, email: u.email, webhookId, chatId, client: u.client };
+}
+
+/** Two scans of fresh symbols: a base price 30 minutes ago, then `factor` times it now. */
+async function crossingScan(symbols: string[], factor: number, at = new Date()): Promise<string> {
+  const service = serviceClient();
+  const quote = (symbol: string, price: number, ts: Date): Quote => ({
+    venueKey: `Binance:${symbol}`,
+    symbol,
+    exchange: "Binance",
+    exchangeType: "cex",
+    network: null,
+    source: "simulated",
+    selection: "cex-major",
+    poolUrl: null,
+    price,
+    volume24h: 1000,
+    ts: ts.toISOString(),
+  });
+  const before = new Date(at.getTime() - 30 * 60_000);
+  const first = await service.rpc("ingest_scan", {
+    quotes: symbols.map((s) => quote(s, 1, before)) as never,
+    scanned_at: before.toISOString(),
+  });
+  expect(first.error).toBeNull();
+  return laterScan(symbols, factor, at);
+}
+
+async function laterScan(symbols: string[], price: number, at: Date): Promise<string> {
+  const service = serviceClient();
+  const scannedAt = at.toISOString();
+  const q = symbols.map((symbol) => ({
+    venueKey: `Binance:${symbol}`,
+    symbol,
+    exchange: "Binance",
+    exchangeType: "cex",
+    source: "simulated",
+    price,
+    volume24h: 1000,
+    ts: scannedAt,
+  }));
+  const second = await service.rpc("ingest_scan", { quotes: q as never, scanned_at: scannedAt });
+  expect(second.error).toBeNull();
+  const enq = await service.rpc("enqueue_alerts", { scanned_at: scannedAt });
+  expect(enq.error).toBeNull();
+  return scannedAt;
+}
+
+function sym(tag: string) {
+  return `A${tag}${run}${++serial}/USDT`;
+}
+
+describe("alert delivery", () => {
+  // The seeded enterprise demo account has all three channels too: off while these tests count
+  // what the stand-ins receive (and the 429/500 they answer), restored afterwards.
+  let demoChannels: {
+    email_alert: string | null;
+    discord_webhook_url: string | null;
+    telegram_chat_id: string | null;
+  } | null = null;
+  beforeAll(async () => {
+    const service = serviceClient();
+    const { data } = await service
+      .from("profiles")
+      .select("email_alert, discord_webhook_url, telegram_chat_id")
+      .eq("email", "enterprise@demo.local")
+      .single();
+    demoChannels = data;
+    await service
+      .from("profiles")
+      .update({ email_alert: null, discord_webhook_url: null, telegram_chat_id: null })
+      .eq("email", "enterprise@demo.local");
+    // Whatever earlier suites left in the outbox is sent first.
+    await deliver();
+  });
+  afterAll(async () => {
+    if (demoChannels) {
+      await serviceClient()
+        .from("profiles")
+        .update(demoChannels)
+        .eq("email", "enterprise@demo.local");
+    }
+  });
+  afterEach(async () => {
+    // Every subscriber gets every crossing symbol: end this test's ones so the next test counts its own.
+    if (current.length) {
+      await serviceClient()
+        .from("profiles")
+        .update({ subscription_active: false })
+        .in("id", current.splice(0));
+    }
+    await fetch(`${stackInfo().chatUrl}/__standins/reset`, { method: "POST" });
+    await deliver();
+  });
+
+  it("sends exactly one alert per user, channel and symbol, and none inside the cooldown", async () => {
+    const u = await subscriber();
+    const symbol = sym("ONE");
+    const t0 = new Date();
+    await crossingScan([symbol], 1.2, t0);
+    const report = await deliver();
+    expect(report.sent).toBeGreaterThanOrEqual(3);
+
+    const mails = await emailsTo(u.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toContain(symbol);
+    expect(mails[0]!.subject).toContain("+20.00%");
+    expect(mails[0]!.text).toContain("/dashboard?symbol=");
+    expect(mails[0]!.text).toContain("/alerts/unsubscribe?token=");
+    expect(mails[0]!.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
+
+    const discord = await chatRequests(u.webhookId);
+    expect(discord.map((r) => r.status)).toEqual([200]);
+    const embeds = discord[0]!.body.embeds as { title: string }[];
+    expect(embeds[0]!.title).toContain(symbol);
+    const telegram = await chatRequests(u.chatId);
+    expect(telegram.map((r) => r.status)).toEqual([200]);
+    expect(String(telegram[0]!.body.text)).toContain(symbol);
+
+    // The user reads their own alerts (one per channel), nobody else's.
+    const own = await u.client.from("alerts_sent").select("symbol, channel, pct, user_id");
+    expect(own.error).toBeNull();
+    expect(own.data!.map((r) => r.channel).sort()).toEqual(["discord", "email", "telegram"]);
+    expect(own.data!.every((r) => r.user_id === u.id && r.symbol === symbol)).toBe(true);
+
+    // A second scan a minute later moves the price again, inside the 15-minute cooldown: nothing.
+    await laterScan([symbol], 1.5, new Date(t0.getTime() + 60_000));
+    await deliver();
+    expect(await emailsTo(u.email)).toHaveLength(1);
+    expect(await chatRequests(u.webhookId)).toHaveLength(1);
+    expect(await chatRequests(u.chatId)).toHaveLength(1);
+  });
+
+  it("sends one digest when many symbols cross at once", async () => {
+    const u = await subscriber();
+    const symbols = Array.from({ length: 6 }, () => sym("DIG"));
+    await crossingScan(symbols, 1.3);
+    await deliver();
+    const mails = await emailsTo(u.email);
+    expect(mails).toHaveLength(1);
+    for (const s of symbols) expect(mails[0]!.text).toContain(s);
+    expect(await chatRequests(u.webhookId)).toHaveLength(1);
+    expect(await chatRequests(u.chatId)).toHaveLength(1);
+  });
+
+  it("sends nothing to inactive subscribers, and stops pending alerts when the plan changes", async () => {
+    const inactive = await subscriber({ subscription_active: false });
+    const downgraded = await subscriber();
+    await crossingScan([sym("OFF")], 1.25);
+    const service = serviceClient();
+    const { error } = await service
+      .from("profiles")
+      .update({ plan: "pro" })
+      .eq("id", downgraded.id);
+    expect(error).toBeNull();
+    await deliver();
+    for (const u of [inactive, downgraded]) {
+      expect(await emailsTo(u.email)).toHaveLength(0);
+      expect(await chatRequests(u.webhookId)).toHaveLength(0);
+      expect(await chatRequests(u.chatId)).toHaveLength(0);
+    }
+  });
+
+  it("loses nothing and duplicates nothing when a worker dies mid-send", async () => {
+    const u = await subscriber();
+    await crossingScan([sym("DIE")], 1.2);
+    const service = serviceClient();
+    // A worker claims everything due, then dies before sending (its lease is 5 s).
+    const claimed = await service.rpc("claim_outbox", {
+      worker: "dead-worker",
+      max_jobs: 500,
+      lease_seconds: 5,
+    });
+    expect(claimed.error).toBeNull();
+    const mine = (claimed.data ?? []).filter((j) => j.target === u.email || j.target === u.chatId);
+    expect(mine.length).toBe(2);
+    await deliver();
+    expect(await emailsTo(u.email)).toHaveLength(0);
+    await sleep(5_500);
+    await deliver();
+    expect(await emailsTo(u.email)).toHaveLength(1);
+    expect(await chatRequests(u.chatId)).toHaveLength(1);
+    // The dead worker's late answer is refused: no second record.
+    for (const j of mine) {
+      const late = await service.rpc("complete_outbox", { job_id: j.id!, worker: "dead-worker" });
+      expect(late.data).toBe(false);
+    }
+    const own = await u.client.from("alerts_sent").select("channel");
+    expect(own.data).toHaveLength(3);
+  });
+
+  it("retries 429 and 500 answers of Discord and Telegram", async () => {
+    const u = await subscriber({ email_alert: null });
+    await standIn("fail", { service: "discord", status: 429, times: 1, retryAfter: 0.2 });
+    await standIn("fail", { service: "telegram", status: 500, times: 1 });
+    await crossingScan([sym("RTY")], 1.2);
+    const first = await deliver();
+    expect(first.retried).toBeGreaterThanOrEqual(2);
+    // Backoff: the first retry is due 5 s after the failure.
+    for (let i = 0; i < 40; i++) {
+      await deliver();
+      const d = await chatRequests(u.webhookId);
+      const t = await chatRequests(u.chatId);
+      if (d.length >= 2 && t.length >= 2) break;
+      await sleep(500);
+    }
+    expect((await chatRequests(u.webhookId)).map((r) => r.status)).toEqual([429, 200]);
+    expect((await chatRequests(u.chatId)).map((r) => r.status)).toEqual([500, 200]);
+  });
+
+  it("follows a Telegram chat that became a supergroup", async () => {
+    const u = await subscriber({ email_alert: null, discord_webhook_url: null });
+    const moved = chatIdFor(99);
+    await standIn("migrate", { from: u.chatId, to: moved });
+    await crossingScan([sym("MIG")], 1.2);
+    await deliver();
+    expect((await chatRequests(u.chatId)).map((r) => r.status)).toEqual([400]);
+    expect((await chatRequests(moved)).map((r) => r.status)).toEqual([200]);
+    const { data } = await serviceClient()
+      .from("profiles")
+      .select("telegram_chat_id")
+      .eq("id", u.id)
+      .single();
+    expect(data!.telegram_chat_id).toBe(moved);
+  });
+
+  it("e-mails the ticket's owner on an admin reply and a status change, in their language", async () => {
+    const owner = await signedInUser();
+    await serviceClient()
+      .from("profiles")
+      .update({ locale: "de" } as never)
+      .eq("id", owner.user.id);
+    const ticket = await owner.client
+      .from("support_tickets")
+      .insert({ subject: `Alarm fehlt ${run}`, content: "Mein Alarm kam nicht an, bitte prüfen." })
+      .select("id, ticket_number")
+      .single();
+    expect(ticket.error).toBeNull();
+    const admin = await demoUser("admin@demo.local");
+    const reply = await admin.client
+      .from("ticket_messages")
+      .insert({ ticket_id: ticket.data!.id, content: "Wir sehen uns das an." });
+    expect(reply.error).toBeNull();
+    const status = await admin.client.rpc("admin_set_ticket_status", {
+      ticket: ticket.data!.id,
+      new_status: "resolved",
+    });
+    expect(status.error).toBeNull();
+    await deliver();
+    const mails = await emailsTo(owner.email);
+    expect(mails).toHaveLength(2);
+    const subjects = mails.map((m) => m.subject).sort();
+    expect(subjects[0]).toContain(`#${ticket.data!.ticket_number}`);
+    expect(mails.some((m) => m.subject.includes("Neue Antwort"))).toBe(true);
+    expect(mails.some((m) => m.subject.includes("gelöst"))).toBe(true);
+    for (const m of mails) expect(m.text).toContain(`/support/ticket/${ticket.data!.id}`);
+    // Delivered once: another run sends nothing new.
+    await deliver();
+    expect(await emailsTo(owner.email)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,125 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { Database } from "@/lib/database.types";
+import { profileQueryKey } from "@/lib/profile-query";
+import { supabase } from "@/lib/supabase";
+
+/*
+ * Alert delivery from the SPA (decision 0020): the user's own delivery options on `profiles`,
+ * their per-symbol rules (`alert_symbol_rules`, RLS: own rows), mutes through
+ * `mute_alert_symbol`, their recent alerts (`alerts_sent`, RLS: own rows) and the one-click
+ * unsubscribe (`unsubscribe_alert_email`). The database enforces every rule; these mirror them.
+ */
+export const DIRECTIONS = ["pump", "dump", "both"] as const;
+export type Direction = (typeof DIRECTIONS)[number];
+export const COOLDOWNS = [15, 30, 60, 240, 1440] as const;
+export const CONFLUENCE = [0, 2, 3, 4, 5] as const;
+export const MUTE_MINUTES = [15, 60, 1440] as const;
+export const SYMBOL_PATTERN = /^\S{1,64}$/;
+
+export type SymbolRule = Database["public"]["Tables"]["alert_symbol_rules"]["Row"];
+export type SentAlert = Pick<
+  Database["public"]["Tables"]["alerts_sent"]["Row"],
+  "id" | "symbol" | "exchange" | "pct" | "channel" | "window_minutes" | "created_at"
+>;
+
+export interface DeliveryOptions {
+  alert_directions: Direction;
+  alert_cooldown_minutes: number;
+  alert_confluence_min: number;
+  locale: string | null;
+}
+
+const rulesKey = ["alert-symbol-rules"] as const;
+const recentKey = ["alerts-sent", "own"] as const;
+
+export function useSymbolRules(enabled: boolean) {
+  return useQuery({
+    queryKey: rulesKey,
+    enabled,
+    queryFn: async (): Promise<SymbolRule[]> => {
+      const { data, error } = await supabase.from("alert_symbol_rules").select("*").order("symbol");
+      if (error) throw error;
+      return data ?? [];
+    },
+  });
+}
+
+/** The user's last 20 alerts (all channels), newest first. */
+export function useRecentAlerts(userId: string) {
+  return useQuery({
+    queryKey: [...recentKey, userId],
+    queryFn: async (): Promise<SentAlert[]> => {
+      const { data, error } = await supabase
+        .from("alerts_sent")
+        .select("id, symbol, exchange, pct, channel, window_minutes, created_at")
+        .eq("user_id", userId)
+        .order("created_at", { ascending: false })
+        .limit(20);
+      if (error) throw error;
+      return data ?? [];
+    },
+    refetchInterval: 60_000,
+  });
+}
+
+export function useSaveDeliveryOptions(userId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (options: DeliveryOptions) => {
+      const { data, error } = await supabase
+        .from("profiles")
+        .update(options)
+        .eq("id", userId)
+        .select("id");
+      if (error) throw error;
+      if (!data?.length) throw new Error("not saved");
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: profileQueryKey }),
+  });
+}
+
+export function useSaveSymbolThreshold(userId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ symbol, threshold }: { symbol: string; threshold: number }) => {
+      const { error } = await supabase
+        .from("alert_symbol_rules")
+        .upsert(
+          { user_id: userId, symbol, threshold, updated_at: new Date().toISOString() },
+          { onConflict: "user_id,symbol" },
+        );
+      if (error) throw error;
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: rulesKey }),
+  });
+}
+
+export function useDeleteSymbolRule() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (symbol: string) => {
+      const { error } = await supabase.from("alert_symbol_rules").delete().eq("symbol", symbol);
+      if (error) throw error;
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: rulesKey }),
+  });
+}
+
+export function useMuteSymbol() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ symbol, minutes }: { symbol: string; minutes: number }) => {
+      const { data, error } = await supabase.rpc("mute_alert_symbol", { symbol, minutes });
+      if (error) throw error;
+      return data;
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: rulesKey }),
+  });
+}
+
+/** One-click unsubscribe from e-mail alerts; false when the link is unknown. */
+export async function unsubscribeAlertEmail(token: string): Promise<boolean> {
+  const { data, error } = await supabase.rpc("unsubscribe_alert_email", { token });
+  if (error) throw error;
+  return data === true;
+}

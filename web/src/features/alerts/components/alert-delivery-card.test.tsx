@@ -1,0 +1,94 @@
+import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { renderWithProviders } from "@/testing/render";
+import { supabaseMock, TEST_USER_ID, testProfile } from "@/testing/supabase-mock";
+import { AlertDeliveryCard } from "./alert-delivery-card";
+
+const enterprise = testProfile({ plan: "enterprise", subscription_active: true });
+
+function setUp() {
+  supabaseMock.setTable("alert_symbol_rules", {
+    data: [
+      {
+        user_id: TEST_USER_ID,
+        symbol: "ETH/USDT",
+        threshold: 7.5,
+        muted_until: null,
+        updated_at: "2026-11-24T10:00:00Z",
+      },
+    ],
+    error: null,
+  });
+  supabaseMock.setTable("alerts_sent", {
+    data: [
+      {
+        id: "a1",
+        symbol: "SOL/USDT",
+        exchange: "Binance",
+        pct: 12.345,
+        channel: "telegram",
+        window_minutes: 15,
+        created_at: "2026-11-24T10:00:00Z",
+      },
+    ],
+    error: null,
+  });
+}
+
+describe("AlertDeliveryCard", () => {
+  it("shows the user's own recent alerts and symbol rules", async () => {
+    setUp();
+    renderWithProviders(<AlertDeliveryCard profile={enterprise} />, {
+      route: "/dashboard/settings",
+    });
+    expect(await screen.findByText("SOL/USDT")).toBeInTheDocument();
+    expect(screen.getByText("+12.35%")).toBeInTheDocument();
+    expect(screen.getByText("Telegram")).toBeInTheDocument();
+    expect(await screen.findByText("threshold 7.5 %")).toBeInTheDocument();
+  });
+
+  it("saves pump/dump, pause and confluence with the interface language", async () => {
+    setUp();
+    supabaseMock.setTableUpdate("profiles", { data: [{ id: TEST_USER_ID }], error: null });
+    renderWithProviders(<AlertDeliveryCard profile={enterprise} />, {
+      route: "/dashboard/settings",
+    });
+    fireEvent.change(screen.getByLabelText("Alert on"), { target: { value: "both" } });
+    fireEvent.change(screen.getByLabelText("Pause per symbol"), { target: { value: "60" } });
+    fireEvent.change(screen.getByLabelText("Confluence"), { target: { value: "3" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save delivery options" }));
+    expect(await screen.findByText("Delivery options saved")).toBeInTheDocument();
+    expect(supabaseMock.updates.at(-1)).toMatchObject({
+      table: "profiles",
+      values: {
+        alert_directions: "both",
+        alert_cooldown_minutes: 60,
+        alert_confluence_min: 3,
+        locale: "en",
+      },
+    });
+  });
+
+  it("mutes the symbol of an alert's link once, and refuses a bad threshold", async () => {
+    setUp();
+    const calls: unknown[] = [];
+    supabaseMock.setRpc("mute_alert_symbol", (args) => {
+      calls.push(args);
+      return { data: "2026-11-24T11:00:00Z", error: null };
+    });
+    renderWithProviders(<AlertDeliveryCard profile={enterprise} />, {
+      route: "/dashboard/settings?mute=PEPE%2FWETH&minutes=60",
+    });
+    expect(await screen.findByText("PEPE/WETH is muted for 1 hour")).toBeInTheDocument();
+    expect(calls).toEqual([{ symbol: "PEPE/WETH", minutes: 60 }]);
+
+    fireEvent.change(screen.getByLabelText("Symbol"), { target: { value: "BTC/USDT" } });
+    fireEvent.change(screen.getByLabelText("Threshold (%)"), { target: { value: "500" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save threshold" }));
+    await waitFor(() =>
+      expect(screen.getByRole("alert")).toHaveTextContent(
+        "The threshold must be a number from 1 to 100.",
+      ),
+    );
+  });
+});
