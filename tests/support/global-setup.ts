@@ -22,9 +22,13 @@ declare module "vitest" {
       /** MailDev's web UI (REST: GET /email) and the Discord/Telegram stand-ins. */
       mailUrl: string;
       chatUrl: string;
+      /** The admin self-promotion secret the stack is configured with. */
+      adminSecret: string;
     };
   }
 }
+
+const ADMIN_SECRET = "stack-test-admin-secret";
 
 let stack: Stack | undefined;
 let pg: TempPostgres | undefined;
@@ -53,6 +57,8 @@ export async function setup(project: TestProject) {
     authRateLimits: TEST_AUTH_RATE_LIMITS,
     // Alert delivery on free ports; suites call deliver-alerts themselves.
     alerts: { smtpPort: await freePort(), mailUiPort: await freePort(), chatPort: 0, cron: false },
+    // Self-promotion is configured, as on a real deployment, so both its outcomes are tested.
+    adminSecret: ADMIN_SECRET,
   });
   project.provide("stack", {
     url: stack.url,
@@ -63,6 +69,7 @@ export async function setup(project: TestProject) {
     postgresUrl: pg?.url ?? null,
     mailUrl: stack.alerts!.mail.uiUrl,
     chatUrl: stack.alerts!.chat.url,
+    adminSecret: ADMIN_SECRET,
   });
 }
 
