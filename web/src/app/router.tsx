@@ -1,21 +1,51 @@
 import { createBrowserRouter, type RouteObject } from "react-router-dom";
-import { LoginPage } from "@/features/auth/components/login-page";
-import { RegisterPage } from "@/features/auth/components/register-page";
-import { ChartsPage } from "@/features/charts/components/charts-page";
-import { DashboardPage } from "@/features/dashboard/components/dashboard-page";
-import { TrackRecordPage } from "@/features/dashboard/components/track-record-page";
-import { LandingPage } from "@/features/landing/components/landing-page";
-import { ImprintPage } from "@/features/legal/components/imprint-page";
-import { PrivacyPage } from "@/features/legal/components/privacy-page";
-import { PricingPage } from "@/features/pricing/components/pricing-page";
-import { ProfilePage } from "@/features/profile/components/profile-page";
-import { SettingsPage } from "@/features/settings/components/settings-page";
 import { RootLayout } from "./layout/root-layout";
 import { LoginRedirect, SupportTicketRedirect } from "./routes/legacy-redirects";
 import { NotFoundRoute } from "./routes/not-found";
 import { RequireAuth } from "./routes/require-auth";
 import { RequireSubscriber } from "./routes/require-subscriber";
 import { RouteError } from "./routes/route-error";
+import { lazyPage } from "./routes/lazy-page";
+
+// Every page is its own chunk, loaded on its first visit (see lazyPage).
+const LoginPage = lazyPage(() => import("@/features/auth/components/login-page"), "LoginPage");
+const RegisterPage = lazyPage(
+  () => import("@/features/auth/components/register-page"),
+  "RegisterPage",
+);
+const ChartsPage = lazyPage(() => import("@/features/charts/components/charts-page"), "ChartsPage");
+const DashboardPage = lazyPage(
+  () => import("@/features/dashboard/components/dashboard-page"),
+  "DashboardPage",
+);
+const TrackRecordPage = lazyPage(
+  () => import("@/features/dashboard/components/track-record-page"),
+  "TrackRecordPage",
+);
+const LandingPage = lazyPage(
+  () => import("@/features/landing/components/landing-page"),
+  "LandingPage",
+);
+const ImprintPage = lazyPage(
+  () => import("@/features/legal/components/imprint-page"),
+  "ImprintPage",
+);
+const PrivacyPage = lazyPage(
+  () => import("@/features/legal/components/privacy-page"),
+  "PrivacyPage",
+);
+const PricingPage = lazyPage(
+  () => import("@/features/pricing/components/pricing-page"),
+  "PricingPage",
+);
+const ProfilePage = lazyPage(
+  () => import("@/features/profile/components/profile-page"),
+  "ProfilePage",
+);
+const SettingsPage = lazyPage(
+  () => import("@/features/settings/components/settings-page"),
+  "SettingsPage",
+);
 
 /** The route table (spec section 2). Screens are added here as their features land. */
 export const routes: RouteObject[] = [
