@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { pwa } from "./pwa.config.ts";
 
 const webRoot = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -21,7 +22,7 @@ function devPort(): number {
 export default defineConfig({
   root: webRoot,
   envDir: repoRoot,
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), ...pwa()],
   resolve: {
     alias: {
       "@domain": fileURLToPath(new URL("../supabase/functions/_shared/domain", import.meta.url)),
@@ -39,5 +40,7 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL("./dist", import.meta.url)),
     emptyOutDir: true,
+    // dist/.vite/manifest.json: which chunks each route loads (scripts/route-bundles.ts).
+    manifest: true,
   },
 });

@@ -8,6 +8,7 @@ import dePricing from "./locales/de/pricing.json";
 import deProfile from "./locales/de/profile.json";
 import deRealtime from "./locales/de/realtime.json";
 import deSettings from "./locales/de/settings.json";
+import deShell from "./locales/de/shell.json";
 import deValidation from "./locales/de/validation.json";
 import enAuth from "./locales/en/auth.json";
 import enCharts from "./locales/en/charts.json";
@@ -19,6 +20,7 @@ import enPricing from "./locales/en/pricing.json";
 import enProfile from "./locales/en/profile.json";
 import enRealtime from "./locales/en/realtime.json";
 import enSettings from "./locales/en/settings.json";
+import enShell from "./locales/en/shell.json";
 import enValidation from "./locales/en/validation.json";
 import esAuth from "./locales/es/auth.json";
 import esCharts from "./locales/es/charts.json";
@@ -30,6 +32,7 @@ import esPricing from "./locales/es/pricing.json";
 import esProfile from "./locales/es/profile.json";
 import esRealtime from "./locales/es/realtime.json";
 import esSettings from "./locales/es/settings.json";
+import esShell from "./locales/es/shell.json";
 import esValidation from "./locales/es/validation.json";
 import frAuth from "./locales/fr/auth.json";
 import frCharts from "./locales/fr/charts.json";
@@ -41,6 +44,7 @@ import frPricing from "./locales/fr/pricing.json";
 import frProfile from "./locales/fr/profile.json";
 import frRealtime from "./locales/fr/realtime.json";
 import frSettings from "./locales/fr/settings.json";
+import frShell from "./locales/fr/shell.json";
 import frValidation from "./locales/fr/validation.json";
 import type { Language } from "./languages";
 
@@ -57,6 +61,7 @@ export const namespaces = [
   "settings",
   "dashboard",
   "charts",
+  "shell",
 ] as const;
 
 /** English is the reference: every other language must have exactly its keys. */
@@ -72,6 +77,7 @@ export type Resources = {
   settings: typeof enSettings;
   dashboard: typeof enDashboard;
   charts: typeof enCharts;
+  shell: typeof enShell;
 };
 
 export const resources: Record<Language, Resources> = {
@@ -87,6 +93,7 @@ export const resources: Record<Language, Resources> = {
     settings: enSettings,
     dashboard: enDashboard,
     charts: enCharts,
+    shell: enShell,
   },
   de: {
     common: deCommon,
@@ -100,6 +107,7 @@ export const resources: Record<Language, Resources> = {
     settings: deSettings,
     dashboard: deDashboard,
     charts: deCharts,
+    shell: deShell,
   },
   fr: {
     common: frCommon,
@@ -113,6 +121,7 @@ export const resources: Record<Language, Resources> = {
     settings: frSettings,
     dashboard: frDashboard,
     charts: frCharts,
+    shell: frShell,
   },
   es: {
     common: esCommon,
@@ -126,5 +135,6 @@ export const resources: Record<Language, Resources> = {
     settings: esSettings,
     dashboard: esDashboard,
     charts: esCharts,
+    shell: esShell,
   },
 };

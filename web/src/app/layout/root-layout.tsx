@@ -1,4 +1,8 @@
+import { Suspense } from "react";
 import { Outlet, ScrollRestoration } from "react-router-dom";
+import { RoutePending } from "../routes/route-pending";
+import { UpdatePrompt } from "@/features/pwa/components/update-prompt";
+import { DocumentMeta } from "./document-meta";
 import { Footer } from "./footer";
 import { Header } from "./header";
 
@@ -6,11 +10,16 @@ import { Header } from "./header";
 export function RootLayout() {
   return (
     <div className="flex min-h-svh flex-col">
+      <DocumentMeta />
       <Header />
       <main className="flex flex-1 flex-col">
-        <Outlet />
+        {/* Pages are loaded on their first visit (lazyPage): a spinner until the chunk is in. */}
+        <Suspense fallback={<RoutePending />}>
+          <Outlet />
+        </Suspense>
       </main>
       <Footer />
+      <UpdatePrompt />
       <ScrollRestoration />
     </div>
   );
