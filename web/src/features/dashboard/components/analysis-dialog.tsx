@@ -15,8 +15,8 @@ import { AnalysisDetails } from "./analysis-details";
 import { CandlestickChart } from "./candlestick-chart";
 
 const trendClass: Record<Trend, string> = {
-  bullish: "border-transparent bg-success text-white",
-  bearish: "border-transparent bg-destructive text-white",
+  bullish: "border-transparent bg-success text-success-foreground",
+  bearish: "border-transparent bg-destructive text-destructive-foreground",
   neutral: "",
 };
 
