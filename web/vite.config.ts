@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { languagePreload } from "./language-preload.config.ts";
 import { pwa } from "./pwa.config.ts";
 
 const webRoot = fileURLToPath(new URL(".", import.meta.url));
@@ -22,7 +23,7 @@ function devPort(): number {
 export default defineConfig({
   root: webRoot,
   envDir: repoRoot,
-  plugins: [react(), tailwindcss(), ...pwa()],
+  plugins: [react(), tailwindcss(), languagePreload(), ...pwa()],
   resolve: {
     alias: {
       "@domain": fileURLToPath(new URL("../supabase/functions/_shared/domain", import.meta.url)),

@@ -1,4 +1,6 @@
 import { createBrowserRouter, type RouteObject } from "react-router-dom";
+// The landing page is in the entry chunk: most visits start there, one round trip less.
+import { LandingPage } from "@/features/landing/components/landing-page";
 import { RootLayout } from "./layout/root-layout";
 import { LoginRedirect, SupportTicketRedirect } from "./routes/legacy-redirects";
 import { NotFoundRoute } from "./routes/not-found";
@@ -21,10 +23,6 @@ const DashboardPage = lazyPage(
 const TrackRecordPage = lazyPage(
   () => import("@/features/dashboard/components/track-record-page"),
   "TrackRecordPage",
-);
-const LandingPage = lazyPage(
-  () => import("@/features/landing/components/landing-page"),
-  "LandingPage",
 );
 const ImprintPage = lazyPage(
   () => import("@/features/legal/components/imprint-page"),

@@ -14,7 +14,14 @@ export function RootLayout() {
       <Header />
       <main className="flex flex-1 flex-col">
         {/* Pages are loaded on their first visit (lazyPage): a spinner until the chunk is in. */}
-        <Suspense fallback={<RoutePending />}>
+        {/* The fallback fills the screen so the footer does not jump when the page arrives. */}
+        <Suspense
+          fallback={
+            <div className="flex min-h-svh flex-col">
+              <RoutePending />
+            </div>
+          }
+        >
           <Outlet />
         </Suspense>
       </main>
