@@ -26,6 +26,9 @@ export default defineConfig({
         "--disable-dev-shm-usage",
       ],
     },
+    // A service worker would outlive nothing here (each test has a fresh context), but it
+    // precaches the whole build on every first visit; only the PWA spec turns it on.
+    serviceWorkers: "block",
     screenshot: "only-on-failure",
     trace: "retain-on-failure",
   },

@@ -2,6 +2,8 @@ import { fileURLToPath } from "node:url";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { languagePreload } from "./language-preload.config.ts";
+import { pwa } from "./pwa.config.ts";
 
 const webRoot = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -21,7 +23,7 @@ function devPort(): number {
 export default defineConfig({
   root: webRoot,
   envDir: repoRoot,
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), languagePreload(), ...pwa()],
   resolve: {
     alias: {
       "@domain": fileURLToPath(new URL("../supabase/functions/_shared/domain", import.meta.url)),
@@ -39,5 +41,7 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL("./dist", import.meta.url)),
     emptyOutDir: true,
+    // dist/.vite/manifest.json: which chunks each route loads (scripts/route-bundles.ts).
+    manifest: true,
   },
 });

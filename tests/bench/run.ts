@@ -22,6 +22,7 @@ import { benchFanout } from "./fanout.ts";
 import { benchFreshness } from "./freshness.ts";
 import { benchIngest } from "./ingest.ts";
 import { benchSse } from "./sse.ts";
+import { benchWeb } from "./web.ts";
 import { percentile } from "./stats.ts";
 import { benchSupportDesk } from "./support.ts";
 
@@ -149,6 +150,8 @@ async function bench(label: string, env: Record<string, string>) {
         `PostgREST read (${REQUESTS} sequential, authenticated, RLS) p50 ${lat.p50.toFixed(2)} ms · p95 ${lat.p95.toFixed(2)} ms · ${lat.rps.toFixed(0)} req/s`,
     );
     console.log(await benchFreshness(label, `http://127.0.0.1:${webPort}`));
+    // The SPA does not depend on the database: its weight and Lighthouse scores once.
+    if (label === "PGlite") console.log(await benchWeb(`http://127.0.0.1:${webPort}`));
   } finally {
     await stop(warm.child);
   }

@@ -1,6 +1,5 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { useState, type ReactNode } from "react";
-import { Toaster } from "@/components/ui/sonner";
+import { lazy, Suspense, useState, type ReactNode } from "react";
 import { useAuthListener } from "@/features/auth/hooks/use-auth-listener";
 import { useTheme } from "@/features/theme/stores/theme-store";
 import { createQueryClient } from "@/lib/query-client";
@@ -9,6 +8,9 @@ function AuthListener() {
   useAuthListener();
   return null;
 }
+
+// The toaster (sonner) arrives after the first render; toasts raised before are replayed.
+const Toaster = lazy(() => import("@/components/ui/sonner").then((m) => ({ default: m.Toaster })));
 
 function ThemedToaster() {
   const theme = useTheme();
@@ -22,7 +24,9 @@ export function AppProvider({ children }: { children: ReactNode }) {
     <QueryClientProvider client={queryClient}>
       <AuthListener />
       {children}
-      <ThemedToaster />
+      <Suspense fallback={null}>
+        <ThemedToaster />
+      </Suspense>
     </QueryClientProvider>
   );
 }

@@ -1,4 +1,4 @@
-import i18n from "i18next";
+import i18n, { type BackendModule } from "i18next";
 import { initReactI18next } from "react-i18next";
 import {
   DEFAULT_LANGUAGE,
@@ -6,8 +6,32 @@ import {
   readStoredLanguage,
   storeLanguage,
   SUPPORTED_LANGUAGES,
+  type Language,
 } from "./languages";
-import { defaultNS, namespaces, resources } from "./resources";
+import { defaultNS, namespaces } from "./resources";
+
+type Bundle = { default: Record<string, Record<string, unknown>> };
+
+// One chunk per language (bundles/<lng>.ts holds all its namespaces): a visitor downloads only
+// the language they read, not all four. `i18n.changeLanguage(lng)` loads it before switching.
+const bundles: Record<Language, () => Promise<Bundle>> = {
+  de: () => import("./bundles/de"),
+  en: () => import("./bundles/en"),
+  fr: () => import("./bundles/fr"),
+  es: () => import("./bundles/es"),
+};
+
+const languageBundles: BackendModule = {
+  type: "backend",
+  init() {},
+  read(language, namespace, callback) {
+    if (!isLanguage(language)) return callback(null, {});
+    bundles[language]().then(
+      (bundle) => callback(null, bundle.default[`../locales/${language}/${namespace}.json`] ?? {}),
+      (err: Error) => callback(err, null),
+    );
+  },
+};
 
 // Change the language with `i18n.changeLanguage(lng)`; this listener persists
 // it under the `language` key and keeps <html lang> in sync.
@@ -17,17 +41,20 @@ i18n.on("languageChanged", (lng) => {
   if (typeof document !== "undefined") document.documentElement.lang = lng;
 });
 
-void i18n.use(initReactI18next).init({
-  resources,
-  lng: readStoredLanguage(),
-  fallbackLng: DEFAULT_LANGUAGE,
-  supportedLngs: SUPPORTED_LANGUAGES,
-  ns: namespaces,
-  defaultNS,
-  // Resources are bundled, so initialise synchronously: the first render is translated.
-  initAsync: false,
-  interpolation: { escapeValue: false },
-  returnNull: false,
-});
+/** Resolves when the reader's language is loaded: main.tsx renders after it. */
+export const i18nReady = i18n
+  .use(languageBundles)
+  .use(initReactI18next)
+  .init({
+    lng: readStoredLanguage(),
+    fallbackLng: DEFAULT_LANGUAGE,
+    supportedLngs: SUPPORTED_LANGUAGES,
+    // Every language has every key (locales.test.ts): no need to load English beside another one.
+    load: "currentOnly",
+    ns: namespaces,
+    defaultNS,
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
 
 export { i18n };

@@ -12,6 +12,7 @@ import deProfile from "./locales/de/profile.json";
 import deRealtime from "./locales/de/realtime.json";
 import deSettings from "./locales/de/settings.json";
 import deSupport from "./locales/de/support.json";
+import deShell from "./locales/de/shell.json";
 import deValidation from "./locales/de/validation.json";
 import enAdmin from "./locales/en/admin.json";
 import enAlerts from "./locales/en/alerts.json";
@@ -27,6 +28,7 @@ import enProfile from "./locales/en/profile.json";
 import enRealtime from "./locales/en/realtime.json";
 import enSettings from "./locales/en/settings.json";
 import enSupport from "./locales/en/support.json";
+import enShell from "./locales/en/shell.json";
 import enValidation from "./locales/en/validation.json";
 import esAdmin from "./locales/es/admin.json";
 import esAlerts from "./locales/es/alerts.json";
@@ -42,6 +44,7 @@ import esProfile from "./locales/es/profile.json";
 import esRealtime from "./locales/es/realtime.json";
 import esSettings from "./locales/es/settings.json";
 import esSupport from "./locales/es/support.json";
+import esShell from "./locales/es/shell.json";
 import esValidation from "./locales/es/validation.json";
 import frAdmin from "./locales/fr/admin.json";
 import frAlerts from "./locales/fr/alerts.json";
@@ -57,6 +60,7 @@ import frProfile from "./locales/fr/profile.json";
 import frRealtime from "./locales/fr/realtime.json";
 import frSettings from "./locales/fr/settings.json";
 import frSupport from "./locales/fr/support.json";
+import frShell from "./locales/fr/shell.json";
 import frValidation from "./locales/fr/validation.json";
 import type { Language } from "./languages";
 
@@ -77,6 +81,7 @@ export const namespaces = [
   "support",
   "admin",
   "alerts",
+  "shell",
 ] as const;
 
 /** English is the reference: every other language must have exactly its keys. */
@@ -96,6 +101,7 @@ export type Resources = {
   support: typeof enSupport;
   admin: typeof enAdmin;
   alerts: typeof enAlerts;
+  shell: typeof enShell;
 };
 
 export const resources: Record<Language, Resources> = {
@@ -115,6 +121,7 @@ export const resources: Record<Language, Resources> = {
     support: enSupport,
     admin: enAdmin,
     alerts: enAlerts,
+    shell: enShell,
   },
   de: {
     common: deCommon,
@@ -132,6 +139,7 @@ export const resources: Record<Language, Resources> = {
     support: deSupport,
     admin: deAdmin,
     alerts: deAlerts,
+    shell: deShell,
   },
   fr: {
     common: frCommon,
@@ -149,6 +157,7 @@ export const resources: Record<Language, Resources> = {
     support: frSupport,
     admin: frAdmin,
     alerts: frAlerts,
+    shell: frShell,
   },
   es: {
     common: esCommon,
@@ -166,5 +175,6 @@ export const resources: Record<Language, Resources> = {
     support: esSupport,
     admin: esAdmin,
     alerts: esAlerts,
+    shell: esShell,
   },
 };

@@ -3,6 +3,7 @@ import { cleanup } from "@testing-library/react";
 import { toast } from "sonner";
 import { afterEach, vi } from "vitest";
 import { i18n } from "@/i18n/i18n";
+import { resources } from "@/i18n/resources";
 import { supabaseMock } from "./supabase-mock";
 
 // No test talks to a real Supabase: every import of the client gets the in-memory mock.
@@ -10,6 +11,11 @@ vi.mock("@/lib/supabase", async () => {
   const { supabaseMock } = await import("./supabase-mock");
   return { supabase: supabaseMock.client };
 });
+
+// Production loads one language chunk on demand; tests hold all four from the start.
+for (const [lng, bundles] of Object.entries(resources)) {
+  for (const [ns, bundle] of Object.entries(bundles)) i18n.addResourceBundle(lng, ns, bundle);
+}
 
 // jsdom lacks a few browser APIs Radix and sonner use.
 window.matchMedia ??= (query: string) =>

@@ -129,7 +129,7 @@ describe("Header", () => {
   it("closes the sheet when an account action is chosen", async () => {
     await renderAs({ plan: "basic", subscription_active: true });
 
-    fireEvent.click(screen.getByRole("button", { name: "Open menu" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Open menu" }));
     const sheet = await screen.findByRole("dialog", { name: "Menu" });
     await waitFor(() =>
       expect(within(sheet).getByRole("link", { name: "Dashboard" })).toBeInTheDocument(),
@@ -144,7 +144,7 @@ describe("Header", () => {
     renderWithProviders(<Header />);
     expect(await screen.findByRole("link", { name: "Pricing" })).toBeInTheDocument();
 
-    const trigger = screen.getByRole("button", { name: /Change language/ });
+    const trigger = await screen.findByRole("button", { name: /Change language/ });
     fireEvent.keyDown(trigger, { key: "Enter" });
     fireEvent.click(await screen.findByRole("menuitemradio", { name: "Deutsch" }));
 

@@ -1,16 +1,24 @@
 import { ActivityIcon } from "lucide-react";
+import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router-dom";
 import { Badge } from "@/components/ui/badge";
 import { useSignOut } from "@/features/auth/api/sign-out";
 import { useCurrentUser } from "@/hooks/use-current-user";
-import { LanguageMenu } from "@/features/language/components/language-menu";
 import { DeskHeaderLink, DeskMenuLink } from "@/features/support/components/desk-header-link";
 import { ThemeToggle } from "@/features/theme/components/theme-toggle";
 import { AccountActions } from "./account-actions";
-import { MobileNav } from "./mobile-nav";
 import { getNavItems } from "./nav-items";
 import { NavLinks } from "./nav-links";
+
+// The language menu and the phone menu (Radix menus and dialogs, about 20 KB gzipped) arrive
+// just after the first paint; a same-sized slot holds their place meanwhile.
+const LanguageMenu = lazy(() =>
+  import("@/features/language/components/language-menu").then((m) => ({
+    default: m.LanguageMenu,
+  })),
+);
+const MobileNav = lazy(() => import("./mobile-nav").then((m) => ({ default: m.MobileNav })));
 
 export function Header() {
   const { t } = useTranslation();
@@ -51,7 +59,9 @@ export function Header() {
 
         <div className="ml-auto flex items-center gap-1">
           {isAdmin && <DeskHeaderLink className="hidden md:inline-flex" />}
-          <LanguageMenu />
+          <Suspense fallback={<span aria-hidden="true" className="h-8 w-16" />}>
+            <LanguageMenu />
+          </Suspense>
           <ThemeToggle />
           <div className="ml-2 hidden md:block">
             <AccountActions
@@ -62,14 +72,16 @@ export function Header() {
               onSignOut={handleSignOut}
             />
           </div>
-          <MobileNav
-            items={items}
-            user={user}
-            isAdmin={isAdmin}
-            isSigningOut={signOut.isPending}
-            onSignOut={handleSignOut}
-            extra={isAdmin ? (close) => <DeskMenuLink onNavigate={close} /> : undefined}
-          />
+          <Suspense fallback={<span aria-hidden="true" className="size-9 md:hidden" />}>
+            <MobileNav
+              items={items}
+              user={user}
+              isAdmin={isAdmin}
+              isSigningOut={signOut.isPending}
+              onSignOut={handleSignOut}
+              extra={isAdmin ? (close) => <DeskMenuLink onNavigate={close} /> : undefined}
+            />
+          </Suspense>
         </div>
       </div>
     </header>

@@ -2,7 +2,6 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, Outlet, useSearchParams } from "react-router-dom";
-import { toast } from "sonner";
 import { useCurrentUser } from "@/hooks/use-current-user";
 import { profileQueryKey } from "@/lib/profile-query";
 import { RoutePending } from "./route-pending";
@@ -12,10 +11,13 @@ function SubscriptionRequired() {
 
   useEffect(() => {
     // A fixed id: React's development double effects must not show it twice.
-    toast.error(t("guard.subscriptionRequiredTitle"), {
-      id: "subscription-required",
-      description: t("guard.subscriptionRequiredDescription"),
-    });
+    // sonner is loaded on demand: the toaster is not part of every page's first download.
+    void import("sonner").then(({ toast }) =>
+      toast.error(t("guard.subscriptionRequiredTitle"), {
+        id: "subscription-required",
+        description: t("guard.subscriptionRequiredDescription"),
+      }),
+    );
   }, [t]);
 
   return <Navigate to="/pricing" replace />;

@@ -1,6 +1,6 @@
 import { effectiveWindow } from "@domain/plans";
 import { useQueries, useQuery } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { lazy, Suspense, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router-dom";
 import { MultiSelect } from "@/components/multi-select";
@@ -9,7 +9,12 @@ import { Spinner } from "@/components/ui/spinner";
 import { useCurrentUser } from "@/hooks/use-current-user";
 import { LOGIN_PATH } from "@/lib/redirect";
 import { chartsQueries, strongestSymbols } from "../api/queries";
-import { PriceLinesChart, type PriceSeries } from "./price-lines-chart";
+import type { PriceSeries } from "./price-lines-chart";
+
+// recharts (about 110 KB gzipped) is loaded when there is something to draw, not with the page.
+const PriceLinesChart = lazy(() =>
+  import("./price-lines-chart").then((m) => ({ default: m.PriceLinesChart })),
+);
 
 /** /charts (subscribers only): the last 3 hours of several symbols in one chart. */
 export function ChartsPage() {
@@ -116,10 +121,18 @@ export function ChartsPage() {
             </p>
           ) : (
             <>
-              <PriceLinesChart
-                series={series}
-                label={t("chartLabel", { symbols: series.map((s) => s.name).join(", ") })}
-              />
+              <Suspense
+                fallback={
+                  <div className="flex justify-center py-16">
+                    <Spinner label={t("loading")} className="size-6" />
+                  </div>
+                }
+              >
+                <PriceLinesChart
+                  series={series}
+                  label={t("chartLabel", { symbols: series.map((s) => s.name).join(", ") })}
+                />
+              </Suspense>
               <p className="text-xs text-muted-foreground">{t("changeHint")}</p>
               <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
                 {series.map((item) => (

@@ -4,7 +4,7 @@ import { CANDLE_BUCKET_MS, toCandles } from "@domain/candles";
 import type { MoverEntry } from "@domain/realtime";
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangleIcon, XIcon } from "lucide-react";
-import { useMemo } from "react";
+import { useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
@@ -15,8 +15,8 @@ import { AnalysisDetails } from "./analysis-details";
 import { CandlestickChart } from "./candlestick-chart";
 
 const trendClass: Record<Trend, string> = {
-  bullish: "border-transparent bg-success text-white",
-  bearish: "border-transparent bg-destructive text-white",
+  bullish: "border-transparent bg-success text-success-foreground",
+  bearish: "border-transparent bg-destructive text-destructive-foreground",
   neutral: "",
 };
 
@@ -32,11 +32,26 @@ type AnalysisDialogProps = {
  */
 export function AnalysisDialog({ entry, onClose }: AnalysisDialogProps) {
   const { t } = useTranslation("dashboard");
+  // The dialog has no Radix Trigger (rows open it), so Radix would return focus to nothing
+  // (the page) on close: remember the button that opened it and give focus back to it.
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <DialogPrimitive.Root open={entry !== null} onOpenChange={(open) => !open && onClose()}>
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50 data-[state=closed]:animate-fade-out data-[state=open]:animate-fade-in" />
-        <DialogPrimitive.Content className="fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-3xl -translate-x-1/2 -translate-y-1/2 flex-col gap-4 overflow-y-auto rounded-lg border bg-background p-4 shadow-lg sm:p-6">
+        <DialogPrimitive.Content
+          onOpenAutoFocus={() => {
+            opener.current =
+              document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          }}
+          onCloseAutoFocus={(event) => {
+            if (opener.current?.isConnected) {
+              event.preventDefault();
+              opener.current.focus();
+            }
+          }}
+          className="fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-3xl -translate-x-1/2 -translate-y-1/2 flex-col gap-4 overflow-y-auto rounded-lg border bg-background p-4 shadow-lg sm:p-6"
+        >
           {entry && <AnalysisBody entry={entry} />}
           <DialogPrimitive.Close
             className="absolute top-4 right-4 rounded-xs opacity-70 transition-opacity hover:opacity-100 focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"

@@ -2,7 +2,7 @@ import { effectiveWindow } from "@domain/plans";
 import type { MoverEntry } from "@domain/realtime";
 import { useQuery } from "@tanstack/react-query";
 import { InfoIcon, RefreshCwIcon } from "lucide-react";
-import { useMemo, useState } from "react";
+import { lazy, Suspense, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router-dom";
 import { toast } from "sonner";
@@ -30,7 +30,6 @@ import {
   filterOptions,
   inSelectedExchanges,
 } from "../utils/filter-movers";
-import { AnalysisDialog } from "./analysis-dialog";
 import {
   EmptyState,
   ExchangesEmptyState,
@@ -38,6 +37,11 @@ import {
   ThresholdOffNote,
 } from "./empty-state";
 import { MoverCards } from "./mover-cards";
+
+// The analysis (candles, indicators) is loaded on the first "Analysis" click, then stays mounted.
+const AnalysisDialog = lazy(() =>
+  import("./analysis-dialog").then((m) => ({ default: m.AnalysisDialog })),
+);
 import { MoverFilters } from "./mover-filters";
 import { MoversTable } from "./movers-table";
 import { SignalsCard } from "./signals-card";
@@ -59,6 +63,8 @@ export function DashboardPage() {
   const { status } = useMoversStream(windowMinutes, { enabled: profile !== null });
   const now = useNow();
   const [analysed, setAnalysed] = useState<MoverEntry | null>(null);
+  const [analysisWanted, setAnalysisWanted] = useState(false);
+  if (analysed && !analysisWanted) setAnalysisWanted(true);
   const [refreshing, setRefreshing] = useState(false);
 
   const direction = useDirection();
@@ -212,7 +218,11 @@ export function DashboardPage() {
         <SignalsCard />
       </div>
 
-      <AnalysisDialog entry={analysed} onClose={() => setAnalysed(null)} />
+      {analysisWanted && (
+        <Suspense fallback={null}>
+          <AnalysisDialog entry={analysed} onClose={() => setAnalysed(null)} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -20,8 +20,8 @@ import { dashboardQueries } from "../api/queries";
 const TRACK_RECORD_PATH = "/dashboard/track-record";
 
 const directionClass: Record<OverallDirection, string> = {
-  buy: "border-transparent bg-success text-white",
-  sell: "border-transparent bg-destructive text-white",
+  buy: "border-transparent bg-success text-success-foreground",
+  sell: "border-transparent bg-destructive text-destructive-foreground",
   neutral: "",
 };
 

@@ -1,10 +1,7 @@
 import { TEASER_EVENT, TEASER_TOPIC } from "@domain/realtime";
 import { useQueryClient } from "@tanstack/react-query";
-import { z } from "zod";
 import { type RealtimeStatus, useRealtimeChannel } from "@/hooks/use-realtime-channel";
-import { landingQueries, MOVERS_TEASER_LIMIT, moverTeaserSchema } from "../api/queries";
-
-const teaserBroadcastSchema = z.object({ entries: z.array(moverTeaserSchema) });
+import { landingQueries, MOVERS_TEASER_LIMIT, parseMoverTeasers } from "../api/queries";
 
 /**
  * Keeps the landing strip live: every scan sends the whole teaser on `market:teaser` (anyone may
@@ -21,12 +18,15 @@ export function useTeaserStream(): { status: RealtimeStatus } {
       {
         event: TEASER_EVENT,
         handler: (payload) => {
-          const parsed = teaserBroadcastSchema.safeParse(payload);
-          if (!parsed.success) {
+          const entries =
+            typeof payload === "object" && payload !== null
+              ? parseMoverTeasers((payload as { entries?: unknown }).entries)
+              : null;
+          if (!entries) {
             console.warn("[realtime] ignored a malformed teaser", payload);
             return;
           }
-          queryClient.setQueryData(queryKey, parsed.data.entries.slice(0, MOVERS_TEASER_LIMIT));
+          queryClient.setQueryData(queryKey, entries.slice(0, MOVERS_TEASER_LIMIT));
         },
       },
     ],

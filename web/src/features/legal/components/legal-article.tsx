@@ -25,7 +25,7 @@ export function LegalArticle({ title, children }: LegalArticleProps) {
       )}
       <article
         lang="de"
-        className="flex flex-col gap-4 text-sm leading-relaxed text-pretty break-words text-foreground/90 [&_a]:text-primary [&_a]:underline-offset-4 hover:[&_a]:underline [&_h2]:mt-6 [&_h2]:text-lg [&_h2]:font-semibold [&_h2]:text-foreground [&_ul]:list-disc [&_ul]:space-y-1 [&_ul]:pl-5"
+        className="flex flex-col gap-4 text-sm leading-relaxed text-pretty break-words text-foreground/90 [&_a]:text-primary [&_a]:underline [&_a]:underline-offset-4 [&_h2]:mt-6 [&_h2]:text-lg [&_h2]:font-semibold [&_h2]:text-foreground [&_ul]:list-disc [&_ul]:space-y-1 [&_ul]:pl-5"
       >
         <h1 className="text-3xl font-bold tracking-tight text-foreground md:text-4xl">{title}</h1>
         {children}

@@ -1,0 +1,50 @@
+// The performance budget: every route of the route table, measured on the build `npm start`
+// serves (web/dist and its manifest), stays within its gzipped JavaScript budget, and the heavy
+// parts load on demand only.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { KB, measureRoutes, readRouteTable } from "../../scripts/route-bundles.ts";
+
+const WEB = path.resolve(import.meta.dirname, "../../web");
+
+test("every route's JavaScript is within its gzipped budget", async ({ page }) => {
+  // The stack is up, so its build is the one on disk.
+  await page.goto("/");
+  const routes = measureRoutes(WEB);
+  const table = readRouteTable(readFileSync(path.join(WEB, "src/app/router.tsx"), "utf8"));
+  expect(routes.map((r) => r.path)).toEqual(table.map((r) => r.path));
+  expect(routes.length).toBeGreaterThan(10);
+  const over = routes
+    .filter((r) => r.js > r.budget)
+    .map((r) => `${r.path}: ${(r.js / KB).toFixed(1)} KB > ${(r.budget / KB).toFixed(0)} KB`);
+  expect(over).toEqual([]);
+  // Pages are split: the dashboard's code is not part of the landing page's download.
+  const landing = routes.find((r) => r.path === "/")!;
+  const dashboard = routes.find((r) => r.path === "/dashboard")!;
+  expect(dashboard.files.filter((f) => !landing.files.includes(f)).length).toBeGreaterThan(0);
+  for (const r of routes) expect(r.css).toBeGreaterThan(0);
+});
+
+test("charts and the analysis are not downloaded until they are used", async ({ page }) => {
+  const scripts: string[] = [];
+  page.on("response", (res) => {
+    if (res.request().resourceType() === "script") scripts.push(new URL(res.url()).pathname);
+  });
+  await page.goto("/");
+  await expect(page.getByTestId("landing")).toBeVisible();
+  const manifest = JSON.parse(
+    readFileSync(path.join(WEB, "dist/.vite/manifest.json"), "utf8"),
+  ) as Record<string, { file: string }>;
+  const onDemand = [
+    "src/features/charts/components/price-lines-chart.tsx",
+    "src/features/dashboard/components/analysis-dialog.tsx",
+    "src/features/dashboard/components/dashboard-page.tsx",
+  ].map((k) => `/${manifest[k]!.file}`);
+  expect(scripts.filter((s) => onDemand.includes(s))).toEqual([]);
+  // One language chunk only: the reader's.
+  const languages = ["de", "en", "fr", "es"].map(
+    (l) => `/${manifest[`src/i18n/bundles/${l}.ts`]!.file}`,
+  );
+  expect(scripts.filter((s) => languages.includes(s))).toEqual([languages[1]]);
+});
