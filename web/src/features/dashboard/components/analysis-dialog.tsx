@@ -9,6 +9,7 @@ import { useTranslation } from "react-i18next";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
+import { MuteSymbolMenu } from "@/features/alerts/components/mute-symbol-menu";
 import { cn } from "@/lib/utils";
 import { dashboardQueries } from "../api/queries";
 import { AnalysisDetails } from "./analysis-details";
@@ -103,6 +104,9 @@ function AnalysisBody({ entry }: { entry: MoverEntry }) {
         <DialogPrimitive.Description className="text-sm text-muted-foreground">
           {t("analysis.description", { symbol: entry.symbol, exchange: entry.exchange })}
         </DialogPrimitive.Description>
+        <div className="mt-1">
+          <MuteSymbolMenu symbol={entry.symbol} />
+        </div>
       </div>
 
       <div

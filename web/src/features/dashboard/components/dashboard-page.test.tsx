@@ -522,6 +522,30 @@ describe("DashboardPage: list", () => {
   });
 });
 
+describe("DashboardPage: an alert's link", () => {
+  it("opens the analysis of the linked symbol's strongest move, once", async () => {
+    const { router } = renderDashboard({
+      movers: [
+        mover({ symbol: "PEPE/WETH", exchange: "Uniswap", pct: 12 }),
+        mover({ symbol: "PEPE/WETH", exchange: "Binance", pct: -40 }),
+        mover({ symbol: "SOL/USDT" }),
+      ],
+      route: "/dashboard?symbol=PEPE%2FWETH",
+    });
+    const dialog = await screen.findByRole("dialog");
+    expect(within(dialog).getByRole("heading", { name: /PEPE\/WETH/ })).toBeInTheDocument();
+    expect(dialog.textContent).toContain("Binance");
+    await waitFor(() => expect(router.state.location.search).toBe(""));
+  });
+
+  it("says so when the linked symbol is not among the movers", async () => {
+    const { router } = renderDashboard({ route: "/dashboard?symbol=DOGE%2FUSDT" });
+    expect(await screen.findByText(/DOGE\/USDT/)).toBeInTheDocument();
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.search).toBe(""));
+  });
+});
+
 describe("DashboardPage: checkout", () => {
   it("welcomes a new subscriber once and drops the parameter", async () => {
     const { router } = renderDashboard({ route: "/dashboard?checkout=success&tab=x" });

@@ -15,6 +15,7 @@ import { useCurrentUser } from "@/hooks/use-current-user";
 import { exchangeSelectionsOf } from "@/lib/exchange-selection";
 import { LOGIN_PATH } from "@/lib/redirect";
 import { dashboardQueries } from "../api/queries";
+import { useAnalysisFromLink } from "../hooks/use-analysis-link";
 import { useCheckoutSuccessToast } from "../hooks/use-checkout-success";
 import { useMoversStream } from "../hooks/use-movers-stream";
 import { useNow } from "../hooks/use-now";
@@ -73,6 +74,7 @@ export function DashboardPage() {
   const networks = useSelection("networks");
   const venues = useSelection("venues");
   const entries = feed.data ?? NO_ENTRIES;
+  useAnalysisFromLink(entries, feed.isSuccess, setAnalysed);
   const thresholdOff = useThresholdOff();
   const userThreshold = profile?.user_threshold ?? 0;
   const threshold = thresholdOff ? 0 : userThreshold;
