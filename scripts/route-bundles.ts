@@ -13,7 +13,7 @@ export const KB = 1024;
  * Budgets in gzipped bytes of JavaScript. Issue 19 asks 150 KB for the landing page; the floor
  * of what it needs before it can render (React DOM, React Router, supabase-js, TanStack Query,
  * i18next) is above that, so the budget holds today's 214 KB from growing while the rest is
- * worked on (docs/decisions/0031-performance-budget-and-accessibility.md). Every other route
+ * worked on (docs/decisions/0027-performance-budget-and-accessibility.md). Every other route
  * 300 KB, the dashboard's figure.
  */
 export const JS_BUDGETS: Record<string, number> = { "/": 220 * KB, "/dashboard": 300 * KB };

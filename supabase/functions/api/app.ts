@@ -6,7 +6,7 @@
 //
 // Routes: see ROUTES (kit.ts), served as OpenAPI 3.1 at GET /api/openapi.json and as a
 // reference page at GET /api/docs; decisions 0012 (market routes), 0024 (the whole layer:
-// sessions, errors, CSRF) and 0030 (streams). Authentication: `Authorization: Bearer <access
+// sessions, errors, CSRF) and 0026 (streams). Authentication: `Authorization: Bearer <access
 // token>` or the cookie session POST /api/auth/login sets (session.ts).
 //
 // Errors `{ error, code, message }`: `error` is the message the specification's screens show,

@@ -167,7 +167,7 @@ export function supabaseMarketDb(
 
     async joinMovers(windowMinutes, handlers, timeoutMs) {
       // The caller's plan and window were checked by movers_feed with their token; the channel
-      // is shared by every stream of this instance (one Realtime connection, decision 0030).
+      // is shared by every stream of this instance (one Realtime connection, decision 0026).
       const sub = await hub().subscribe(moversTopic(windowMinutes), {
         onMessage(message) {
           if (message.event === MOVERS_EVENT) handlers.onMovers(message.payload);

@@ -1,5 +1,5 @@
 // One Realtime connection per function instance for every live stream it serves (decision
-// 0030). Streams of the same topic share one channel; the channel is left when its last stream
+// 0026). Streams of the same topic share one channel; the channel is left when its last stream
 // ends. The connection is made with the service key because one socket carries the streams of
 // many users; each stream is authorised by the database with its caller's token before it is
 // attached (and again periodically while it lasts: streams.ts, market.ts), so the rules that
