@@ -108,9 +108,13 @@ async function subscriber(extra: Record<string, unknown> = {}): Promise<Subscrib
   return { id: u.user.id, email: u.email, webhookId, chatId, client: u.client };
 }
 
+/** The symbols this suite ingested; removed at the end, so later suites see only their own movers. */
+const ingested = new Set<string>();
+
 /** Two scans of fresh symbols: a base price 30 minutes ago, then `factor` times it now. */
 async function crossingScan(symbols: string[], factor: number, at = new Date()): Promise<string> {
   const service = serviceClient();
+  for (const symbol of symbols) ingested.add(symbol);
   const quote = (symbol: string, price: number, ts: Date): Quote => ({
     venueKey: `Binance:${symbol}`,
     symbol,
@@ -181,6 +185,13 @@ describe("alert delivery", () => {
     await deliver();
   });
   afterAll(async () => {
+    // Their history and movers cascade; a big fake move must not crowd out later suites' movers.
+    if (ingested.size) {
+      await serviceClient()
+        .from("instruments")
+        .delete()
+        .in("symbol", [...ingested]);
+    }
     if (demoChannels) {
       await serviceClient()
         .from("profiles")
