@@ -108,7 +108,10 @@ test("the service worker activates, goes offline to the offline page, and offers
   // Back online (the offline page reloads by itself on the browser's "online" event, or on
   // "Try again"), the app answers again.
   await context.setOffline(false);
-  await page.goto("/pricing");
+  // The offline page's own reload may abort this navigation: try until one load completes.
+  await expect(async () => {
+    await page.goto("/pricing");
+  }).toPass({ timeout: 20_000 });
   await expect(page.getByRole("heading", { name: "Sie sind offline" })).toHaveCount(0);
   await page.evaluate(() => localStorage.setItem("language", "en"));
   await page.reload();
