@@ -59,8 +59,9 @@ export function AccountActions({
           <span
             className={cn(
               "truncate text-sm text-muted-foreground",
-              // The header bar has room for the e-mail from xl; the mobile sheet always shows it.
-              !vertical && "hidden max-w-48 xl:inline",
+              // The header bar has room for the e-mail from 2xl (with every link of an admin); the
+              // mobile sheet always shows it.
+              !vertical && "hidden max-w-48 2xl:inline",
             )}
             title={t("header.signedInAs", { email: user.email })}
           >

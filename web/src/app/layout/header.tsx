@@ -48,22 +48,22 @@ export function Header() {
           <span>{t("app.name")}</span>
         </Link>
         {isAdmin && (
-          <Badge variant="destructive" className="md:hidden">
+          <Badge variant="destructive" className="xl:hidden">
             {t("header.adminBadge")}
           </Badge>
         )}
 
-        <nav aria-label={t("header.mainNavigation")} className="hidden md:block">
+        <nav aria-label={t("header.mainNavigation")} className="hidden xl:block">
           <NavLinks items={items} orientation="horizontal" />
         </nav>
 
         <div className="ml-auto flex items-center gap-1">
-          {isAdmin && <DeskHeaderLink className="hidden md:inline-flex" />}
+          {isAdmin && <DeskHeaderLink className="hidden xl:inline-flex" />}
           <Suspense fallback={<span aria-hidden="true" className="h-8 w-16" />}>
             <LanguageMenu />
           </Suspense>
           <ThemeToggle />
-          <div className="ml-2 hidden md:block">
+          <div className="ml-2 hidden xl:block">
             <AccountActions
               user={user}
               isAdmin={isAdmin}
@@ -72,7 +72,7 @@ export function Header() {
               onSignOut={handleSignOut}
             />
           </div>
-          <Suspense fallback={<span aria-hidden="true" className="size-9 md:hidden" />}>
+          <Suspense fallback={<span aria-hidden="true" className="size-9 xl:hidden" />}>
             <MobileNav
               items={items}
               user={user}

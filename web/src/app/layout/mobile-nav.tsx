@@ -41,7 +41,7 @@ export function MobileNav({
   return (
     <Sheet open={open} onOpenChange={setOpen}>
       <SheetTrigger asChild>
-        <Button variant="ghost" size="icon" className="md:hidden" aria-label={t("header.openMenu")}>
+        <Button variant="ghost" size="icon" className="xl:hidden" aria-label={t("header.openMenu")}>
           <MenuIcon aria-hidden="true" />
         </Button>
       </SheetTrigger>
