@@ -78,7 +78,7 @@ export function AccountActions({
         }}
       >
         <LogOutIcon aria-hidden="true" />
-        <span className={cn(!vertical && "sr-only lg:not-sr-only")}>{t("nav.logout")}</span>
+        <span className={cn(!vertical && "sr-only 2xl:not-sr-only")}>{t("nav.logout")}</span>
       </Button>
     </div>
   );

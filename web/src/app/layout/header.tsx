@@ -38,7 +38,7 @@ export function Header() {
 
   return (
     <header className="sticky top-0 z-40 border-b bg-background/80 backdrop-blur supports-[backdrop-filter]:bg-background/60">
-      <div className="mx-auto flex h-16 w-full max-w-6xl items-center gap-4 px-4">
+      <div className="mx-auto flex h-16 w-full max-w-6xl items-center gap-3 px-4 xl:max-w-7xl">
         <Link
           to="/"
           aria-label={t("app.home")}
