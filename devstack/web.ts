@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { ROOT } from "./config.ts";
 import { badRequestTarget, guardServer, sendBadRequest } from "./http-guard.ts";
 import { listen } from "./stack.ts";
@@ -63,26 +64,88 @@ export async function buildWeb(
   writeFileSync(HASH_FILE, hash);
 }
 
-export async function serveBuiltWeb(port: number, host: string): Promise<http.Server> {
-  const index = path.join(DIST, "index.html");
+/** Text types worth compressing (images and fonts are compressed already). */
+const COMPRESSIBLE = new Set([".html", ".js", ".css", ".json", ".svg", ".txt", ".webmanifest"]);
+
+export type Encoding = "br" | "gzip" | "identity";
+
+/** The encoding to answer with for an `Accept-Encoding` header: brotli, then gzip, else none. */
+export function pickEncoding(accept: string | undefined): Encoding {
+  const offered = new Map<string, number>();
+  for (const part of (accept ?? "").split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (!name) continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    offered.set(name, q ? Number(q.slice(2)) : 1);
+  }
+  const allowed = (name: string) => {
+    const q = offered.get(name) ?? offered.get("*");
+    return q !== undefined && q > 0;
+  };
+  if (allowed("br")) return "br";
+  if (allowed("gzip")) return "gzip";
+  return "identity";
+}
+
+type Compressed = { mtimeMs: number; size: number; br?: Buffer; gzip?: Buffer };
+const compressed = new Map<string, Compressed>();
+
+/** A file's bytes in `encoding`, compressed once per version of the file and kept. */
+function encodedBody(file: string, body: Buffer, encoding: "br" | "gzip"): Buffer {
+  const { mtimeMs, size } = statSync(file);
+  let entry = compressed.get(file);
+  if (!entry || entry.mtimeMs !== mtimeMs || entry.size !== size) {
+    entry = { mtimeMs, size };
+    compressed.set(file, entry);
+  }
+  if (encoding === "br") {
+    entry.br ??= brotliCompressSync(body, {
+      params: {
+        [zlib.BROTLI_PARAM_QUALITY]: 9,
+        [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    });
+    return entry.br;
+  }
+  entry.gzip ??= gzipSync(body, { level: 9 });
+  return entry.gzip;
+}
+
+export async function serveBuiltWeb(
+  port: number,
+  host: string,
+  dist: string = DIST,
+): Promise<http.Server> {
+  const index = path.join(dist, "index.html");
   const server = http.createServer((req, res) => {
     // A malformed escape (`GET /%`) threw here and took the whole stack down with this process.
     const bad = badRequestTarget(req.url);
     if (bad) return sendBadRequest(res, bad);
     try {
       const url = new URL(req.url ?? "/", "http://x");
-      let file = path.normalize(path.join(DIST, decodeURIComponent(url.pathname)));
-      if (!file.startsWith(DIST)) file = index;
+      let file = path.normalize(path.join(dist, decodeURIComponent(url.pathname)));
+      if (!file.startsWith(dist)) file = index;
       if (!existsSync(file) || statSync(file).isDirectory()) file = index;
       const ext = path.extname(file);
-      const body = readFileSync(file);
-      res.writeHead(200, {
+      let body = readFileSync(file);
+      const headers: http.OutgoingHttpHeaders = {
         "content-type": TYPES[ext] ?? "application/octet-stream",
         "cache-control": file.includes(`${path.sep}assets${path.sep}`)
           ? "public, max-age=31536000, immutable"
           : "no-cache",
-      });
-      res.end(body);
+      };
+      // Text is sent compressed, as any production host does (Lighthouse measures the transfer).
+      if (COMPRESSIBLE.has(ext) && body.length > 1024) {
+        headers.vary = "Accept-Encoding";
+        const encoding = pickEncoding(req.headers["accept-encoding"]);
+        if (encoding !== "identity") {
+          body = encodedBody(file, body, encoding);
+          headers["content-encoding"] = encoding;
+        }
+      }
+      headers["content-length"] = body.length;
+      res.writeHead(200, headers);
+      res.end(req.method === "HEAD" ? undefined : body);
     } catch (err) {
       console.error(`web: ${req.method} failed: ${(err as Error).message.split("\n")[0]}`);
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
