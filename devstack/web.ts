@@ -127,7 +127,7 @@ export async function serveBuiltWeb(
       if (!file.startsWith(dist)) file = index;
       if (!existsSync(file) || statSync(file).isDirectory()) file = index;
       const ext = path.extname(file);
-      let body = readFileSync(file);
+      let body: Buffer = readFileSync(file);
       const headers: http.OutgoingHttpHeaders = {
         "content-type": TYPES[ext] ?? "application/octet-stream",
         "cache-control": file.includes(`${path.sep}assets${path.sep}`)

@@ -1,4 +1,4 @@
-// The reader's language chunk (src/i18n/bundles/<lng>.ts) is needed before the first render;
+// The core of the reader's language (src/i18n/bundles/<lng>-core.ts) is needed before the first render;
 // without a hint the browser only asks for it once the entry script has run (one round trip
 // more). This build plugin adds a tiny inline script to index.html that preloads the chunk of
 // the saved language (English by default) in parallel with the entry.
@@ -14,10 +14,11 @@ export function languagePreload(): Plugin {
         const files: Record<string, string> = {};
         for (const chunk of Object.values(ctx.bundle ?? {})) {
           if (chunk.type !== "chunk" || !chunk.facadeModuleId) continue;
-          const match = /\/src\/i18n\/bundles\/(de|en|fr|es)\.ts$/.exec(chunk.facadeModuleId);
+          const match = /\/src\/i18n\/bundles\/(de|en|fr|es)-core\.ts$/.exec(chunk.facadeModuleId);
           if (match) files[match[1]!] = `/${chunk.fileName}`;
         }
-        if (!files.en) throw new Error("language-preload: no chunk for src/i18n/bundles/en.ts");
+        if (!files.en)
+          throw new Error("language-preload: no chunk for src/i18n/bundles/en-core.ts");
         const script =
           `(function(){var f=${JSON.stringify(files)},l;try{l=localStorage.getItem("language")}catch(e){}` +
           `var k=document.createElement("link");k.rel="modulepreload";k.crossOrigin="anonymous";` +

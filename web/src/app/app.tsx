@@ -1,13 +1,13 @@
-import { RouterProvider } from "react-router-dom";
+import { BrowserRouter } from "react-router-dom";
 import { AppProvider } from "./provider";
-import { createAppRouter } from "./router";
-
-const router = createAppRouter();
+import { AppRoutes } from "./router";
 
 export function App() {
   return (
     <AppProvider>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </AppProvider>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { supabase } from "@/lib/supabase";
+import { loadSupabase } from "@/lib/supabase-loader";
 
 /** touch_activity records at most one write a minute; the SPA calls it as often. */
 export const ACTIVITY_INTERVAL_MS = 60_000;
@@ -17,9 +17,12 @@ export function useActivityHeartbeat(enabled: boolean): void {
       const now = Date.now();
       if (now - last < ACTIVITY_INTERVAL_MS) return;
       last = now;
-      void supabase.rpc("touch_activity").then(({ error }) => {
-        if (error) console.warn("[activity] touch_activity failed", error.message);
-      });
+      void loadSupabase()
+        .then((supabase) => supabase.rpc("touch_activity"))
+        .then(({ error }) => {
+          if (error) console.warn("[activity] touch_activity failed", error.message);
+        })
+        .catch((error: unknown) => console.warn("[activity] touch_activity failed", error));
     };
     touch();
     const timer = setInterval(touch, ACTIVITY_INTERVAL_MS);

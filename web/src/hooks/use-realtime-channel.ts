@@ -1,7 +1,7 @@
-import type { RealtimeChannel } from "@supabase/supabase-js";
+import type { RealtimeChannel, SupabaseClient } from "@supabase/supabase-js";
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
-import { supabase } from "@/lib/supabase";
 import { reconnectDelay } from "@/lib/reconnect-delay";
+import { loadSupabase } from "@/lib/supabase-loader";
 
 /**
  * - `idle`: not enabled, nothing subscribed.
@@ -40,7 +40,7 @@ export type UseRealtimeChannelOptions = {
  */
 const pendingRemovals = new Map<string, Promise<unknown>>();
 
-function removeChannel(topic: string, channel: RealtimeChannel): void {
+function removeChannel(supabase: SupabaseClient, topic: string, channel: RealtimeChannel): void {
   const removal = supabase
     .removeChannel(channel)
     .catch((error: unknown) => console.warn(`[realtime] leaving ${topic} failed`, error))
@@ -97,6 +97,7 @@ export function useRealtimeChannel({
     const events = JSON.parse(eventsKey) as string[];
     let disposed = false;
     let current: RealtimeChannel | null = null;
+    let client: SupabaseClient | null = null;
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
     let attempt = 0;
     let wasLive = false;
@@ -117,10 +118,13 @@ export function useRealtimeChannel({
     const drop = (channel: RealtimeChannel) => {
       if (current === channel) current = null;
       if (channelRef.current === channel) channelRef.current = null;
-      removeChannel(topic, channel);
+      if (client) removeChannel(client, topic, channel);
     };
 
     const join = async () => {
+      // supabase-js is loaded on first use (see loadSupabase).
+      const supabase = (client ??= await loadSupabase());
+      if (disposed) return;
       try {
         await pendingRemovals.get(topic);
         // The join carries the token set here: make it the current session's.

@@ -8,24 +8,38 @@ import {
   SUPPORTED_LANGUAGES,
   type Language,
 } from "./languages";
-import { defaultNS, namespaces } from "./resources";
+import { CORE_NAMESPACES, defaultNS, namespaces } from "./resources";
 
 type Bundle = { default: Record<string, Record<string, unknown>> };
 
-// One chunk per language (bundles/<lng>.ts holds all its namespaces): a visitor downloads only
-// the language they read, not all four. `i18n.changeLanguage(lng)` loads it before switching.
-const bundles: Record<Language, () => Promise<Bundle>> = {
+// Two chunks per language: a visitor downloads only the language they read, not all four, and
+// the landing page waits only for the small core (bundles/<lng>-core.ts); the other namespaces
+// (bundles/<lng>.ts) arrive when a page asks for one (react-i18next suspends it meanwhile) or
+// once the first page has rendered. `i18n.changeLanguage(lng)` loads what is in use first.
+const coreBundles: Record<Language, () => Promise<Bundle>> = {
+  de: () => import("./bundles/de-core"),
+  en: () => import("./bundles/en-core"),
+  fr: () => import("./bundles/fr-core"),
+  es: () => import("./bundles/es-core"),
+};
+const otherBundles: Record<Language, () => Promise<Bundle>> = {
   de: () => import("./bundles/de"),
   en: () => import("./bundles/en"),
   fr: () => import("./bundles/fr"),
   es: () => import("./bundles/es"),
 };
 
+const core = new Set<string>(CORE_NAMESPACES);
+
+/** The namespaces that are not in the core, in the order of `namespaces`. */
+export const LATER_NAMESPACES = namespaces.filter((ns) => !core.has(ns));
+
 const languageBundles: BackendModule = {
   type: "backend",
   init() {},
   read(language, namespace, callback) {
     if (!isLanguage(language)) return callback(null, {});
+    const bundles = core.has(namespace) ? coreBundles : otherBundles;
     bundles[language]().then(
       (bundle) => callback(null, bundle.default[`../locales/${language}/${namespace}.json`] ?? {}),
       (err: Error) => callback(err, null),
@@ -51,10 +65,15 @@ export const i18nReady = i18n
     supportedLngs: SUPPORTED_LANGUAGES,
     // Every language has every key (locales.test.ts): no need to load English beside another one.
     load: "currentOnly",
-    ns: namespaces,
+    ns: [...CORE_NAMESPACES],
     defaultNS,
     interpolation: { escapeValue: false },
     returnNull: false,
   });
+
+/** Fetches the other namespaces of the reader's language; main.tsx calls it after the first render. */
+export function loadLaterNamespaces(): Promise<void> {
+  return i18n.loadNamespaces(LATER_NAMESPACES);
+}
 
 export { i18n };

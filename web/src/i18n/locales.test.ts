@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SUPPORTED_LANGUAGES } from "./languages";
-import { namespaces, resources } from "./resources";
+import { LATER_NAMESPACES } from "./i18n";
+import { CORE_NAMESPACES, namespaces, resources } from "./resources";
 
 function leaves(value: unknown, prefix = ""): Map<string, string> {
   const out = new Map<string, string>();
@@ -48,4 +49,28 @@ describe("locale files", () => {
       }
     }
   });
+});
+
+describe("language chunks", () => {
+  const chunks = {
+    de: [() => import("./bundles/de-core"), () => import("./bundles/de")],
+    en: [() => import("./bundles/en-core"), () => import("./bundles/en")],
+    fr: [() => import("./bundles/fr-core"), () => import("./bundles/fr")],
+    es: [() => import("./bundles/es-core"), () => import("./bundles/es")],
+  } as const;
+  const names = (bundle: { default: Record<string, unknown> }) =>
+    Object.keys(bundle.default)
+      .map((file) => /\/(\w+)\.json$/.exec(file)![1])
+      .sort();
+
+  for (const lng of SUPPORTED_LANGUAGES) {
+    it(`${lng}: the core chunk holds exactly CORE_NAMESPACES, the other chunk the rest`, async () => {
+      const [core, later] = await Promise.all(chunks[lng].map((load) => load()));
+      expect(names(core!)).toEqual([...CORE_NAMESPACES].sort());
+      expect(names(later!)).toEqual(
+        namespaces.filter((ns) => !CORE_NAMESPACES.includes(ns as never)).sort(),
+      );
+      expect([...LATER_NAMESPACES].sort()).toEqual(names(later!));
+    });
+  }
 });

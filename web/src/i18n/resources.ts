@@ -84,6 +84,12 @@ export const namespaces = [
   "shell",
 ] as const;
 
+/**
+ * Loaded before the first render (bundles/<lng>-core.ts, whose glob must list the same names):
+ * what the landing page and the app shell use. The others come with the pages that use them.
+ */
+export const CORE_NAMESPACES = ["common", "landing", "realtime", "shell", "validation"] as const;
+
 /** English is the reference: every other language must have exactly its keys. */
 export type Resources = {
   common: typeof enCommon;

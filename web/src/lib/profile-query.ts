@@ -1,10 +1,11 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { Database } from "@/lib/database.types";
-import { supabase } from "@/lib/supabase";
+import { loadSupabase } from "@/lib/supabase-loader";
 
 export type Profile = Database["public"]["Tables"]["profiles"]["Row"];
 
 async function getProfile(userId: string): Promise<Profile | null> {
+  const supabase = await loadSupabase();
   const { data, error } = await supabase
     .from("profiles")
     .select("*")

@@ -1,7 +1,7 @@
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router-dom";
-import { toast } from "sonner";
+import { toastErrorLater } from "@/lib/lazy-toast";
 import { loginPath } from "@/lib/redirect";
 
 /** How long the "Session expired" toast shows before the login page opens. */
@@ -82,7 +82,7 @@ export type SessionExpiredOptions = {
  */
 export function handleSessionExpired(error: unknown, options: SessionExpiredOptions): boolean {
   if (!isSessionExpiredError(error)) return false;
-  toast.error(options.title, { description: options.description });
+  toastErrorLater(options.title, { description: options.description });
   const target = loginPath(options.currentPath);
   setTimeout(() => options.navigate(target), SESSION_EXPIRED_REDIRECT_MS);
   return true;

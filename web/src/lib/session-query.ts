@@ -1,7 +1,8 @@
 import { queryOptions } from "@tanstack/react-query";
-import { supabase } from "@/lib/supabase";
+import { loadSupabase } from "@/lib/supabase-loader";
 
 async function getSession() {
+  const supabase = await loadSupabase();
   const { data, error } = await supabase.auth.getSession();
   if (error) throw error;
   return data.session;

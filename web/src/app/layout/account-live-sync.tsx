@@ -1,8 +1,8 @@
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
 import { useActivityHeartbeat } from "@/hooks/use-activity-heartbeat";
 import { useCurrentUser } from "@/hooks/use-current-user";
 import { useProfileStream } from "@/hooks/use-profile-stream";
+import { toastErrorLater } from "@/lib/lazy-toast";
 
 /**
  * App-wide live account state: records activity while a tab is visible, and follows changes an
@@ -15,7 +15,7 @@ export function AccountLiveSync() {
   useActivityHeartbeat(userId !== null && profile !== null && !profile.banned);
   useProfileStream(userId, (change) => {
     if (change.banned === true) {
-      toast.error(t("account.bannedTitle"), {
+      toastErrorLater(t("account.bannedTitle"), {
         id: "account-banned",
         description: t("account.bannedDescription"),
       });

@@ -5,7 +5,6 @@ import { Link, useNavigate } from "react-router-dom";
 import { Badge } from "@/components/ui/badge";
 import { useSignOut } from "@/features/auth/api/sign-out";
 import { useCurrentUser } from "@/hooks/use-current-user";
-import { DeskHeaderLink, DeskMenuLink } from "@/features/support/components/desk-header-link";
 import { ThemeToggle } from "@/features/theme/components/theme-toggle";
 import { AccountActions } from "./account-actions";
 import { getNavItems } from "./nav-items";
@@ -19,6 +18,10 @@ const LanguageMenu = lazy(() =>
   })),
 );
 const MobileNav = lazy(() => import("./mobile-nav").then((m) => ({ default: m.MobileNav })));
+// Admins only: the desk's link and its live count (and the support texts) load for them alone.
+const deskLinks = () => import("@/features/support/components/desk-header-link");
+const DeskHeaderLink = lazy(() => deskLinks().then((m) => ({ default: m.DeskHeaderLink })));
+const DeskMenuLink = lazy(() => deskLinks().then((m) => ({ default: m.DeskMenuLink })));
 
 export function Header() {
   const { t } = useTranslation();
@@ -58,7 +61,13 @@ export function Header() {
         </nav>
 
         <div className="ml-auto flex items-center gap-1">
-          {isAdmin && <DeskHeaderLink className="hidden xl:inline-flex" />}
+          {isAdmin && (
+            <Suspense
+              fallback={<span aria-hidden="true" className="hidden size-9 xl:inline-flex" />}
+            >
+              <DeskHeaderLink className="hidden xl:inline-flex" />
+            </Suspense>
+          )}
           <Suspense fallback={<span aria-hidden="true" className="h-8 w-16" />}>
             <LanguageMenu />
           </Suspense>
@@ -79,7 +88,15 @@ export function Header() {
               isAdmin={isAdmin}
               isSigningOut={signOut.isPending}
               onSignOut={handleSignOut}
-              extra={isAdmin ? (close) => <DeskMenuLink onNavigate={close} /> : undefined}
+              extra={
+                isAdmin
+                  ? (close) => (
+                      <Suspense fallback={null}>
+                        <DeskMenuLink onNavigate={close} />
+                      </Suspense>
+                    )
+                  : undefined
+              }
             />
           </Suspense>
         </div>

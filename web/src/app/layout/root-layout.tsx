@@ -1,17 +1,33 @@
-import { Suspense } from "react";
-import { Outlet, ScrollRestoration } from "react-router-dom";
-import { AccountLiveSync } from "./account-live-sync";
+import { lazy, Suspense } from "react";
+import { Outlet } from "react-router-dom";
+import { useCurrentUser } from "@/hooks/use-current-user";
 import { RoutePending } from "../routes/route-pending";
 import { UpdatePrompt } from "@/features/pwa/components/update-prompt";
 import { DocumentMeta } from "./document-meta";
 import { Footer } from "./footer";
 import { Header } from "./header";
+import { ScrollRestoration } from "./scroll-restoration";
+
+// Signed-in accounts only: the activity heartbeat and the account's live topic.
+const AccountLiveSync = lazy(() =>
+  import("./account-live-sync").then((m) => ({ default: m.AccountLiveSync })),
+);
+
+function SignedInSync() {
+  const { user } = useCurrentUser();
+  if (!user) return null;
+  return (
+    <Suspense fallback={null}>
+      <AccountLiveSync />
+    </Suspense>
+  );
+}
 
 /** Header and footer around every page. */
 export function RootLayout() {
   return (
     <div className="flex min-h-svh flex-col">
-      <AccountLiveSync />
+      <SignedInSync />
       <DocumentMeta />
       <Header />
       <main className="flex flex-1 flex-col">

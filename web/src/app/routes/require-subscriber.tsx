@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, Outlet, useSearchParams } from "react-router-dom";
 import { useCurrentUser } from "@/hooks/use-current-user";
+import { toastErrorLater } from "@/lib/lazy-toast";
 import { profileQueryKey } from "@/lib/profile-query";
 import { RoutePending } from "./route-pending";
 
@@ -11,13 +12,10 @@ function SubscriptionRequired() {
 
   useEffect(() => {
     // A fixed id: React's development double effects must not show it twice.
-    // sonner is loaded on demand: the toaster is not part of every page's first download.
-    void import("sonner").then(({ toast }) =>
-      toast.error(t("guard.subscriptionRequiredTitle"), {
-        id: "subscription-required",
-        description: t("guard.subscriptionRequiredDescription"),
-      }),
-    );
+    toastErrorLater(t("guard.subscriptionRequiredTitle"), {
+      id: "subscription-required",
+      description: t("guard.subscriptionRequiredDescription"),
+    });
   }, [t]);
 
   return <Navigate to="/pricing" replace />;

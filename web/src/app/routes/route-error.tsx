@@ -1,16 +1,11 @@
-import { useEffect } from "react";
+import { Component, type ErrorInfo, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { useRouteError } from "react-router-dom";
+import { Outlet, useLocation } from "react-router-dom";
 import { Button } from "@/components/ui/button";
 
 /** Shown in place of a page that threw while rendering; header and footer stay. */
 export function RouteError() {
   const { t } = useTranslation();
-  const error = useRouteError();
-
-  useEffect(() => {
-    console.error(error);
-  }, [error]);
 
   return (
     <section
@@ -21,5 +16,37 @@ export function RouteError() {
       <p className="text-muted-foreground">{t("error.description")}</p>
       <Button onClick={() => window.location.reload()}>{t("error.reload")}</Button>
     </section>
+  );
+}
+
+class PageErrorBoundary extends Component<
+  { children: ReactNode },
+  { error: unknown; failed: boolean }
+> {
+  override state = { error: null as unknown, failed: false };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error, failed: true };
+  }
+
+  override componentDidCatch(error: unknown, info: ErrorInfo) {
+    console.error(error, info.componentStack);
+  }
+
+  override render() {
+    return this.state.failed ? <RouteError /> : this.props.children;
+  }
+}
+
+/**
+ * Layout route around every page: a page that throws while rendering (or whose chunk cannot be
+ * loaded) is replaced by RouteError, and the next navigation tries again.
+ */
+export function RouteErrorBoundary() {
+  const { pathname } = useLocation();
+  return (
+    <PageErrorBoundary key={pathname}>
+      <Outlet />
+    </PageErrorBoundary>
   );
 }

@@ -1,5 +1,5 @@
-// Every namespace of one language, as one chunk loaded only when that language is used.
-export default import.meta.glob<Record<string, unknown>>("../locales/en/*.json", {
-  eager: true,
-  import: "default",
-});
+// Every other namespace of one language, as one chunk loaded when a page needs one of them.
+export default import.meta.glob<Record<string, unknown>>(
+  ["../locales/en/*.json", "!../locales/en/{common,landing,realtime,shell,validation}.json"],
+  { eager: true, import: "default" },
+);

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { sessionQueries } from "@/lib/session-query";
-import { supabase } from "@/lib/supabase";
+import { loadSupabase } from "@/lib/supabase-loader";
 
 /**
  * Ends the session. Per the spec a failed logout is silently ignored; if the
@@ -9,6 +9,7 @@ import { supabase } from "@/lib/supabase";
  */
 export async function signOut(): Promise<void> {
   try {
+    const supabase = await loadSupabase();
     const { error } = await supabase.auth.signOut();
     if (error) await supabase.auth.signOut({ scope: "local" });
   } catch {

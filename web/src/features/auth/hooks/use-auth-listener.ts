@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { supabase } from "@/lib/supabase";
 import { sessionQueries } from "@/lib/session-query";
+import { loadSupabase } from "@/lib/supabase-loader";
 
 /**
  * Keeps the cached session in step with supabase-js (sign-in, sign-out,
@@ -12,15 +12,24 @@ export function useAuthListener() {
   const queryClient = useQueryClient();
 
   useEffect(() => {
-    const { data } = supabase.auth.onAuthStateChange((event, session) => {
-      if (event === "SIGNED_OUT") {
-        // Nothing cached for the previous user may leak into the next session.
-        queryClient.removeQueries({
-          predicate: (query) => query.queryKey[0] !== sessionQueries.all[0],
-        });
-      }
-      queryClient.setQueryData(sessionQueries.session().queryKey, session);
+    let unsubscribe: (() => void) | undefined;
+    let disposed = false;
+    void loadSupabase().then((supabase) => {
+      if (disposed) return;
+      const { data } = supabase.auth.onAuthStateChange((event, session) => {
+        if (event === "SIGNED_OUT") {
+          // Nothing cached for the previous user may leak into the next session.
+          queryClient.removeQueries({
+            predicate: (query) => query.queryKey[0] !== sessionQueries.all[0],
+          });
+        }
+        queryClient.setQueryData(sessionQueries.session().queryKey, session);
+      });
+      unsubscribe = () => data.subscription.unsubscribe();
     });
-    return () => data.subscription.unsubscribe();
+    return () => {
+      disposed = true;
+      unsubscribe?.();
+    };
   }, [queryClient]);
 }

@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { supabase } from "@/lib/supabase";
+import { loadSupabase } from "@/lib/supabase-loader";
 
 /** The landing page shows at most this many gainers. */
 export const MOVERS_TEASER_LIMIT = 3;
@@ -48,6 +48,7 @@ export function parseMoverTeasers(value: unknown): MoverTeaser[] | null {
 
 /** The strongest current gainers, public teaser data (view `movers_teaser`, strongest first). */
 async function getMoversTeaser(): Promise<MoverTeaser[]> {
+  const supabase = await loadSupabase();
   const { data, error } = await supabase
     .from("movers_teaser")
     .select("*")

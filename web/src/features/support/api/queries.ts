@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { supabase } from "@/lib/supabase";
+import { loadSupabase } from "@/lib/supabase-loader";
 import { toRequestError } from "@/lib/session-expired";
 import type { SupportTicket, TicketMessage } from "../utils/apply-ticket-changes";
 import type { TicketFilters } from "../utils/ticket-values";
@@ -58,6 +58,7 @@ const OWNER = "owner:profiles!support_tickets_user_id_fkey(username, email, avat
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function fetchMyTickets(userId: string): Promise<SupportTicket[]> {
+  const supabase = await loadSupabase();
   const { data, error, status } = await supabase
     .from("support_tickets")
     .select(TICKET_COLUMNS)
@@ -68,6 +69,7 @@ async function fetchMyTickets(userId: string): Promise<SupportTicket[]> {
 }
 
 async function fetchTicket(ticketId: string): Promise<TicketWithOwner | null> {
+  const supabase = await loadSupabase();
   if (!UUID_PATTERN.test(ticketId)) return null;
   const { data, error, status } = await supabase
     .from("support_tickets")
@@ -79,6 +81,7 @@ async function fetchTicket(ticketId: string): Promise<TicketWithOwner | null> {
 }
 
 async function fetchMessages(ticketId: string): Promise<ThreadMessage[]> {
+  const supabase = await loadSupabase();
   const { data, error, status } = await supabase
     .from("ticket_messages")
     .select(
@@ -92,6 +95,7 @@ async function fetchMessages(ticketId: string): Promise<ThreadMessage[]> {
 }
 
 async function fetchNotes(ticketId: string): Promise<TicketNote[]> {
+  const supabase = await loadSupabase();
   const { data, error, status } = await supabase
     .from("ticket_notes")
     .select(
@@ -108,6 +112,7 @@ async function fetchNotes(ticketId: string): Promise<TicketNote[]> {
 export const DESK_LIMIT = 200;
 
 async function fetchDeskTickets(filters: TicketFilters): Promise<TicketWithOwner[]> {
+  const supabase = await loadSupabase();
   let query = supabase.from("support_tickets").select(`${TICKET_COLUMNS}, ${OWNER}`);
   if (filters.status !== "all") query = query.eq("status", filters.status);
   if (filters.priority !== "all") query = query.eq("priority", filters.priority);
@@ -122,6 +127,7 @@ async function fetchDeskTickets(filters: TicketFilters): Promise<TicketWithOwner
 
 /** Tickets whose latest word is the owner's and that are not closed: they wait for an admin. */
 async function countUnanswered(): Promise<number> {
+  const supabase = await loadSupabase();
   const { count, error, status } = await supabase
     .from("support_tickets")
     .select("id", { count: "exact", head: true })
@@ -132,6 +138,7 @@ async function countUnanswered(): Promise<number> {
 }
 
 async function fetchCannedReplies(): Promise<CannedReply[]> {
+  const supabase = await loadSupabase();
   const { data, error, status } = await supabase
     .from("canned_replies")
     .select("id, title, content, created_by, created_at, updated_at")
