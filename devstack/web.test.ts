@@ -34,6 +34,12 @@ describe("serveBuiltWeb", () => {
     );
     writeFileSync(path.join(dist, "assets", "app-abc.js"), script);
     writeFileSync(path.join(dist, "icon.png"), Buffer.alloc(4000, 1));
+    writeFileSync(path.join(dist, "app.html"), "<!doctype html><title>shell</title>");
+    mkdirSync(path.join(dist, "pricing"));
+    writeFileSync(
+      path.join(dist, "pricing", "index.html"),
+      "<!doctype html><title>pricing</title>",
+    );
     server = await serveBuiltWeb(0, "127.0.0.1", dist);
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -78,8 +84,23 @@ describe("serveBuiltWeb", () => {
     expect(plain.body.toString()).toBe(script);
   });
 
-  it("compresses the SPA fallback too, and leaves images alone", async () => {
-    const page = await raw("/dashboard", "br");
+  it("answers / and /pricing with their pre-rendered pages, every other address with the shell", async () => {
+    const text = async (pathname: string) => (await raw(pathname)).body.toString();
+    expect(await text("/")).toMatch(/^<!doctype html><title>x<\/title>/);
+    expect(await text("/pricing")).toBe("<!doctype html><title>pricing</title>");
+    expect(await text("/pricing/")).toBe("<!doctype html><title>pricing</title>");
+    for (const other of [
+      "/dashboard",
+      "/auth/login?redirect=%2Fcharts",
+      "/assets/",
+      "/../etc/passwd",
+    ]) {
+      expect(await text(other), other).toBe("<!doctype html><title>shell</title>");
+    }
+  });
+
+  it("compresses pages too, and leaves images alone", async () => {
+    const page = await raw("/", "br");
     expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(page.headers["content-encoding"]).toBe("br");
     expect(brotliDecompressSync(page.body).toString()).toMatch(/^<!doctype html>/);

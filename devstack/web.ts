@@ -116,7 +116,11 @@ export async function serveBuiltWeb(
   host: string,
   dist: string = DIST,
 ): Promise<http.Server> {
-  const index = path.join(dist, "index.html");
+  // Addresses without a file of their own get the app's shell (app.html, see
+  // web/prerender.config.ts); a folder with an index.html (a pre-rendered page) gets that file.
+  const shell = existsSync(path.join(dist, "app.html"))
+    ? path.join(dist, "app.html")
+    : path.join(dist, "index.html");
   const server = http.createServer((req, res) => {
     // A malformed escape (`GET /%`) threw here and took the whole stack down with this process.
     const bad = badRequestTarget(req.url);
@@ -124,8 +128,9 @@ export async function serveBuiltWeb(
     try {
       const url = new URL(req.url ?? "/", "http://x");
       let file = path.normalize(path.join(dist, decodeURIComponent(url.pathname)));
-      if (!file.startsWith(dist)) file = index;
-      if (!existsSync(file) || statSync(file).isDirectory()) file = index;
+      if (!file.startsWith(dist)) file = shell;
+      if (existsSync(file) && statSync(file).isDirectory()) file = path.join(file, "index.html");
+      if (!existsSync(file)) file = shell;
       const ext = path.extname(file);
       let body: Buffer = readFileSync(file);
       const headers: http.OutgoingHttpHeaders = {

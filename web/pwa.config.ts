@@ -101,8 +101,9 @@ export function pwa(): Plugin[] {
       includeAssets: ["favicon.svg", "robots.txt", "icons/apple-touch-icon.png"],
       injectManifest: {
         globPatterns: ["**/*.{js,css,html,svg,png,webmanifest,txt}"],
-        // index.html is never served from a cache (page loads go to the network), so not precached.
-        globIgnores: ["**/.vite/**", "sw.js", "index.html"],
+        // Pages are never served from a cache (page loads go to the network), so not precached:
+        // the pre-rendered pages (index.html, pricing/index.html) and the shell (app.html).
+        globIgnores: ["**/.vite/**", "sw.js", "**/index.html", "app.html"],
         // The SPA's largest chunk (charts) is above Workbox's 2 MiB default only if it grows a lot.
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
       },

@@ -3,6 +3,7 @@ import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { languagePreload } from "./language-preload.config.ts";
+import { prerender } from "./prerender.config.ts";
 import { pwa } from "./pwa.config.ts";
 
 const webRoot = fileURLToPath(new URL(".", import.meta.url));
@@ -20,10 +21,13 @@ function devPort(): number {
 
 // The SPA lives in web/; `.env*` files are read from the repository root so
 // the SPA and the local stack share one set of VITE_* variables.
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   root: webRoot,
   envDir: repoRoot,
-  plugins: [react(), tailwindcss(), languagePreload(), ...pwa()],
+  // The server-side build (prerender.config.ts) needs the app's code only.
+  plugins: isSsrBuild
+    ? [react()]
+    : [react(), tailwindcss(), languagePreload(), ...pwa(), prerender()],
   resolve: {
     alias: {
       "@domain": fileURLToPath(new URL("../supabase/functions/_shared/domain", import.meta.url)),
@@ -44,4 +48,4 @@ export default defineConfig({
     // dist/.vite/manifest.json: which chunks each route loads (scripts/route-bundles.ts).
     manifest: true,
   },
-});
+}));

@@ -6,18 +6,24 @@ const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 
 // Unit tests for the SPA and for the runtime-agnostic domain module.
 // Run from the repository root: `npx vitest run --config web/vitest.config.ts`.
-export default mergeConfig(
-  viteConfig,
-  defineConfig({
-    test: {
-      root: repoRoot,
-      environment: "jsdom",
-      include: ["web/src/**/*.test.{ts,tsx}", "supabase/functions/_shared/domain/**/*.test.ts"],
-      setupFiles: [fileURLToPath(new URL("./src/testing/setup.ts", import.meta.url))],
-      env: {
-        VITE_SUPABASE_URL: "http://127.0.0.1:54321",
-        VITE_SUPABASE_PUBLISHABLE_KEY: "sb_publishable_test",
+export default defineConfig((env) =>
+  mergeConfig(
+    viteConfig(env),
+    defineConfig({
+      test: {
+        root: repoRoot,
+        environment: "jsdom",
+        include: [
+          "web/src/**/*.test.{ts,tsx}",
+          "web/*.test.ts",
+          "supabase/functions/_shared/domain/**/*.test.ts",
+        ],
+        setupFiles: [fileURLToPath(new URL("./src/testing/setup.ts", import.meta.url))],
+        env: {
+          VITE_SUPABASE_URL: "http://127.0.0.1:54321",
+          VITE_SUPABASE_PUBLISHABLE_KEY: "sb_publishable_test",
+        },
       },
-    },
-  }),
+    }),
+  ),
 );

@@ -1,0 +1,96 @@
+// The pre-rendered landing and pricing pages (web/prerender.config.ts): their HTML is there before
+// any script runs, the app renders over it, and visitors it does not fit (another language, a
+// session) do not see it.
+import { expect, test, type Page } from "@playwright/test";
+
+const HERO = "Catch crypto movers the moment they move";
+
+/** Keeps the app's entry script from running, so what shows is the HTML as served. */
+async function withoutTheApp(page: Page) {
+  await page.route(/\/assets\/index-[\w-]+\.js$/, (route) => route.abort());
+}
+
+test("/ and /pricing are served with their content and titles; other addresses with the shell", async ({
+  request,
+}) => {
+  const landing = await (await request.get("/")).text();
+  expect(landing).toContain('<div data-prerendered="">');
+  expect(landing).toContain(HERO);
+  expect(landing).toContain("<title>MoverScan — live crypto movers</title>");
+
+  const pricing = await (await request.get("/pricing")).text();
+  expect(pricing).toContain("Choose your plan");
+  expect(pricing).toContain("<title>Pricing · MoverScan</title>");
+
+  for (const other of ["/dashboard", "/auth/login", "/no/such/page"]) {
+    const shell = await (await request.get(other)).text();
+    expect(shell, other).toContain('<div id="root"></div>');
+    expect(shell, other).not.toContain("<div data-prerendered");
+  }
+});
+
+test("without the app's scripts a first-time visitor already reads the landing and pricing pages", async ({
+  page,
+}) => {
+  await withoutTheApp(page);
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1, name: HERO })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Get started" })).toBeVisible();
+  await page.goto("/pricing");
+  await expect(page.getByRole("heading", { name: "Choose your plan" })).toBeVisible();
+  await expect(page.getByText("€69")).toBeVisible();
+});
+
+test("the app renders over the pre-rendered page and works, without errors", async ({ page }) => {
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(msg.text());
+  });
+  await page.goto("/");
+  // The app's own tree replaces the static one (the teaser goes live, the menus open).
+  await expect(page.locator("[data-prerendered]")).toHaveCount(0);
+  await expect(page.getByRole("heading", { level: 1, name: HERO })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
+  const strip = page.getByRole("region", { name: "Live Updates" });
+  await expect(strip.getByRole("status").filter({ hasText: "Live" })).toBeVisible({
+    timeout: 15_000,
+  });
+  await page.getByRole("button", { name: /language/i }).click();
+  await page.getByRole("menuitemradio", { name: /Deutsch/ }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(
+    "Krypto-Mover erkennen, sobald sie sich bewegen",
+  );
+  expect(errors).toEqual([]);
+});
+
+test("a reader of another language or a signed-in visitor does not see the English page flash", async ({
+  page,
+}) => {
+  await withoutTheApp(page);
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1, name: HERO })).toBeVisible();
+
+  await page.evaluate(() => localStorage.setItem("language", "de"));
+  await page.reload();
+  await expect(page.locator("html")).toHaveAttribute("data-prerender", "stale");
+  await expect(page.getByRole("heading", { level: 1, name: HERO })).toBeHidden();
+
+  await page.evaluate(() => {
+    localStorage.removeItem("language");
+    localStorage.setItem("sb-127-auth-token", "{}");
+  });
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1, name: HERO })).toBeHidden();
+
+  // With the app, the German reader gets the German page.
+  await page.unrouteAll();
+  await page.evaluate(() => {
+    localStorage.clear();
+    localStorage.setItem("language", "de");
+  });
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(
+    "Krypto-Mover erkennen, sobald sie sich bewegen",
+  );
+});

@@ -1,0 +1,68 @@
+// Build-time rendering of the pages most visits start on (web/prerender.config.ts): their HTML
+// is in index.html before any script has run, so the first paint does not wait for the app.
+// The browser's app then renders over it (main.tsx). Rendered as a visitor would first see the
+// page: English, logged out, before any data has arrived.
+import { QueryClientProvider } from "@tanstack/react-query";
+import { Writable } from "node:stream";
+import WebSocketClass from "ws";
+import { prerenderToNodeStream } from "react-dom/static";
+import { StaticRouter } from "react-router-dom";
+import { pageKey } from "@/app/layout/document-meta";
+import { AppRoutes } from "@/app/router";
+import { i18n, i18nReady, loadLaterNamespaces } from "@/i18n/i18n";
+import { createQueryClient } from "@/lib/query-client";
+
+// Pages import the Supabase client, whose Realtime part wants a WebSocket class to exist (Node 20
+// has none). Nothing connects while rendering.
+globalThis.WebSocket ??= WebSocketClass as unknown as typeof WebSocket;
+
+export type PrerenderedPage = { html: string; title: string; description: string };
+
+async function toString(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  await new Promise<void>((resolve, reject) => {
+    stream.pipe(
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          chunks.push(chunk);
+          done();
+        },
+        final(done) {
+          resolve();
+          done();
+        },
+      }),
+    );
+    stream.on("error", reject);
+  });
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The markup of `pathname` (all lazy parts resolved) with its English title and description. */
+export async function prerenderPage(pathname: string): Promise<PrerenderedPage> {
+  await i18nReady;
+  await loadLaterNamespaces();
+  const page = () => (
+    <QueryClientProvider client={createQueryClient()}>
+      <StaticRouter location={pathname}>
+        <AppRoutes />
+      </StaticRouter>
+    </QueryClientProvider>
+  );
+  // The first pass loads the lazy parts (the page, the header's menus); the second renders them
+  // in place, so the HTML has no suspended segments to be moved into place by script.
+  // Large boundaries would also be moved into place by script (progressive chunks): not here.
+  const options = { progressiveChunkSize: Number.POSITIVE_INFINITY };
+  await toString((await prerenderToNodeStream(page(), options)).prelude);
+  const html = await toString((await prerenderToNodeStream(page(), options)).prelude);
+  if (html.includes("<template") || html.includes("$RC")) {
+    throw new Error(`prerender: ${pathname} still suspends after its lazy parts were loaded`);
+  }
+  const key = pageKey(pathname);
+  const title = i18n.t(`shell:pages.${key}.title`);
+  return {
+    html,
+    title: key === "landing" ? title : `${title} · ${i18n.t("shell:titleSuffix")}`,
+    description: i18n.t(`shell:pages.${key}.description`),
+  };
+}
