@@ -47,10 +47,23 @@ test("the app renders over the pre-rendered page and works, without errors", asy
   page.on("console", (msg) => {
     if (msg.type() === "error") errors.push(msg.text());
   });
+  // The heading as served, remembered before the app starts (it starts after the first paint).
+  await page.addInitScript(() => {
+    document.addEventListener("DOMContentLoaded", () => {
+      (window as unknown as { served: Element | null }).served = document.querySelector("h1");
+    });
+  });
   await page.goto("/");
-  // The app's own tree replaces the static one (the teaser goes live, the menus open).
+  // The app takes the served page over (hydration: the same elements, now live) and it works:
+  // the teaser goes live, the menus open. A difference would be a console error.
   await expect(page.locator("[data-prerendered]")).toHaveCount(0);
   await expect(page.getByRole("heading", { level: 1, name: HERO })).toBeVisible();
+  expect(
+    await page.evaluate(
+      () =>
+        (window as unknown as { served: Element | null }).served === document.querySelector("h1"),
+    ),
+  ).toBe(true);
   await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
   const strip = page.getByRole("region", { name: "Live Updates" });
   await expect(strip.getByRole("status").filter({ hasText: "Live" })).toBeVisible({

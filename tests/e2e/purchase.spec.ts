@@ -3,6 +3,7 @@
 // avatar and username → logout; the header on a phone; landing and pricing in every language
 // and theme as screenshots (tests/artifacts/screenshots/).
 import { expect, test, type Page } from "@playwright/test";
+import { gotoApp } from "./support/pages";
 
 // A real 1×1 PNG.
 const PNG = Buffer.from(
@@ -98,7 +99,7 @@ test("a visitor registers, subscribes through checkout, saves settings and a pro
 
 test("the header on a phone: links sit in a sheet that closes on choice", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto("/");
+  await gotoApp(page, "/");
   await page.getByRole("button", { name: /menu/i }).click();
   const sheet = page.getByRole("dialog");
   await expect(sheet).toBeVisible();

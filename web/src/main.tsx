@@ -1,19 +1,39 @@
 import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
+import { createRoot, hydrateRoot } from "react-dom/client";
 import { i18nReady, loadLaterNamespaces } from "@/i18n/i18n";
 import "./index.css";
 import { App } from "@/app/app";
+import { preloadHeaderMenus } from "@/app/layout/header";
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
 
 // The first render is translated: the core of the reader's language (one chunk) is in before it.
 await i18nReady;
-createRoot(container).render(
+const app = (
   <StrictMode>
     <App />
-  </StrictMode>,
+  </StrictMode>
 );
+
+// A pre-rendered page (prerender.config.ts) is hydrated when it is what this visitor would see:
+// English, the dark theme, not signed in (index.html marks the others "stale"). Otherwise, and
+// on every other address, the app renders into #root (replacing a pre-rendered page).
+const prerendered = container.querySelector<HTMLElement>(":scope > [data-prerendered]");
+const html = document.documentElement;
+if (
+  prerendered &&
+  html.getAttribute("data-prerender") !== "stale" &&
+  html.lang === "en" &&
+  html.classList.contains("dark")
+) {
+  // The header's menus are part of the served page: in before hydrating, so it is one pass.
+  await preloadHeaderMenus().catch(() => {});
+  hydrateRoot(prerendered, app);
+  prerendered.removeAttribute("data-prerendered");
+} else {
+  createRoot(container).render(app);
+}
 
 // The other pages' texts once the browser is idle, so moving on rarely waits for them.
 const whenIdle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1));

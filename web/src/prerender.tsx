@@ -1,16 +1,15 @@
 // Build-time rendering of the pages most visits start on (web/prerender.config.ts): their HTML
 // is in index.html before any script has run, so the first paint does not wait for the app.
-// The browser's app then renders over it (main.tsx). Rendered as a visitor would first see the
-// page: English, logged out, before any data has arrived.
-import { QueryClientProvider } from "@tanstack/react-query";
+// Rendered as a first-time visitor sees the page (English, dark, logged out, before any data has
+// arrived); for them the app hydrates it, for others it renders over it (main.tsx).
 import { Writable } from "node:stream";
 import WebSocketClass from "ws";
 import { prerenderToNodeStream } from "react-dom/static";
 import { StaticRouter } from "react-router-dom";
 import { pageKey } from "@/app/layout/document-meta";
+import { AppProvider } from "@/app/provider";
 import { AppRoutes } from "@/app/router";
 import { i18n, i18nReady, loadLaterNamespaces } from "@/i18n/i18n";
-import { createQueryClient } from "@/lib/query-client";
 
 // Pages import the Supabase client, whose Realtime part wants a WebSocket class to exist (Node 20
 // has none). Nothing connects while rendering.
@@ -42,12 +41,13 @@ async function toString(stream: NodeJS.ReadableStream): Promise<string> {
 export async function prerenderPage(pathname: string): Promise<PrerenderedPage> {
   await i18nReady;
   await loadLaterNamespaces();
+  // The same tree as App (app.tsx), with the static router: the browser hydrates this markup.
   const page = () => (
-    <QueryClientProvider client={createQueryClient()}>
+    <AppProvider>
       <StaticRouter location={pathname}>
         <AppRoutes />
       </StaticRouter>
-    </QueryClientProvider>
+    </AppProvider>
   );
   // The first pass loads the lazy parts (the page, the header's menus); the second renders them
   // in place, so the HTML has no suspended segments to be moved into place by script.

@@ -4,7 +4,7 @@
 // with the sample value below when there is one, else skipped (listed in the test's output).
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { readRouteTable } from "../../../scripts/route-bundles.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -42,4 +42,13 @@ export async function logIn(page: Page, email = ADMIN.email, password = ADMIN.pa
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign In" }).click();
   await page.waitForURL(/\/profile$/);
+}
+
+/**
+ * `page.goto`, then waits until the app has taken over a pre-rendered page (web/prerender.config.ts):
+ * before that, its buttons are static HTML.
+ */
+export async function gotoApp(page: Page, url: string) {
+  await page.goto(url);
+  await expect(page.locator("[data-prerendered]")).toHaveCount(0);
 }

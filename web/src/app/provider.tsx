@@ -1,5 +1,5 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { lazy, Suspense, useState, type ReactNode } from "react";
+import { lazy, Suspense, useState, useSyncExternalStore, type ReactNode } from "react";
 import { useAuthListener } from "@/features/auth/hooks/use-auth-listener";
 import { useTheme } from "@/features/theme/stores/theme-store";
 import { createQueryClient } from "@/lib/query-client";
@@ -17,16 +17,25 @@ function ThemedToaster() {
   return <Toaster theme={theme} />;
 }
 
+const noSubscription = () => () => {};
+const inBrowser = () => true;
+const onServer = () => false;
+
 export function AppProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
+  // The toaster exists in the browser only: the pre-rendered pages (src/prerender.tsx) have
+  // none, and hydrating them renders none at first (the server snapshot), then adds it.
+  const mounted = useSyncExternalStore(noSubscription, inBrowser, onServer);
 
   return (
     <QueryClientProvider client={queryClient}>
       <AuthListener />
       {children}
-      <Suspense fallback={null}>
-        <ThemedToaster />
-      </Suspense>
+      {mounted && (
+        <Suspense fallback={null}>
+          <ThemedToaster />
+        </Suspense>
+      )}
     </QueryClientProvider>
   );
 }

@@ -9,15 +9,21 @@ import { ThemeToggle } from "@/features/theme/components/theme-toggle";
 import { AccountActions } from "./account-actions";
 import { getNavItems } from "./nav-items";
 import { NavLinks } from "./nav-links";
+import { lazyWithPreload } from "../routes/lazy-page";
 
 // The language menu and the phone menu (Radix menus and dialogs, about 20 KB gzipped) arrive
 // just after the first paint; a same-sized slot holds their place meanwhile.
-const LanguageMenu = lazy(() =>
-  import("@/features/language/components/language-menu").then((m) => ({
-    default: m.LanguageMenu,
-  })),
+const LanguageMenu = lazyWithPreload(
+  () => import("@/features/language/components/language-menu"),
+  "LanguageMenu",
 );
-const MobileNav = lazy(() => import("./mobile-nav").then((m) => ({ default: m.MobileNav })));
+const MobileNav = lazyWithPreload(() => import("./mobile-nav"), "MobileNav");
+
+/** Loads the header's menus (main.tsx, before hydrating a pre-rendered page). */
+export function preloadHeaderMenus(): Promise<unknown> {
+  return Promise.all([LanguageMenu.preload(), MobileNav.preload()]);
+}
+
 // Admins only: the desk's link and its live count (and the support texts) load for them alone.
 const deskLinks = () => import("@/features/support/components/desk-header-link");
 const DeskHeaderLink = lazy(() => deskLinks().then((m) => ({ default: m.DeskHeaderLink })));

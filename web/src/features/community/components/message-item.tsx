@@ -1,5 +1,5 @@
 import { Ban, Flag, MoreHorizontal, Pencil, RotateCw, Trash2, X } from "lucide-react";
-import { type KeyboardEvent, useState } from "react";
+import { type KeyboardEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import {
@@ -68,6 +68,15 @@ export function MessageItem({
   const [draft, setDraft] = useState(message.content);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [reporting, setReporting] = useState(false);
+  // Keyboard use: choosing Edit puts the focus in the editor (not back on the menu's button), and
+  // leaving the editor puts it back on the button.
+  const actionsRef = useRef<HTMLButtonElement>(null);
+  const editorRef = useRef<HTMLTextAreaElement>(null);
+  const focusEditorOnClose = useRef(false);
+  const stopEditing = () => {
+    setEditing(false);
+    requestAnimationFrame(() => actionsRef.current?.focus());
+  };
   const edit = useEditMessage(groupId);
   const remove = useDeleteMessage(groupId);
   const block = useBlockUser();
@@ -87,14 +96,14 @@ export function MessageItem({
   const save = () => {
     if (draft.trim() === "") return;
     if (draft === message.content) {
-      setEditing(false);
+      stopEditing();
       return;
     }
     edit.mutate(
       { id: message.id, content: draft },
       {
         onSuccess: () => {
-          setEditing(false);
+          stopEditing();
           toast.success(t("chat.updated"));
         },
         onError: fail,
@@ -109,7 +118,7 @@ export function MessageItem({
     } else if (event.key === "Escape") {
       event.preventDefault();
       setDraft(message.content);
-      setEditing(false);
+      stopEditing();
     }
   };
 
@@ -152,6 +161,7 @@ export function MessageItem({
               value={draft}
               onChange={(event) => setDraft(event.target.value)}
               onKeyDown={onEditKey}
+              ref={editorRef}
               aria-label={t("chat.editLabel")}
               maxLength={2000}
               autoFocus
@@ -166,7 +176,7 @@ export function MessageItem({
                 variant="ghost"
                 onClick={() => {
                   setDraft(message.content);
-                  setEditing(false);
+                  stopEditing();
                 }}
               >
                 {t("chat.cancel")}
@@ -213,18 +223,28 @@ export function MessageItem({
               variant="ghost"
               size="icon"
               className="size-8 shrink-0 opacity-70 group-hover:opacity-100 focus-visible:opacity-100"
+              ref={actionsRef}
               aria-label={t("chat.actions")}
             >
               <MoreHorizontal aria-hidden="true" />
             </Button>
           </DropdownMenuTrigger>
-          <DropdownMenuContent align="end">
+          <DropdownMenuContent
+            align="end"
+            onCloseAutoFocus={(event) => {
+              if (!focusEditorOnClose.current) return;
+              focusEditorOnClose.current = false;
+              event.preventDefault();
+              editorRef.current?.focus();
+            }}
+          >
             {isOwn ? (
               <>
                 <DropdownMenuItem
                   onSelect={() => {
                     setDraft(message.content);
                     setEditing(true);
+                    focusEditorOnClose.current = true;
                   }}
                 >
                   <Pencil aria-hidden="true" />
