@@ -1,4 +1,4 @@
-import { StrictMode } from "react";
+import { startTransition, StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { i18nReady, loadLaterNamespaces } from "@/i18n/i18n";
 import "./index.css";
@@ -29,7 +29,10 @@ if (
 ) {
   // The header's menus are part of the served page: in before hydrating, so it is one pass.
   await preloadHeaderMenus().catch(() => {});
-  hydrateRoot(prerendered, app);
+  // In a transition, hydration yields to the browser between components (no long task).
+  startTransition(() => {
+    hydrateRoot(prerendered, app);
+  });
   prerendered.removeAttribute("data-prerendered");
 } else {
   createRoot(container).render(app);

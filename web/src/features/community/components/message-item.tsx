@@ -73,6 +73,13 @@ export function MessageItem({
   const actionsRef = useRef<HTMLButtonElement>(null);
   const editorRef = useRef<HTMLTextAreaElement>(null);
   const focusEditorOnClose = useRef(false);
+  // A dialog opened from the menu gives the focus back to the menu's button (the item that
+  // opened it is gone); if the message is gone too, the browser's default applies.
+  const returnFocus = (event: Event) => {
+    if (!actionsRef.current?.isConnected) return;
+    event.preventDefault();
+    actionsRef.current.focus();
+  };
   const stopEditing = () => {
     setEditing(false);
     requestAnimationFrame(() => actionsRef.current?.focus());
@@ -285,7 +292,7 @@ export function MessageItem({
       )}
 
       <AlertDialog open={confirmDelete} onOpenChange={setConfirmDelete}>
-        <AlertDialogContent>
+        <AlertDialogContent onCloseAutoFocus={returnFocus}>
           <AlertDialogHeader>
             <AlertDialogTitle>{t("chat.deleteTitle")}</AlertDialogTitle>
             <AlertDialogDescription>{t("chat.deleteDescription")}</AlertDialogDescription>
@@ -313,6 +320,7 @@ export function MessageItem({
           name={name}
           open={reporting}
           onOpenChange={setReporting}
+          onCloseAutoFocus={returnFocus}
         />
       )}
     </li>

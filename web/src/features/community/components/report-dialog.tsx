@@ -34,10 +34,19 @@ type ReportDialogProps = {
   name: string;
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** Where the focus goes when the dialog closes (Radix' `onCloseAutoFocus`). */
+  onCloseAutoFocus?: (event: Event) => void;
 };
 
 /** Reports a user to the admins with a reason and optional details (stored in user_reports). */
-export function ReportDialog({ userId, messageId, name, open, onOpenChange }: ReportDialogProps) {
+export function ReportDialog({
+  userId,
+  messageId,
+  name,
+  open,
+  onOpenChange,
+  onCloseAutoFocus,
+}: ReportDialogProps) {
   const { t } = useTranslation("community");
   const [reason, setReason] = useState<ReportReason>("spam");
   const [description, setDescription] = useState("");
@@ -65,7 +74,7 @@ export function ReportDialog({ userId, messageId, name, open, onOpenChange }: Re
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent closeLabel={t("report.cancel")}>
+      <DialogContent closeLabel={t("report.cancel")} onCloseAutoFocus={onCloseAutoFocus}>
         <DialogHeader>
           <DialogTitle>{t("report.title", { name })}</DialogTitle>
           <DialogDescription>{t("report.description")}</DialogDescription>
