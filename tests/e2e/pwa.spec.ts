@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { gotoApp } from "./support/pages";
 
 const DIST = path.resolve(import.meta.dirname, "../../web/dist");
 
@@ -19,7 +20,7 @@ test("the web manifest is linked, valid and its icons are real PNGs of the state
   page,
   request,
 }) => {
-  await page.goto("/");
+  await gotoApp(page, "/");
   const href = await page.locator('link[rel="manifest"]').getAttribute("href");
   expect(href).toBe("/manifest.webmanifest");
   const res = await request.get(href!);
