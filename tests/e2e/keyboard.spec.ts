@@ -120,6 +120,7 @@ test("the group chat works from the keyboard: send, edit, and delete with a conf
 
   // Delete: the confirmation traps focus, Escape backs out to the menu's button.
   await page.keyboard.press("Enter");
+  await expect(page.getByRole("menuitem", { name: "Edit" })).toBeFocused();
   await page.keyboard.press("ArrowDown");
   await expect(page.getByRole("menuitem", { name: "Delete" })).toBeFocused();
   await page.keyboard.press("Enter");
@@ -136,7 +137,9 @@ test("the group chat works from the keyboard: send, edit, and delete with a conf
   await expect(edited.getByRole("button", { name: "Message actions" })).toBeFocused();
 
   await page.keyboard.press("Enter");
+  await expect(page.getByRole("menuitem", { name: "Edit" })).toBeFocused();
   await page.keyboard.press("ArrowDown");
+  await expect(page.getByRole("menuitem", { name: "Delete" })).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(confirm).toBeVisible();
   await confirm.getByRole("button", { name: "Delete" }).focus();

@@ -1,7 +1,7 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
 import type { Database } from "@/lib/database.types";
 
-let loading: Promise<typeof import("@/lib/supabase")> | undefined;
+let loading: Promise<{ supabase: SupabaseClient<Database> }> | undefined;
 
 /**
  * The SPA's one Supabase client (`@/lib/supabase`), loaded on first use. What the entry chunk
