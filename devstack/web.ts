@@ -1,6 +1,13 @@
 // Serves the SPA: the production build (npm start) or Vite with hot reload (npm run dev).
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  type Stats,
+  writeFileSync,
+} from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
@@ -91,8 +98,12 @@ type Compressed = { mtimeMs: number; size: number; br?: Buffer; gzip?: Buffer };
 const compressed = new Map<string, Compressed>();
 
 /** A file's bytes in `encoding`, compressed once per version of the file and kept. */
-function encodedBody(file: string, body: Buffer, encoding: "br" | "gzip"): Buffer {
-  const { mtimeMs, size } = statSync(file);
+function encodedBody(
+  file: string,
+  { mtimeMs, size }: Stats,
+  body: Buffer,
+  encoding: "br" | "gzip",
+): Buffer {
   let entry = compressed.get(file);
   if (!entry || entry.mtimeMs !== mtimeMs || entry.size !== size) {
     entry = { mtimeMs, size };
@@ -129,8 +140,15 @@ export async function serveBuiltWeb(
       const url = new URL(req.url ?? "/", "http://x");
       let file = path.normalize(path.join(dist, decodeURIComponent(url.pathname)));
       if (!file.startsWith(dist)) file = shell;
-      if (existsSync(file) && statSync(file).isDirectory()) file = path.join(file, "index.html");
-      if (!existsSync(file)) file = shell;
+      let stat = statSync(file, { throwIfNoEntry: false });
+      if (stat?.isDirectory()) {
+        file = path.join(file, "index.html");
+        stat = statSync(file, { throwIfNoEntry: false });
+      }
+      if (!stat) {
+        file = shell;
+        stat = statSync(file);
+      }
       const ext = path.extname(file);
       let body: Buffer = readFileSync(file);
       const headers: http.OutgoingHttpHeaders = {
@@ -144,7 +162,7 @@ export async function serveBuiltWeb(
         headers.vary = "Accept-Encoding";
         const encoding = pickEncoding(req.headers["accept-encoding"]);
         if (encoding !== "identity") {
-          body = encodedBody(file, body, encoding);
+          body = encodedBody(file, stat, body, encoding);
           headers["content-encoding"] = encoding;
         }
       }

@@ -7,6 +7,15 @@ import { gotoApp, logIn } from "./support/pages";
 const focusedInside = (page: Page, selector: string) =>
   page.evaluate((sel) => !!document.activeElement?.closest(sel), selector);
 
+/** The focus moves into `selector` and stays there for `tabs` presses of Tab. */
+async function expectFocusTrapped(page: Page, selector: string, tabs: number) {
+  await expect.poll(() => focusedInside(page, selector)).toBe(true);
+  for (let i = 0; i < tabs; i++) {
+    await page.keyboard.press("Tab");
+    expect(await focusedInside(page, selector)).toBe(true);
+  }
+}
+
 test("the language menu works from the keyboard and sets <html lang>", async ({ page }) => {
   await gotoApp(page, "/pricing");
   const trigger = page.getByRole("button", { name: "Change language (current: English)" });
@@ -50,11 +59,7 @@ test("the analysis dialog traps focus and returns it to its button", async ({ pa
   await page.keyboard.press("Enter");
   const dialog = page.getByRole("dialog");
   await expect(dialog).toBeVisible();
-  await expect.poll(() => focusedInside(page, "[role=dialog]")).toBe(true);
-  for (let i = 0; i < 8; i++) {
-    await page.keyboard.press("Tab");
-    expect(await focusedInside(page, "[role=dialog]")).toBe(true);
-  }
+  await expectFocusTrapped(page, "[role=dialog]", 8);
   await page.keyboard.press("Shift+Tab");
   expect(await focusedInside(page, "[role=dialog]")).toBe(true);
   await page.keyboard.press("Escape");
@@ -126,11 +131,7 @@ test("the group chat works from the keyboard: send, edit, and delete with a conf
   await page.keyboard.press("Enter");
   const confirm = page.getByRole("alertdialog");
   await expect(confirm).toBeVisible();
-  await expect.poll(() => focusedInside(page, "[role=alertdialog]")).toBe(true);
-  for (let i = 0; i < 4; i++) {
-    await page.keyboard.press("Tab");
-    expect(await focusedInside(page, "[role=alertdialog]")).toBe(true);
-  }
+  await expectFocusTrapped(page, "[role=alertdialog]", 4);
   await page.keyboard.press("Escape");
   await expect(confirm).toBeHidden();
   await expect(edited).toBeVisible();

@@ -2,7 +2,7 @@
 // is in index.html before any script has run, so the first paint does not wait for the app.
 // Rendered as a first-time visitor sees the page (English, dark, logged out, before any data has
 // arrived); for them the app hydrates it, for others it renders over it (main.tsx).
-import { Writable } from "node:stream";
+import { text } from "node:stream/consumers";
 import WebSocketClass from "ws";
 import { prerenderToNodeStream } from "react-dom/static";
 import { StaticRouter } from "react-router-dom";
@@ -16,26 +16,6 @@ import { i18n, i18nReady, loadLaterNamespaces } from "@/i18n/i18n";
 globalThis.WebSocket ??= WebSocketClass as unknown as typeof WebSocket;
 
 export type PrerenderedPage = { html: string; title: string; description: string };
-
-async function toString(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  await new Promise<void>((resolve, reject) => {
-    stream.pipe(
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          chunks.push(chunk);
-          done();
-        },
-        final(done) {
-          resolve();
-          done();
-        },
-      }),
-    );
-    stream.on("error", reject);
-  });
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 /** The markup of `pathname` (all lazy parts resolved) with its English title and description. */
 export async function prerenderPage(pathname: string): Promise<PrerenderedPage> {
@@ -53,8 +33,8 @@ export async function prerenderPage(pathname: string): Promise<PrerenderedPage> 
   // in place, so the HTML has no suspended segments to be moved into place by script.
   // Large boundaries would also be moved into place by script (progressive chunks): not here.
   const options = { progressiveChunkSize: Number.POSITIVE_INFINITY };
-  await toString((await prerenderToNodeStream(page(), options)).prelude);
-  const html = await toString((await prerenderToNodeStream(page(), options)).prelude);
+  await text((await prerenderToNodeStream(page(), options)).prelude);
+  const html = await text((await prerenderToNodeStream(page(), options)).prelude);
   if (html.includes("<template") || html.includes("$RC")) {
     throw new Error(`prerender: ${pathname} still suspends after its lazy parts were loaded`);
   }

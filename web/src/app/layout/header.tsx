@@ -1,5 +1,5 @@
 import { ActivityIcon } from "lucide-react";
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router-dom";
 import { Badge } from "@/components/ui/badge";
@@ -25,9 +25,14 @@ export function preloadHeaderMenus(): Promise<unknown> {
 }
 
 // Admins only: the desk's link and its live count (and the support texts) load for them alone.
-const deskLinks = () => import("@/features/support/components/desk-header-link");
-const DeskHeaderLink = lazy(() => deskLinks().then((m) => ({ default: m.DeskHeaderLink })));
-const DeskMenuLink = lazy(() => deskLinks().then((m) => ({ default: m.DeskMenuLink })));
+const DeskHeaderLink = lazyWithPreload(
+  () => import("@/features/support/components/desk-header-link"),
+  "DeskHeaderLink",
+);
+const DeskMenuLink = lazyWithPreload(
+  () => import("@/features/support/components/desk-header-link"),
+  "DeskMenuLink",
+);
 
 export function Header() {
   const { t } = useTranslation();

@@ -1,6 +1,7 @@
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
 import { Outlet } from "react-router-dom";
 import { useCurrentUser } from "@/hooks/use-current-user";
+import { lazyWithPreload } from "../routes/lazy-page";
 import { RoutePending } from "../routes/route-pending";
 import { UpdatePrompt } from "@/features/pwa/components/update-prompt";
 import { DocumentMeta } from "./document-meta";
@@ -9,9 +10,7 @@ import { Header } from "./header";
 import { ScrollRestoration } from "./scroll-restoration";
 
 // Signed-in accounts only: the activity heartbeat and the account's live topic.
-const AccountLiveSync = lazy(() =>
-  import("./account-live-sync").then((m) => ({ default: m.AccountLiveSync })),
-);
+const AccountLiveSync = lazyWithPreload(() => import("./account-live-sync"), "AccountLiveSync");
 
 function SignedInSync() {
   const { user } = useCurrentUser();

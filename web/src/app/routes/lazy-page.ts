@@ -11,9 +11,13 @@ import { lazy, type ComponentType, type LazyExoticComponent } from "react";
 export function lazyPage<K extends string>(
   load: () => Promise<Record<K, ComponentType>>,
   name: K,
-): ComponentType {
-  return lazy<ComponentType>(async () => ({ default: (await load())[name] }));
+): LazyExoticComponent<ComponentType> {
+  return lazyWithPreload(load, name);
 }
+
+// What React.lazy accepts (its own constraint).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type LazyTarget = ComponentType<any>;
 
 /** A thenable that calls back at once: React.lazy then renders without suspending. */
 function settled<T>(value: T): Promise<T> {
@@ -26,19 +30,17 @@ function settled<T>(value: T): Promise<T> {
  * page, so hydration finishes in one pass (a boundary still suspended when the session arrives
  * would be thrown away and rendered again, losing the focus).
  */
-export function lazyWithPreload<P extends object, K extends string>(
-  load: () => Promise<Record<K, ComponentType<P>>>,
+export function lazyWithPreload<M extends Record<K, LazyTarget>, K extends string>(
+  load: () => Promise<M>,
   name: K,
-): LazyExoticComponent<ComponentType<P>> & { preload: () => Promise<void> } {
-  let loaded: ComponentType<P> | undefined;
+): LazyExoticComponent<M[K]> & { preload: () => Promise<void> } {
+  let loaded: M[K] | undefined;
   const preload = () =>
     load().then((module) => {
       loaded = module[name];
     });
-  const component = lazy<ComponentType<P>>(() =>
-    loaded
-      ? settled({ default: loaded })
-      : preload().then(() => ({ default: loaded as ComponentType<P> })),
+  const component = lazy<M[K]>(() =>
+    loaded ? settled({ default: loaded }) : preload().then(() => ({ default: loaded as M[K] })),
   );
   return Object.assign(component, { preload });
 }
