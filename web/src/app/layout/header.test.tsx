@@ -1,4 +1,5 @@
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { App } from "@/app/app";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { Profile } from "@/lib/profile-query";
 import { renderRoute, renderWithProviders } from "@/testing/render";
@@ -152,5 +153,23 @@ describe("Header", () => {
     expect(screen.getByRole("link", { name: "Anmelden" })).toBeInTheDocument();
     expect(localStorage.getItem("language")).toBe("de");
     expect(document.documentElement.lang).toBe("de");
+  });
+});
+
+describe("logging out in the app's own (browser) router", () => {
+  it("from a guarded page lands on the home page, not on the login page", async () => {
+    supabaseMock.signInWithProfile("trader@example.com", {
+      plan: "pro",
+      subscription_active: true,
+    });
+    window.history.pushState({}, "", "/profile");
+    render(<App />);
+    fireEvent.click(await screen.findByRole("button", { name: "Logout" }));
+    expect(await screen.findByRole("link", { name: "Login" })).toBeInTheDocument();
+    await waitFor(() => expect(supabaseMock.client.auth.signOut).toHaveBeenCalledOnce());
+    await waitFor(() => expect(window.location.pathname).toBe("/"));
+    // The profile guard never sent the reader to the login page on the way.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(window.location.pathname).toBe("/");
   });
 });

@@ -1,7 +1,7 @@
 import { ActivityIcon } from "lucide-react";
-import { Suspense } from "react";
+import { Suspense, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router-dom";
+import { Link, useLocation, useNavigate } from "react-router-dom";
 import { Badge } from "@/components/ui/badge";
 import { useSignOut } from "@/features/auth/api/sign-out";
 import { useCurrentUser } from "@/hooks/use-current-user";
@@ -43,12 +43,24 @@ export function Header() {
 
   // Lives here, not in the (unmounting) mobile sheet, so the redirect always runs.
   // Leave the page first: a guarded page would otherwise send the logged-out user to login.
-  // flushSync commits the move before the session changes; a transition (the default) could
-  // still show the guarded page when the sign-out lands, and its guard would win.
+  // The browser router commits navigations in a transition, so the sign-out waits until the
+  // home page is on screen (the effect below) instead of racing the move.
+  const { pathname } = useLocation();
+  const { mutate: signOutNow } = signOut;
+  const signOutAtHome = useRef(false);
   const handleSignOut = () => {
-    void navigate("/", { flushSync: true });
-    signOut.mutate();
+    if (pathname === "/") {
+      signOutNow();
+      return;
+    }
+    signOutAtHome.current = true;
+    void navigate("/");
   };
+  useEffect(() => {
+    if (pathname !== "/" || !signOutAtHome.current) return;
+    signOutAtHome.current = false;
+    signOutNow();
+  }, [pathname, signOutNow]);
 
   return (
     <header className="sticky top-0 z-40 border-b bg-background/80 backdrop-blur supports-[backdrop-filter]:bg-background/60">
