@@ -17,6 +17,7 @@ if (!postgresAvailable()) {
 }
 const pg = await startTempPostgres();
 const tmp = mkdtempSync(path.join(tmpdir(), "pgtap-"));
+const only = process.argv.slice(2);
 let code: number;
 try {
   const stack = await startStack({
@@ -32,6 +33,8 @@ try {
   const dir = path.join(ROOT, "supabase/tests/database");
   const files = readdirSync(dir)
     .filter((f) => f.endsWith(".sql"))
+    // `tsx tests/pgtap/run.ts 20- alert` runs only the files whose names contain one of the words.
+    .filter((f) => only.length === 0 || only.some((word) => f.includes(word)))
     .sort()
     .map((f) => path.join(dir, f));
   const res = spawnSync(

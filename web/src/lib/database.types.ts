@@ -602,6 +602,7 @@ export type Database = {
           selected_window_minutes: number;
           subscription_active: boolean;
           telegram_chat_id: string | null;
+          time_zone: string | null;
           updated_at: string;
           user_threshold: number;
           username: string | null;
@@ -628,6 +629,7 @@ export type Database = {
           selected_window_minutes?: number;
           subscription_active?: boolean;
           telegram_chat_id?: string | null;
+          time_zone?: string | null;
           updated_at?: string;
           user_threshold?: number;
           username?: string | null;
@@ -654,6 +656,7 @@ export type Database = {
           selected_window_minutes?: number;
           subscription_active?: boolean;
           telegram_chat_id?: string | null;
+          time_zone?: string | null;
           updated_at?: string;
           user_threshold?: number;
           username?: string | null;
