@@ -154,3 +154,58 @@ begin
   end if;
 end
 $platform$;
+
+-- auth.users' instance_id, which hosted GoTrue's login query pins to the nil UUID; seed.sql sets it.
+alter table auth.users add column if not exists instance_id uuid;
+
+-- Supabase Vault's interface (the supabase_vault extension on hosted projects): secrets by name,
+-- vault.create_secret / vault.update_secret, and the vault.decrypted_secrets view. Hosted Vault
+-- encrypts the column; this stand-in stores it as given, readable by the owner only, so that the
+-- scheduled jobs' SQL (which reads vault.decrypted_secrets) is the same everywhere.
+do $platform$
+begin
+  if to_regclass('vault.secrets') is null then
+    create schema if not exists vault;
+    revoke all on schema vault from public;
+    create table vault.secrets (
+      id uuid primary key default gen_random_uuid(),
+      name text unique,
+      description text not null default '',
+      secret text not null,
+      key_id uuid,
+      nonce bytea,
+      created_at timestamptz not null default now(),
+      updated_at timestamptz not null default now()
+    );
+    create view vault.decrypted_secrets as
+      select s.id, s.name, s.description, s.secret, s.secret as decrypted_secret,
+             s.key_id, s.nonce, s.created_at, s.updated_at
+      from vault.secrets s;
+    create function vault.create_secret(new_secret text, new_name text default null,
+                                        new_description text default '', new_key_id uuid default null)
+      returns uuid language sql set search_path = ''
+    as $fn$
+      insert into vault.secrets (secret, name, description, key_id)
+      values (new_secret, new_name, coalesce(new_description, ''), new_key_id)
+      returning id;
+    $fn$;
+    create function vault.update_secret(secret_id uuid, new_secret text default null,
+                                        new_name text default null, new_description text default null,
+                                        new_key_id uuid default null)
+      returns void language sql set search_path = ''
+    as $fn$
+      update vault.secrets
+      set secret = coalesce(new_secret, secret), name = coalesce(new_name, name),
+          description = coalesce(new_description, description),
+          key_id = coalesce(new_key_id, key_id), updated_at = now()
+      where id = secret_id;
+    $fn$;
+    revoke all on all tables in schema vault from public;
+    revoke execute on all functions in schema vault from public;
+    grant usage on schema vault to service_role;
+    grant select, insert, update, delete on vault.secrets to service_role;
+    grant select on vault.decrypted_secrets to service_role;
+    grant execute on all functions in schema vault to service_role;
+  end if;
+end
+$platform$;

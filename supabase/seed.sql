@@ -1,9 +1,16 @@
 -- Local demo data (`npm start`, `supabase db reset`). Never run against a hosted project.
 -- Demo accounts, all with the password demo-password-1 (listed in devstack/demo-accounts.ts).
-insert into auth.users (id, aud, role, email, encrypted_password, email_confirmed_at,
+-- As GoTrue itself writes a user: instance_id is the nil UUID (its login query looks users up by
+-- it) and the token columns are empty strings, not null (GoTrue reads them into Go strings, and a
+-- null answers every login with 500 "Database error querying schema" on a GoTrue-backed stack).
+insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
+                        confirmation_token, recovery_token, email_change_token_new,
+                        email_change_token_current, email_change, phone_change, phone_change_token,
+                        reauthentication_token,
                         raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-select u.id, 'authenticated', 'authenticated', u.email,
+select '00000000-0000-0000-0000-000000000000'::uuid, u.id, 'authenticated', 'authenticated', u.email,
        extensions.crypt('demo-password-1', extensions.gen_salt('bf', 10)), now(),
+       '', '', '', '', '', '', '', '',
        '{"provider":"email","providers":["email"]}'::jsonb, '{}'::jsonb, now(), now()
 from (values
   ('00000000-0000-4000-8000-000000000001'::uuid, 'free@demo.local'),
