@@ -61,7 +61,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
     if (check) {
       const current = existsSync(TYPES_FILE) ? readFileSync(TYPES_FILE, "utf8") : "";
       if (current !== text) {
-        console.error(`${rel} differs from the migrations: run \`npm run gen:types\` and commit it.`);
+        console.error(
+          `${rel} differs from the migrations: run \`npm run gen:types\` and commit it.`,
+        );
         process.exit(1);
       }
       console.log(`${rel} matches the migrations.`);
