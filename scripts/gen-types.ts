@@ -39,15 +39,23 @@ export async function generateTypes(dbUrl: string): Promise<string> {
   return format(HEADER + stdout);
 }
 
-/** `deno fmt` with the functions' settings, so the file passes `npm run format:check`. */
+/**
+ * `deno fmt` with the functions' settings, so the file passes `npm run format:check`; repeated
+ * until stable (one pass over the generator's output does not always reach deno fmt's fixpoint).
+ */
 function format(source: string): string {
-  const res = spawnSync(DENO_BIN, ["fmt", "--config", DENO_CONFIG, "--ext=ts", "-"], {
-    input: source,
-    encoding: "utf8",
-    env: denoEnv({ full: true }),
-  });
-  if (res.status !== 0) throw new Error(`deno fmt failed: ${res.stderr}`);
-  return res.stdout;
+  let text = source;
+  for (let pass = 0; pass < 5; pass++) {
+    const res = spawnSync(DENO_BIN, ["fmt", "--config", DENO_CONFIG, "--ext=ts", "-"], {
+      input: text,
+      encoding: "utf8",
+      env: denoEnv({ full: true }),
+    });
+    if (res.status !== 0) throw new Error(`deno fmt failed: ${res.stderr}`);
+    if (res.stdout === text) return text;
+    text = res.stdout;
+  }
+  throw new Error("deno fmt did not settle on one formatting of the generated types");
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {

@@ -1553,8 +1553,7 @@ export type CompositeTypes<
     : never) = never,
 > = PublicCompositeTypeNameOrOptions extends {
   schema: keyof DatabaseWithoutInternals;
-}
-  ? DatabaseWithoutInternals[PublicCompositeTypeNameOrOptions["schema"]]["CompositeTypes"][
+} ? DatabaseWithoutInternals[PublicCompositeTypeNameOrOptions["schema"]]["CompositeTypes"][
     CompositeTypeName
   ]
   : PublicCompositeTypeNameOrOptions extends keyof DefaultSchema["CompositeTypes"]
