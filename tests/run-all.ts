@@ -170,6 +170,14 @@ const suites: Array<[string, () => Promise<unknown>]> = [
   ],
   ["security", () => vitest("security", "tests/vitest.security.config.ts")],
   [
+    // The pinned Supabase CLI (db push, migration list), generated types and schemas, Vault, deploy.
+    "platform",
+    () =>
+      postgresAvailable()
+        ? vitest("platform", "tests/vitest.platform.config.ts")
+        : missing("platform", "PostgreSQL 15 binaries not found in /usr/lib/postgresql/15/bin"),
+  ],
+  [
     "pgtap",
     () =>
       postgresAvailable() && existsSync("/usr/bin/pg_prove")

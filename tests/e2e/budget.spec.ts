@@ -50,7 +50,7 @@ test("charts and the analysis are not downloaded until they are used", async ({ 
   const onDemand = [
     "src/features/charts/components/price-lines-chart.tsx",
     "src/features/dashboard/components/analysis-dialog.tsx",
-    "src/features/dashboard/components/dashboard-page.tsx",
+    "src/app/routes/dashboard-route.tsx",
   ].map((k) => `/${manifest[k]!.file}`);
   expect(scripts.filter((s) => onDemand.includes(s))).toEqual([]);
   // The reader's language only: its core before the first render, the rest once idle.

@@ -441,9 +441,13 @@ select case when pg_temp.has_ext('pg_cron') and pg_temp.has_ext('pg_net')
   else pass('(no pg_cron: the interval check is not reachable)')
 end;
 select is(private.invoke_scan(), null::bigint, 'without scan_url and scan_secret invoking the scan does nothing');
-insert into private.app_settings (key, value) values ('scan_url', 'https://example.test/functions/v1/scan'),
-  ('scan_secret', 'not-a-real-secret')
-on conflict (key) do update set value = excluded.value;
+-- The job reads its URL and bearer from Vault (migration 20261125700000).
+do $$
+begin
+  perform vault.create_secret('https://example.test/functions/v1/scan', 'scan_url');
+  perform vault.create_secret('not-a-real-secret', 'scan_secret');
+end;
+$$;
 select case when pg_temp.has_ext('pg_net')
   then isnt(private.invoke_scan(), null::bigint, 'with the settings and pg_net a request is queued')
   else is(private.invoke_scan(), null::bigint, 'with the settings but without pg_net nothing is sent, nothing fails')

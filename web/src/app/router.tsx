@@ -18,10 +18,7 @@ const RegisterPage = lazyPage(
   "RegisterPage",
 );
 const ChartsPage = lazyPage(() => import("@/features/charts/components/charts-page"), "ChartsPage");
-const DashboardPage = lazyPage(
-  () => import("@/features/dashboard/components/dashboard-page"),
-  "DashboardPage",
-);
+const DashboardRoute = lazyPage(() => import("./routes/dashboard-route"), "DashboardRoute");
 const TrackRecordPage = lazyPage(
   () => import("@/features/dashboard/components/track-record-page"),
   "TrackRecordPage",
@@ -69,10 +66,7 @@ const TicketPage = lazyPage(
   "TicketPage",
 );
 const ProfileRoute = lazyPage(() => import("./routes/profile-route"), "ProfileRoute");
-const SettingsPage = lazyPage(
-  () => import("@/features/settings/components/settings-page"),
-  "SettingsPage",
-);
+const SettingsRoute = lazyPage(() => import("./routes/settings-route"), "SettingsRoute");
 
 /** The route table (spec section 2). Screens are added here as their features land. */
 export const routes: RouteObject[] = [
@@ -115,8 +109,8 @@ export const routes: RouteObject[] = [
               {
                 element: <RequireSubscriber />,
                 children: [
-                  { path: "dashboard", element: <DashboardPage /> },
-                  { path: "dashboard/settings", element: <SettingsPage /> },
+                  { path: "dashboard", element: <DashboardRoute /> },
+                  { path: "dashboard/settings", element: <SettingsRoute /> },
                   { path: "dashboard/track-record", element: <TrackRecordPage /> },
                   { path: "charts", element: <ChartsPage /> },
                 ],

@@ -14,7 +14,7 @@ import {
   TableHeader,
   TableRow,
 } from "@/components/ui/table";
-import { NativeSelect } from "@/features/settings/components/native-select";
+import { NativeSelect } from "@/components/ui/native-select";
 import type { Profile } from "@/lib/profile-query";
 import {
   CONFLUENCE,

@@ -104,37 +104,15 @@ describe("AnalysisDialog", () => {
   });
 });
 
-describe("AnalysisDialog: muting a symbol's alerts", () => {
-  it("lets an enterprise subscriber mute the symbol for 15 min, 1 h or 24 h", async () => {
-    supabaseMock.signInWithProfile("ada@example.com", {
-      plan: "enterprise",
-      subscription_active: true,
-    });
-    const mutes: unknown[] = [];
-    supabaseMock.setRpc("mute_alert_symbol", (args) => {
-      mutes.push(args);
-      return { data: "2026-11-21T13:00:00Z", error: null };
-    });
-    renderDialog(history(36, () => 1, null));
-    // Radix menus open on the pointer going down.
-    fireEvent.pointerDown(await screen.findByRole("button", { name: "Mute alerts" }), {
-      button: 0,
-      ctrlKey: false,
-    });
-    const items = await screen.findAllByRole("menuitem");
-    expect(items.map((i) => i.textContent)).toEqual([
-      "Mute PEPE/WETH for 15 minutes",
-      "Mute PEPE/WETH for 1 hour",
-      "Mute PEPE/WETH for 24 hours",
-    ]);
-    fireEvent.click(items[1]!);
-    await waitFor(() => expect(mutes).toEqual([{ symbol: "PEPE/WETH", minutes: 60 }]));
-  });
-
-  it("offers no mute to plans that get no alerts", async () => {
-    supabaseMock.signInWithProfile("ada@example.com", { plan: "pro", subscription_active: true });
-    renderDialog(history(36, () => 1, null));
-    expect(await screen.findByRole("dialog")).toBeInTheDocument();
-    expect(screen.queryByRole("button", { name: "Mute alerts" })).not.toBeInTheDocument();
+describe("AnalysisDialog: other features' actions on the symbol", () => {
+  it("shows what symbolActions renders for the analysed symbol", async () => {
+    renderWithProviders(
+      <AnalysisDialog
+        entry={entry}
+        onClose={() => {}}
+        symbolActions={(symbol) => <button type="button">Act on {symbol}</button>}
+      />,
+    );
+    expect(await screen.findByRole("button", { name: "Act on PEPE/WETH" })).toBeInTheDocument();
   });
 });

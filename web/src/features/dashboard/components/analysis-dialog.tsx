@@ -4,12 +4,11 @@ import { CANDLE_BUCKET_MS, toCandles } from "@domain/candles";
 import type { MoverEntry } from "@domain/realtime";
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangleIcon, XIcon } from "lucide-react";
-import { useMemo, useRef } from "react";
+import { type ReactNode, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
-import { MuteSymbolMenu } from "@/features/alerts/components/mute-symbol-menu";
 import { cn } from "@/lib/utils";
 import { dashboardQueries } from "../api/queries";
 import { AnalysisDetails } from "./analysis-details";
@@ -25,13 +24,15 @@ type AnalysisDialogProps = {
   /** The mover to analyse; null closes the dialog. */
   entry: MoverEntry | null;
   onClose: () => void;
+  /** Actions on the symbol from other features (the route adds alerts' "Mute alerts"). */
+  symbolActions?: (symbol: string) => ReactNode;
 };
 
 /**
  * The per-symbol analysis: the last 3 hours of price history as 5-minute candles and the
  * analysis computed from them in the browser (`computeAnalysis`), with the disclaimer.
  */
-export function AnalysisDialog({ entry, onClose }: AnalysisDialogProps) {
+export function AnalysisDialog({ entry, onClose, symbolActions }: AnalysisDialogProps) {
   const { t } = useTranslation("dashboard");
   // The dialog has no Radix Trigger (rows open it), so Radix would return focus to nothing
   // (the page) on close: remember the button that opened it and give focus back to it.
@@ -53,7 +54,7 @@ export function AnalysisDialog({ entry, onClose }: AnalysisDialogProps) {
           }}
           className="fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-3xl -translate-x-1/2 -translate-y-1/2 flex-col gap-4 overflow-y-auto rounded-lg border bg-background p-4 shadow-lg sm:p-6"
         >
-          {entry && <AnalysisBody entry={entry} />}
+          {entry && <AnalysisBody entry={entry} symbolActions={symbolActions} />}
           <DialogPrimitive.Close
             className="absolute top-4 right-4 rounded-xs opacity-70 transition-opacity hover:opacity-100 focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
             aria-label={t("analysis.close")}
@@ -66,7 +67,13 @@ export function AnalysisDialog({ entry, onClose }: AnalysisDialogProps) {
   );
 }
 
-function AnalysisBody({ entry }: { entry: MoverEntry }) {
+function AnalysisBody({
+  entry,
+  symbolActions,
+}: {
+  entry: MoverEntry;
+  symbolActions?: (symbol: string) => ReactNode;
+}) {
   const { t } = useTranslation("dashboard");
   const history = useQuery(dashboardQueries.history(entry.instrument_id));
   const rows = history.data;
@@ -104,9 +111,7 @@ function AnalysisBody({ entry }: { entry: MoverEntry }) {
         <DialogPrimitive.Description className="text-sm text-muted-foreground">
           {t("analysis.description", { symbol: entry.symbol, exchange: entry.exchange })}
         </DialogPrimitive.Description>
-        <div className="mt-1">
-          <MuteSymbolMenu symbol={entry.symbol} />
-        </div>
+        {symbolActions && <div className="mt-1">{symbolActions(entry.symbol)}</div>}
       </div>
 
       <div

@@ -2,7 +2,7 @@ import { effectiveWindow } from "@domain/plans";
 import type { MoverEntry } from "@domain/realtime";
 import { useQuery } from "@tanstack/react-query";
 import { InfoIcon, RefreshCwIcon } from "lucide-react";
-import { lazy, Suspense, useMemo, useState } from "react";
+import { lazy, type ReactNode, Suspense, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router-dom";
 import { toast } from "sonner";
@@ -52,7 +52,15 @@ import { WindowSelector } from "./window-selector";
 const NO_ENTRIES: MoverEntry[] = [];
 
 /** /dashboard (subscribers only; the route guard sees to that). */
-export function DashboardPage() {
+/**
+ * /dashboard. `symbolActions` are other features' actions on a symbol, shown in its analysis;
+ * the route composes them (app/routes/dashboard-route.tsx), since features do not import each other.
+ */
+export function DashboardPage({
+  symbolActions,
+}: {
+  symbolActions?: (symbol: string) => ReactNode;
+} = {}) {
   const { t } = useTranslation("dashboard");
   const { profile, isPending } = useCurrentUser();
   useCheckoutSuccessToast();
@@ -222,7 +230,11 @@ export function DashboardPage() {
 
       {analysisWanted && (
         <Suspense fallback={null}>
-          <AnalysisDialog entry={analysed} onClose={() => setAnalysed(null)} />
+          <AnalysisDialog
+            entry={analysed}
+            onClose={() => setAnalysed(null)}
+            symbolActions={symbolActions}
+          />
         </Suspense>
       )}
     </div>

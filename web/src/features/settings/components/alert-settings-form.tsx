@@ -40,7 +40,7 @@ import {
   type SettingsFormValues,
   type SettingsInput,
 } from "../api/update-settings";
-import { NativeSelect } from "./native-select";
+import { NativeSelect } from "@/components/ui/native-select";
 
 type AlertSettingsFormProps = {
   profile: Pick<

@@ -1,14 +1,18 @@
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router-dom";
 import { Spinner } from "@/components/ui/spinner";
-import { AlertDeliveryCard } from "@/features/alerts/components/alert-delivery-card";
 import { useCurrentUser } from "@/hooks/use-current-user";
+import type { Profile } from "@/lib/profile-query";
 import { LOGIN_PATH } from "@/lib/redirect";
 import { AccountInfoCard } from "./account-info-card";
 import { AlertSettingsForm } from "./alert-settings-form";
 
-/** /dashboard/settings (subscribers only; the route guard sees to that). */
-export function SettingsPage() {
+/**
+ * /dashboard/settings (subscribers only; the route guard sees to that). `extra` renders other
+ * features' cards below the form; the route composes them (app/routes/settings-route.tsx).
+ */
+export function SettingsPage({ extra }: { extra?: (profile: Profile) => ReactNode } = {}) {
   const { t } = useTranslation("settings");
   const { profile, isPending } = useCurrentUser();
 
@@ -34,8 +38,7 @@ export function SettingsPage() {
       />
       {/* Keyed by plan: a plan change brings other windows and rules, so the form starts afresh. */}
       <AlertSettingsForm key={profile.plan} profile={profile} />
-      {/* Market alerts are sent on the enterprise plan only (decision 0020). */}
-      {profile.plan === "enterprise" && <AlertDeliveryCard profile={profile} />}
+      {extra?.(profile)}
     </div>
   );
 }
