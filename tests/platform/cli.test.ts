@@ -131,7 +131,10 @@ describe("the pinned Supabase CLI", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "cli-fail-"));
     try {
       cpSync(path.join(ROOT, "supabase/migrations"), dir, { recursive: true });
-      writeFileSync(path.join(dir, "29991231000000_broken.sql"), "select * from public.no_such_table;\n");
+      writeFileSync(
+        path.join(dir, "29991231000000_broken.sql"),
+        "select * from public.no_such_table;\n",
+      );
       const push = await dbPush(url, dir);
       expect(push.code).not.toBe(0);
       expect(push.output).toContain("no_such_table");

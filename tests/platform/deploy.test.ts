@@ -4,7 +4,13 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../../devstack/config.ts";
-import { DeployError, functionNames, planDeploy, SCHEDULE_SQL, vaultSql } from "../../scripts/deploy.ts";
+import {
+  DeployError,
+  functionNames,
+  planDeploy,
+  SCHEDULE_SQL,
+  vaultSql,
+} from "../../scripts/deploy.ts";
 
 const REF = "abcdefghijklmnopqrst";
 const ENV = {
@@ -59,7 +65,14 @@ describe("npm run deploy", () => {
     expect(names).toContain("deliver-alerts");
     expect(names).not.toContain("_shared");
     const plan = planDeploy(["--project-ref", REF], ENV);
-    expect(plan.commands[2]).toEqual(["supabase", "functions", "deploy", ...names, "--use-api", "--yes"]);
+    expect(plan.commands[2]).toEqual([
+      "supabase",
+      "functions",
+      "deploy",
+      ...names,
+      "--use-api",
+      "--yes",
+    ]);
   });
 
   it("refuses to start without a project ref, a token or the secrets, naming each", () => {
@@ -67,10 +80,18 @@ describe("npm run deploy", () => {
     expect(res.status).toBe(2);
     expect(res.stdout).toBe("");
     expect(res.stderr).toContain("npm run deploy cannot start:");
-    expect(res.stderr).toContain("the project ref is missing: --project-ref <ref> or SUPABASE_PROJECT_REF");
+    expect(res.stderr).toContain(
+      "the project ref is missing: --project-ref <ref> or SUPABASE_PROJECT_REF",
+    );
     expect(res.stderr).toContain("SUPABASE_ACCESS_TOKEN is missing");
     expect(res.stderr).toContain("SUPABASE_DB_PASSWORD is missing");
-    for (const name of ["SITE_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "SCAN_SECRET", "RESEND_API_KEY"]) {
+    for (const name of [
+      "SITE_URL",
+      "STRIPE_SECRET_KEY",
+      "STRIPE_WEBHOOK_SECRET",
+      "SCAN_SECRET",
+      "RESEND_API_KEY",
+    ]) {
       expect(res.stderr).toContain(`${name} is missing`);
     }
     // Optional settings are not demanded.
@@ -102,7 +123,9 @@ describe("npm run deploy", () => {
   it("reads settings from --env-file and the project ref from SUPABASE_PROJECT_REF", () => {
     const plan = planDeploy(["--env-file", "tests/fixtures/deploy.env"], {});
     expect(plan.ref).toBe(REF);
-    expect(plan.files["supabase/.temp/deploy/function-secrets.env"]).toContain('MARKET_SOURCES="binance,coinbase,dex"');
+    expect(plan.files["supabase/.temp/deploy/function-secrets.env"]).toContain(
+      'MARKET_SOURCES="binance,coinbase,dex"',
+    );
     expect(plan.files["supabase/.temp/deploy/vault-secrets.sql"]).toContain(
       `('scan_url', 'https://${REF}.supabase.co/functions/v1/scan')`,
     );

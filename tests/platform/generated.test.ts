@@ -59,7 +59,12 @@ describe("supabase/schemas", () => {
   });
 
   it("--check names the stale file once a migration changes without regenerating", async () => {
-    const { code, output } = await run("scripts/gen-schemas.ts", "--check", "--migrations", drifted);
+    const { code, output } = await run(
+      "scripts/gen-schemas.ts",
+      "--check",
+      "--migrations",
+      drifted,
+    );
     expect(code, output).toBe(1);
     expect(output).toContain("supabase/schemas is stale (00-foundation.sql)");
   });

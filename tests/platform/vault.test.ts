@@ -59,9 +59,9 @@ for (const kind of ["pglite", "postgres"] as const) {
       );
       expect(rows).toEqual([{ decrypted_secret: "second value", description: "a probe" }]);
       // A name is unique, as on hosted Vault.
-      await expect(stack.db.query("select vault.create_secret('x', 'vault_probe')")).rejects.toThrow(
-        /duplicate key|unique/,
-      );
+      await expect(
+        stack.db.query("select vault.create_secret('x', 'vault_probe')"),
+      ).rejects.toThrow(/duplicate key|unique/);
     });
 
     it("the API roles cannot read or create secrets", async () => {
@@ -82,7 +82,9 @@ for (const kind of ["pglite", "postgres"] as const) {
     });
 
     it("the deploy's Vault SQL creates, then updates, the schedules' settings, which the jobs read", async () => {
-      await stack.db.query(vaultSql({ ...SETTINGS, scan_secret: "an older secret value 0123456789ab" }));
+      await stack.db.query(
+        vaultSql({ ...SETTINGS, scan_secret: "an older secret value 0123456789ab" }),
+      );
       await stack.db.query(vaultSql(SETTINGS));
       const rows = await stack.db.query<{ name: string; decrypted_secret: string }>(
         `select name, decrypted_secret from vault.decrypted_secrets
@@ -107,10 +109,22 @@ for (const kind of ["pglite", "postgres"] as const) {
     if (kind === "postgres") {
       it("runs through the CLI's db query --file, as npm run deploy does", async () => {
         const file = path.join(tmp, "vault-secrets.sql");
-        writeFileSync(file, vaultSql({ ...SETTINGS, scan_secret: "rotated-secret-0123456789abcdef0123" }));
-        const res = await supabaseCli(["db", "query", `--remote=${pg!.url}`, "--yes", "--file", file]);
+        writeFileSync(
+          file,
+          vaultSql({ ...SETTINGS, scan_secret: "rotated-secret-0123456789abcdef0123" }),
+        );
+        const res = await supabaseCli([
+          "db",
+          "query",
+          `--remote=${pg!.url}`,
+          "--yes",
+          "--file",
+          file,
+        ]);
         expect(res.code, res.output).toBe(0);
-        const [row] = await stack.db.query<{ v: string }>("select private.vault_secret('scan_secret') as v");
+        const [row] = await stack.db.query<{ v: string }>(
+          "select private.vault_secret('scan_secret') as v",
+        );
         expect(row!.v).toBe("rotated-secret-0123456789abcdef0123");
       });
     }

@@ -1,5 +1,5 @@
 import type { MoverEntry } from "@domain/realtime";
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { renderWithProviders } from "@/testing/render";
 import { supabaseMock } from "@/testing/supabase-mock";
