@@ -5,10 +5,10 @@ import { timingSafeEqual } from "node:crypto";
 import { list, metadataOf, obj, readParams, str, type FormObject, type FormValue } from "./form.ts";
 import { API_VERSION, newId, now, type PortalSession } from "./objects.ts";
 import { missing, StripeApiError } from "./errors.ts";
-import type { StripeStandIn } from "./standin.ts";
+import type { StripeCore } from "./core.ts";
 
 interface Ctx {
-  stripe: StripeStandIn;
+  stripe: StripeCore;
   params: FormObject;
   requestId: string;
 }
@@ -59,11 +59,11 @@ const routes: Array<[method: string, pattern: RegExp, handler: Handler]> = [
 
 const IDEMPOTENCY_TTL_S = 24 * 3600;
 const replays = new WeakMap<
-  StripeStandIn,
+  StripeCore,
   Map<string, { at: number; route: string; status: number; body: string }>
 >();
 
-export async function handleApi(stripe: StripeStandIn, req: Request): Promise<Response> {
+export async function handleApi(stripe: StripeCore, req: Request): Promise<Response> {
   const requestId = newId("req_", 14);
   const url = new URL(req.url);
   const headers = {
@@ -294,11 +294,11 @@ function createCheckoutSession({ stripe, params }: Ctx) {
   });
 }
 
-function sessionView(stripe: StripeStandIn, id: string, params: FormObject) {
+function sessionView(stripe: StripeCore, id: string, params: FormObject) {
   return expand(stripe, stripe.sessionRecord(id).session, params);
 }
 
-function lineItems(stripe: StripeStandIn, id: string) {
+function lineItems(stripe: StripeCore, id: string) {
   const rec = stripe.sessionRecord(id);
   const price = stripe.prices.get(rec.price)!;
   const amount = price.unit_amount * rec.quantity;
@@ -369,19 +369,19 @@ function createPortalSession({ stripe, params }: Ctx) {
   return session;
 }
 
-function price(stripe: StripeStandIn, id: string) {
+function price(stripe: StripeCore, id: string) {
   const p = stripe.prices.get(id);
   if (!p) throw missing("price", id);
   return p;
 }
 
-function invoice(stripe: StripeStandIn, id: string) {
+function invoice(stripe: StripeCore, id: string) {
   const inv = stripe.state.invoices[id];
   if (!inv) throw missing("invoice", id);
   return inv;
 }
 
-function event(stripe: StripeStandIn, id: string) {
+function event(stripe: StripeCore, id: string) {
   const e = stripe.state.events.find((x) => x.id === id);
   if (!e) throw missing("event", id);
   return e;
@@ -410,7 +410,7 @@ function expansions(params: FormObject): string[] {
 }
 
 /** Replaces ids named by `expand[]` (`customer`, `subscription.latest_invoice`, …) with objects. */
-function expand(stripe: StripeStandIn, object: object, params: FormObject): unknown {
+function expand(stripe: StripeCore, object: object, params: FormObject): unknown {
   const paths = expansions(params);
   if (paths.length === 0) return object;
   const copy = structuredClone(object) as Record<string, unknown>;
@@ -418,7 +418,7 @@ function expand(stripe: StripeStandIn, object: object, params: FormObject): unkn
   return copy;
 }
 
-function expandList(stripe: StripeStandIn, l: { data: unknown[] }, params: FormObject) {
+function expandList(stripe: StripeCore, l: { data: unknown[] }, params: FormObject) {
   const paths = expansions(params)
     .filter((p) => p.startsWith("data."))
     .map((p) => p.slice(5));
@@ -429,7 +429,7 @@ function expandList(stripe: StripeStandIn, l: { data: unknown[] }, params: FormO
   return copy;
 }
 
-function expandPath(stripe: StripeStandIn, target: Record<string, unknown>, path: string[]) {
+function expandPath(stripe: StripeCore, target: Record<string, unknown>, path: string[]) {
   const [head, ...rest] = path;
   if (!head) return;
   if (head === "line_items" && target.object === "checkout.session") {
@@ -451,7 +451,7 @@ function expandPath(stripe: StripeStandIn, target: Record<string, unknown>, path
   expandPath(stripe, value as Record<string, unknown>, rest);
 }
 
-function lookup(stripe: StripeStandIn, id: string): object | undefined {
+function lookup(stripe: StripeCore, id: string): object | undefined {
   const s = stripe.state;
   if (id.startsWith("cus_")) return s.customers[id];
   if (id.startsWith("sub_")) return s.subscriptions[id];

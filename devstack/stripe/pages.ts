@@ -3,7 +3,7 @@
 // with forms, so they work without JavaScript and with a screen reader.
 import { StripeApiError } from "./errors.ts";
 import { formatAmount, now, PLAN_NAMES, type Subscription } from "./objects.ts";
-import type { StripeStandIn } from "./standin.ts";
+import type { StripeCore } from "./core.ts";
 
 const esc = (s: string) =>
   s.replace(
@@ -78,7 +78,7 @@ function dateOf(unix: number): string {
   });
 }
 
-function planName(priceId: string, stripe: StripeStandIn): string {
+function planName(priceId: string, stripe: StripeCore): string {
   const p = stripe.prices.get(priceId);
   return p ? `MoverScan ${PLAN_NAMES[p.lookup_key]}` : priceId;
 }
@@ -88,7 +88,7 @@ function successUrl(url: string, sessionId: string) {
   return url.replaceAll("{CHECKOUT_SESSION_ID}", sessionId);
 }
 
-export async function handlePage(stripe: StripeStandIn, req: Request): Promise<Response> {
+export async function handlePage(stripe: StripeCore, req: Request): Promise<Response> {
   const { pathname } = new URL(req.url);
   const m = /^\/stripe\/(checkout|portal)\/([^/]+)(?:\/([a-z]+))?$/.exec(pathname);
   if (!m) return notFound("There is no such page in the local Stripe stand-in.");
@@ -113,7 +113,7 @@ export async function handlePage(stripe: StripeStandIn, req: Request): Promise<R
   }
 }
 
-async function checkout(stripe: StripeStandIn, id: string, action: string | undefined) {
+async function checkout(stripe: StripeCore, id: string, action: string | undefined) {
   const rec = stripe.sessionRecord(id);
   const s = rec.session;
   if (action === "pay") {
@@ -188,7 +188,7 @@ const NOTICES: Record<string, string> = {
   failed: "A failed payment was simulated; the subscription is past due.",
 };
 
-async function portal(stripe: StripeStandIn, id: string, action: string | undefined, req: Request) {
+async function portal(stripe: StripeCore, id: string, action: string | undefined, req: Request) {
   const session = stripe.state.portalSessions[id];
   if (!session) return notFound(`No such billing portal session: '${id}'`);
   const customer = stripe.customer(session.customer);
