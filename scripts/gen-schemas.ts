@@ -111,8 +111,10 @@ function label(e: Entry): string {
     const [kind, ...rest] = e.name.split(" ");
     return `-- grants on ${kind!.toLowerCase()} ${schema}${rest.join(" ")}`;
   }
-  if (e.type === "COMMENT")
-    return `-- comment on ${e.name.replace(/^\w+/, (k) => k.toLowerCase())}`;
+  if (e.type === "COMMENT") {
+    const [kind, ...rest] = e.name.split(" ");
+    return `-- comment on ${kind!.toLowerCase()} ${schema}${rest.join(" ")}`;
+  }
   return `-- ${e.type.toLowerCase()} ${schema}${e.name}`;
 }
 

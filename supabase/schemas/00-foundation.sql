@@ -138,7 +138,7 @@ CREATE TABLE private.app_settings (
     updated_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
--- comment on table app_settings
+-- comment on table private.app_settings
 COMMENT ON TABLE private.app_settings IS 'Server-side secrets and settings; not reachable through the Data API.';
 
 -- constraint private.app_settings app_settings_pkey

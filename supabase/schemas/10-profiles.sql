@@ -26,7 +26,7 @@ begin
 end;
 $_$;
 
--- comment on function check_avatar_url()
+-- comment on function private.check_avatar_url()
 COMMENT ON FUNCTION private.check_avatar_url() IS 'Refuses an avatar_url that is not the public URL of an object in the profile''s own avatars folder.';
 
 -- function private.current_plan()
@@ -57,7 +57,7 @@ exception
 end;
 $_$;
 
--- comment on function end_banned_user_sessions()
+-- comment on function private.end_banned_user_sessions()
 COMMENT ON FUNCTION private.end_banned_user_sessions() IS 'Signs a banned user out everywhere: deletes their auth sessions (and so their refresh tokens).';
 
 -- function private.enforce_plan_rules()
@@ -214,22 +214,22 @@ CREATE TABLE public.profiles (
     CONSTRAINT profiles_window_range CHECK (((selected_window_minutes >= 0) AND (selected_window_minutes <= 30)))
 );
 
--- comment on table profiles
+-- comment on table public.profiles
 COMMENT ON TABLE public.profiles IS 'Public face of each auth user; created by a trigger on sign-up.';
 
--- comment on column profiles.alert_directions
+-- comment on column public.profiles.alert_directions
 COMMENT ON COLUMN public.profiles.alert_directions IS 'Market alerts for rises (pump), falls (dump) or both.';
 
--- comment on column profiles.alert_cooldown_minutes
+-- comment on column public.profiles.alert_cooldown_minutes
 COMMENT ON COLUMN public.profiles.alert_cooldown_minutes IS 'Minimum pause between two alerts for one symbol and direction.';
 
--- comment on column profiles.alert_confluence_min
+-- comment on column public.profiles.alert_confluence_min
 COMMENT ON COLUMN public.profiles.alert_confluence_min IS '0: off; else the number of agreeing strategy signals an alert needs.';
 
--- comment on column profiles.locale
+-- comment on column public.profiles.locale
 COMMENT ON COLUMN public.profiles.locale IS 'The interface language, used for e-mails (null: English).';
 
--- comment on column profiles.time_zone
+-- comment on column public.profiles.time_zone
 COMMENT ON COLUMN public.profiles.time_zone IS 'IANA time zone of the reader (null: browser zone in the SPA, UTC in messages).';
 
 -- function private.request_ip()
@@ -279,7 +279,7 @@ CREATE FUNCTION public.allowed_windows(p public.plan) RETURNS integer[]
   end
 $$;
 
--- comment on function allowed_windows(p public.plan)
+-- comment on function public.allowed_windows(p public.plan)
 COMMENT ON FUNCTION public.allowed_windows(p public.plan) IS 'Observation windows (minutes; 0 means 10 seconds) a plan may select.';
 
 -- function public.fallback_window(public.plan)
@@ -337,7 +337,7 @@ begin
 end;
 $$;
 
--- comment on function promote_self(secret text)
+-- comment on function public.promote_self(secret text)
 COMMENT ON FUNCTION public.promote_self(secret text) IS 'Returns the new plan on success and null for a wrong secret (so the failed attempt stays recorded). At most 5 failed attempts per account and 10 per IP in 15 minutes.';
 
 -- function public.touch_activity()
@@ -377,7 +377,7 @@ CREATE TABLE private.promotion_attempts (
     ip inet
 );
 
--- comment on column promotion_attempts.ip
+-- comment on column private.promotion_attempts.ip
 COMMENT ON COLUMN private.promotion_attempts.ip IS 'The caller''s IP as the API gateway reported it.';
 
 -- sequence private.promotion_attempts_id_seq

@@ -15,7 +15,7 @@ begin
 end;
 $$;
 
--- comment on function keep_newest_subscription_state()
+-- comment on function private.keep_newest_subscription_state()
 COMMENT ON FUNCTION private.keep_newest_subscription_state() IS 'Skips an update of billing_subscriptions that carries an older Stripe state than the stored one.';
 
 -- function private.sync_profile_subscription()
@@ -48,7 +48,7 @@ begin
 end;
 $$;
 
--- comment on function sync_profile_subscription()
+-- comment on function private.sync_profile_subscription()
 COMMENT ON FUNCTION private.sync_profile_subscription() IS 'Derives plan and subscription_active of a profile from its stored Stripe subscriptions.';
 
 -- function public.plan_price_eur(public.plan)
@@ -66,7 +66,7 @@ CREATE TABLE public.billing_customers (
     created_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
--- comment on table billing_customers
+-- comment on table public.billing_customers
 COMMENT ON TABLE public.billing_customers IS 'One Stripe customer per user.';
 
 -- table public.billing_events
@@ -76,7 +76,7 @@ CREATE TABLE public.billing_events (
     received_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
--- comment on table billing_events
+-- comment on table public.billing_events
 COMMENT ON TABLE public.billing_events IS 'Processed Stripe webhook events (idempotency).';
 
 -- table public.billing_subscriptions
@@ -93,7 +93,7 @@ CREATE TABLE public.billing_subscriptions (
     updated_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
--- comment on table billing_subscriptions
+-- comment on table public.billing_subscriptions
 COMMENT ON TABLE public.billing_subscriptions IS 'Stripe subscriptions as last reported by Stripe.';
 
 -- constraint public.billing_customers billing_customers_pkey

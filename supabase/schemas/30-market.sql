@@ -262,7 +262,7 @@ begin
 end;
 $_$;
 
--- comment on function ingest_backfill(batch jsonb, until timestamp with time zone)
+-- comment on function public.ingest_backfill(batch jsonb, until timestamp with time zone)
 COMMENT ON FUNCTION public.ingest_backfill(batch jsonb, until timestamp with time zone) IS 'Fills price_history from a source''s replayed past (simulated market); service role only (decision 0014).';
 
 -- function public.ingest_scan(jsonb, timestamp with time zone)
@@ -557,7 +557,7 @@ begin
 end;
 $_$;
 
--- comment on function ingest_scan(quotes jsonb, scanned_at timestamp with time zone)
+-- comment on function public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone)
 COMMENT ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone) IS 'One scan: upsert instruments, append history, compute window percents, upsert movers, prune, broadcast. Service role only.';
 
 -- function public.movers_feed(integer)
@@ -622,7 +622,7 @@ begin
 end;
 $$;
 
--- comment on function price_history_for(instrument bigint)
+-- comment on function public.price_history_for(instrument bigint)
 COMMENT ON FUNCTION public.price_history_for(instrument bigint) IS 'One instrument''s last 3 hours as the open/high/low/close samples of each 5-minute bucket, oldest first; active subscribers only.';
 
 -- function public.record_signal_outcomes(interval)
@@ -697,7 +697,7 @@ begin
 end;
 $_$;
 
--- comment on function record_source_health(reports jsonb, scanned_at timestamp with time zone)
+-- comment on function public.record_source_health(reports jsonb, scanned_at timestamp with time zone)
 COMMENT ON FUNCTION public.record_source_health(reports jsonb, scanned_at timestamp with time zone) IS 'The scan''s per-source outcome: state, quotes, failure, back-off; service role only (decision 0019).';
 
 -- function public.signal_track_record(text)
@@ -737,7 +737,7 @@ begin
 end;
 $$;
 
--- comment on function signal_track_record(period text)
+-- comment on function public.signal_track_record(period text)
 COMMENT ON FUNCTION public.signal_track_record(period text) IS 'Hit rate and returns of the recorded signal outcomes per strategy and horizon over 24h, 7d or 30d; subscribers only.';
 
 -- table private.movers_top
@@ -749,7 +749,7 @@ CREATE TABLE private.movers_top (
     CONSTRAINT movers_top_window_minutes_check CHECK ((window_minutes = ANY (ARRAY[0, 5, 10, 15, 20, 25, 30])))
 );
 
--- comment on table movers_top
+-- comment on table private.movers_top
 COMMENT ON TABLE private.movers_top IS 'Each window''s top 100 movers as movers_feed returns them; refreshed after every change of public.movers.';
 
 -- table public.funding_rates
@@ -764,7 +764,7 @@ CREATE TABLE public.funding_rates (
     fetched_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
--- comment on table funding_rates
+-- comment on table public.funding_rates
 COMMENT ON TABLE public.funding_rates IS 'Perpetual funding rates with the sentiment they imply.';
 
 -- sequence public.funding_rates_id_seq
@@ -794,10 +794,10 @@ CREATE TABLE public.instruments (
     CONSTRAINT instruments_venue_key_length CHECK (((char_length(venue_key) >= 1) AND (char_length(venue_key) <= 200)))
 );
 
--- comment on table instruments
+-- comment on table public.instruments
 COMMENT ON TABLE public.instruments IS 'Every traded pair the scanner follows, per venue (and network).';
 
--- comment on column instruments.venue_key
+-- comment on column public.instruments.venue_key
 COMMENT ON COLUMN public.instruments.venue_key IS 'The instrument''s identity: <network>:<pool address> for a DEX pool, <exchange>:<symbol> for a CEX market (decision 0017).';
 
 -- sequence public.instruments_id_seq
@@ -840,7 +840,7 @@ CREATE TABLE public.movers (
 )
 WITH (fillfactor='50');
 
--- comment on table movers
+-- comment on table public.movers
 COMMENT ON TABLE public.movers IS 'Latest change of every instrument over each window (the specification''s gainers). Read through movers_feed(window).';
 
 -- sequence public.movers_id_seq
@@ -865,7 +865,7 @@ CREATE VIEW public.movers_teaser WITH (security_invoker='false') AS
   ORDER BY COALESCE(m.pct_30min, m.pct) DESC, m.ts DESC, m.id DESC
  LIMIT 3;
 
--- comment on view movers_teaser
+-- comment on view public.movers_teaser
 COMMENT ON VIEW public.movers_teaser IS 'Deliberately definer-rights: exposes the three strongest current gainers to anonymous visitors.';
 
 -- table public.order_books
@@ -895,7 +895,7 @@ CREATE TABLE public.order_books (
     CONSTRAINT order_books_spread_pct_check CHECK ((spread_pct >= (0)::numeric))
 );
 
--- comment on table order_books
+-- comment on table public.order_books
 COMMENT ON TABLE public.order_books IS 'Order-book snapshots: spread, depth within 1 %, walls and a depth score.';
 
 -- sequence public.order_books_id_seq
@@ -918,7 +918,7 @@ CREATE TABLE public.price_history (
     CONSTRAINT price_history_volume_24h_check CHECK ((volume_24h >= (0)::numeric))
 );
 
--- comment on table price_history
+-- comment on table public.price_history
 COMMENT ON TABLE public.price_history IS 'Price samples per instrument; pruned beyond the retention window.';
 
 -- table public.source_health
@@ -942,7 +942,7 @@ CREATE TABLE public.source_health (
     CONSTRAINT source_health_state_check CHECK ((state = ANY (ARRAY['ok'::text, 'backoff'::text, 'failing'::text])))
 );
 
--- comment on table source_health
+-- comment on table public.source_health
 COMMENT ON TABLE public.source_health IS 'Each market source''s state after the latest scan (live, backing off, failing) and its last success.';
 
 -- table public.strategy_signal_outcomes
@@ -964,7 +964,7 @@ CREATE TABLE public.strategy_signal_outcomes (
     CONSTRAINT strategy_signal_outcomes_hours_elapsed_check CHECK ((hours_elapsed >= (0)::numeric))
 );
 
--- comment on table strategy_signal_outcomes
+-- comment on table public.strategy_signal_outcomes
 COMMENT ON TABLE public.strategy_signal_outcomes IS 'How each signal played out once enough time passed.';
 
 -- sequence public.strategy_signal_outcomes_id_seq
@@ -996,7 +996,7 @@ CREATE TABLE public.strategy_signals (
     CONSTRAINT strategy_signals_price_check CHECK ((price >= (0)::numeric))
 );
 
--- comment on table strategy_signals
+-- comment on table public.strategy_signals
 COMMENT ON TABLE public.strategy_signals IS 'Trading-strategy signals computed by the scanner on candles.';
 
 -- sequence public.strategy_signals_id_seq

@@ -193,7 +193,7 @@ CREATE TABLE public.alerts_sent (
     CONSTRAINT alerts_sent_price_check CHECK ((price >= (0)::numeric))
 );
 
--- comment on table alerts_sent
+-- comment on table public.alerts_sent
 COMMENT ON TABLE public.alerts_sent IS 'Alerts delivered to users; the hash makes each delivery unique.';
 
 -- function public.claim_outbox(text, integer, integer)
@@ -419,7 +419,7 @@ begin
 end;
 $$;
 
--- comment on function enqueue_alerts(scanned_at timestamp with time zone)
+-- comment on function public.enqueue_alerts(scanned_at timestamp with time zone)
 COMMENT ON FUNCTION public.enqueue_alerts(scanned_at timestamp with time zone) IS 'After a scan: the movers that cross each subscriber''s threshold become outbox jobs (service role).';
 
 -- function public.fail_outbox(bigint, text, text, numeric, boolean)
@@ -511,7 +511,7 @@ CREATE TABLE private.alert_marks (
     CONSTRAINT alert_marks_direction_check CHECK ((direction = ANY (ARRAY['pump'::text, 'dump'::text])))
 );
 
--- comment on table alert_marks
+-- comment on table private.alert_marks
 COMMENT ON TABLE private.alert_marks IS 'The last alert per user, instrument and direction (cooldown and re-move rule).';
 
 -- table private.outbox
@@ -535,7 +535,7 @@ CREATE TABLE private.outbox (
     CONSTRAINT outbox_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'sending'::text, 'sent'::text, 'failed'::text, 'cancelled'::text])))
 );
 
--- comment on table outbox
+-- comment on table private.outbox
 COMMENT ON TABLE private.outbox IS 'Messages to the outside world (alerts, service e-mails), delivered by the deliver-alerts workers.';
 
 -- sequence private.outbox_id_seq
@@ -560,7 +560,7 @@ CREATE TABLE public.alert_symbol_rules (
     CONSTRAINT alert_symbol_rules_threshold_check CHECK (((threshold >= (1)::numeric) AND (threshold <= (100)::numeric)))
 );
 
--- comment on table alert_symbol_rules
+-- comment on table public.alert_symbol_rules
 COMMENT ON TABLE public.alert_symbol_rules IS 'A user''s own alert threshold for a symbol, and mutes until a time.';
 
 -- constraint private.alert_marks alert_marks_pkey

@@ -135,7 +135,7 @@ begin
 end;
 $$;
 
--- comment on function blocked_users()
+-- comment on function public.blocked_users()
 COMMENT ON FUNCTION public.blocked_users() IS 'The users the caller blocked, with their public names.';
 
 -- function public.group_member_profiles(uuid)
@@ -156,7 +156,7 @@ begin
 end;
 $$;
 
--- comment on function group_member_profiles(p_group_id uuid)
+-- comment on function public.group_member_profiles(p_group_id uuid)
 COMMENT ON FUNCTION public.group_member_profiles(p_group_id uuid) IS 'The members of a group with their public names, avatars and plans; members only.';
 
 -- function public.group_messages(uuid, timestamp with time zone, uuid, timestamp with time zone, uuid, integer)
@@ -200,7 +200,7 @@ begin
 end;
 $$;
 
--- comment on function group_messages(p_group_id uuid, p_before_created_at timestamp with time zone, p_before_id uuid, p_after_created_at timestamp with time zone, p_after_id uuid, p_limit integer)
+-- comment on function public.group_messages(p_group_id uuid, p_before_created_at timestamp with time zone, p_before_id uuid, p_after_created_at timestamp with time zone, p_after_id uuid, p_limit integer)
 COMMENT ON FUNCTION public.group_messages(p_group_id uuid, p_before_created_at timestamp with time zone, p_before_id uuid, p_after_created_at timestamp with time zone, p_after_id uuid, p_limit integer) IS 'A page of a group''s messages with their senders'' public names, avatars and plans; members only, blocked senders left out.';
 
 -- function public.group_senders(uuid)
@@ -223,7 +223,7 @@ begin
 end;
 $$;
 
--- comment on function group_senders(gid uuid)
+-- comment on function public.group_senders(gid uuid)
 COMMENT ON FUNCTION public.group_senders(gid uuid) IS 'Names, avatars and plan badges of a group''s members and message senders, for its active members; e-mail only for self or admins.';
 
 -- function public.join_group_by_invite(uuid)
@@ -268,7 +268,7 @@ begin
 end;
 $$;
 
--- comment on function list_groups()
+-- comment on function public.list_groups()
 COMMENT ON FUNCTION public.list_groups() IS 'The caller''s groups and the public groups, with member counts; the invite code only for members.';
 
 -- table public.group_members
@@ -280,7 +280,7 @@ CREATE TABLE public.group_members (
     joined_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
--- comment on table group_members
+-- comment on table public.group_members
 COMMENT ON TABLE public.group_members IS 'Who belongs to which group, and as what.';
 
 -- table public.groups
@@ -298,7 +298,7 @@ CREATE TABLE public.groups (
 v'::text)) <= 50)))
 );
 
--- comment on table groups
+-- comment on table public.groups
 COMMENT ON TABLE public.groups IS 'Community groups; private ones are joined with an invite code.';
 
 -- table public.messages
@@ -315,7 +315,7 @@ CREATE TABLE public.messages (
     CONSTRAINT messages_content_check CHECK ((((char_length(content) >= 1) AND (char_length(content) <= 2000)) AND (content ~ '\S'::text)))
 );
 
--- comment on table messages
+-- comment on table public.messages
 COMMENT ON TABLE public.messages IS 'Group chat messages (text, optionally one GIF).';
 
 -- table public.user_blocks
@@ -327,7 +327,7 @@ CREATE TABLE public.user_blocks (
     CONSTRAINT user_blocks_check CHECK ((blocker_id <> blocked_id))
 );
 
--- comment on table user_blocks
+-- comment on table public.user_blocks
 COMMENT ON TABLE public.user_blocks IS 'A user hides another user''s messages from themselves.';
 
 -- table public.user_reports
@@ -348,10 +348,10 @@ CREATE TABLE public.user_reports (
     CONSTRAINT user_reports_status_values CHECK ((status = ANY (ARRAY['open'::text, 'dismissed'::text, 'resolved'::text])))
 );
 
--- comment on table user_reports
+-- comment on table public.user_reports
 COMMENT ON TABLE public.user_reports IS 'Reports of users, reviewed by admins.';
 
--- comment on column user_reports.message_content
+-- comment on column public.user_reports.message_content
 COMMENT ON COLUMN public.user_reports.message_content IS 'The reported message''s text when the report was filed; kept when the message is deleted.';
 
 -- constraint public.group_members group_members_group_id_user_id_key

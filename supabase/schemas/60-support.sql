@@ -126,7 +126,7 @@ begin
 end;
 $$;
 
--- comment on function ticket_senders(tid uuid)
+-- comment on function public.ticket_senders(tid uuid)
 COMMENT ON FUNCTION public.ticket_senders(tid uuid) IS 'Names and avatars of a ticket''s owner and repliers, for the owner and admins; e-mail only for self or admins.';
 
 -- table public.canned_replies
@@ -143,7 +143,7 @@ CREATE TABLE public.canned_replies (
 v'::text)) <= 80)))
 );
 
--- comment on table canned_replies
+-- comment on table public.canned_replies
 COMMENT ON TABLE public.canned_replies IS 'Saved answers the admins share and insert into a ticket reply with one click.';
 
 -- table public.support_tickets
@@ -166,10 +166,10 @@ CREATE TABLE public.support_tickets (
 v'::text)) <= 100)))
 );
 
--- comment on table support_tickets
+-- comment on table public.support_tickets
 COMMENT ON TABLE public.support_tickets IS 'Support tickets with unique, increasing numbers.';
 
--- comment on column support_tickets.awaiting_admin
+-- comment on column public.support_tickets.awaiting_admin
 COMMENT ON COLUMN public.support_tickets.awaiting_admin IS 'True while the latest word is the owner''s (new ticket or owner reply); set by the database.';
 
 -- sequence public.support_ticket_number_seq
@@ -194,7 +194,7 @@ CREATE TABLE public.ticket_messages (
     CONSTRAINT ticket_messages_content_check CHECK ((((char_length(content) >= 1) AND (char_length(content) <= 2000)) AND (content ~ '\S'::text)))
 );
 
--- comment on table ticket_messages
+-- comment on table public.ticket_messages
 COMMENT ON TABLE public.ticket_messages IS 'Replies on a ticket; admin replies are flagged by the database.';
 
 -- table public.ticket_notes
@@ -207,7 +207,7 @@ CREATE TABLE public.ticket_notes (
     CONSTRAINT ticket_notes_content_check CHECK ((((char_length(content) >= 1) AND (char_length(content) <= 2000)) AND (content ~ '\S'::text)))
 );
 
--- comment on table ticket_notes
+-- comment on table public.ticket_notes
 COMMENT ON TABLE public.ticket_notes IS 'Internal notes on a support ticket: written and read by admins only, never shown to the ticket''s owner.';
 
 -- default public.support_tickets ticket_number

@@ -67,7 +67,7 @@ begin
 end;
 $$;
 
--- comment on function admin_activity_logs(admin_filter text, action_filter text, target_filter text, max_rows integer)
+-- comment on function public.admin_activity_logs(admin_filter text, action_filter text, target_filter text, max_rows integer)
 COMMENT ON FUNCTION public.admin_activity_logs(admin_filter text, action_filter text, target_filter text, max_rows integer) IS 'Admins: the audit log (admin, action, target, details, IP), newest first, filtered.';
 
 -- function public.admin_ban_user(uuid, text)
@@ -201,7 +201,7 @@ begin
 end;
 $_$;
 
--- comment on function admin_list_users(search text, plan_filter public.plan, banned_filter boolean, subscription_filter boolean, sort_by text, sort_desc boolean, page_size integer, page_offset integer)
+-- comment on function public.admin_list_users(search text, plan_filter public.plan, banned_filter boolean, subscription_filter boolean, sort_by text, sort_desc boolean, page_size integer, page_offset integer)
 COMMENT ON FUNCTION public.admin_list_users(search text, plan_filter public.plan, banned_filter boolean, subscription_filter boolean, sort_by text, sort_desc boolean, page_size integer, page_offset integer) IS 'Admins: one page of users (search by e-mail or username, filters, sort), each row with the total count.';
 
 -- function public.admin_live_visitors()
@@ -247,7 +247,7 @@ begin
 end;
 $$;
 
--- comment on function admin_reports(status_filter text, max_rows integer)
+-- comment on function public.admin_reports(status_filter text, max_rows integer)
 COMMENT ON FUNCTION public.admin_reports(status_filter text, max_rows integer) IS 'Admins: community reports with the reporter, the reported user and the reported message.';
 
 -- function public.admin_review_report(uuid, text)
@@ -364,7 +364,7 @@ CREATE TABLE public.activity_logs (
     CONSTRAINT activity_logs_action_check CHECK (((char_length(action) >= 1) AND (char_length(action) <= 64)))
 );
 
--- comment on table activity_logs
+-- comment on table public.activity_logs
 COMMENT ON TABLE public.activity_logs IS 'Every admin action: who, what, on whom, from where.';
 
 -- constraint public.activity_logs activity_logs_pkey

@@ -30,7 +30,7 @@ begin
 end;
 $$;
 
--- comment on function notify_authorization_changed(target uuid)
+-- comment on function private.notify_authorization_changed(target uuid)
 COMMENT ON FUNCTION private.notify_authorization_changed(target uuid) IS 'Tells Realtime that what a user may read changed (control topic system:authorization).';
 
 -- function private.profiles_authorization_changed()
