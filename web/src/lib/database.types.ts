@@ -583,7 +583,12 @@ export type Database = {
         Row: {
           alert_confluence_min: number;
           alert_cooldown_minutes: number;
+          alert_daily_cap: number | null;
           alert_directions: string;
+          alert_escalation_step: number;
+          alert_quiet_dumps: boolean;
+          alert_quiet_end: string | null;
+          alert_quiet_start: string | null;
           alert_unsubscribe_token: string;
           avatar_url: string | null;
           banned: boolean;
@@ -610,7 +615,12 @@ export type Database = {
         Insert: {
           alert_confluence_min?: number;
           alert_cooldown_minutes?: number;
+          alert_daily_cap?: number | null;
           alert_directions?: string;
+          alert_escalation_step?: number;
+          alert_quiet_dumps?: boolean;
+          alert_quiet_end?: string | null;
+          alert_quiet_start?: string | null;
           alert_unsubscribe_token?: string;
           avatar_url?: string | null;
           banned?: boolean;
@@ -637,7 +647,12 @@ export type Database = {
         Update: {
           alert_confluence_min?: number;
           alert_cooldown_minutes?: number;
+          alert_daily_cap?: number | null;
           alert_directions?: string;
+          alert_escalation_step?: number;
+          alert_quiet_dumps?: boolean;
+          alert_quiet_end?: string | null;
+          alert_quiet_start?: string | null;
           alert_unsubscribe_token?: string;
           avatar_url?: string | null;
           banned?: boolean;
