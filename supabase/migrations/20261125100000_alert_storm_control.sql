@@ -71,7 +71,8 @@ create table private.alert_user_state (
   capped_day date
 );
 comment on table private.alert_user_state is 'Per user: the cooldown state it is in, and the daily cap''s count.';
-create index alert_user_state_state_idx on private.alert_user_state (state_id);
+-- No index on state_id: updates stay HOT; the one query by state_id is a hashed anti-join.
+alter table private.alert_user_state set (fillfactor = 70);
 alter table private.alert_user_state enable row level security;
 revoke all on private.alert_user_state from anon, authenticated;
 
@@ -104,6 +105,50 @@ revoke all on private.alert_scans from anon, authenticated;
 -- Fairness: the user's ordinal among its jobs of one scan (1 = its first message).
 alter table private.outbox add column seq smallint not null default 1;
 comment on column private.outbox.seq is 'The job''s ordinal among its user''s jobs of one scan (1: the first); claims order by it.';
+
+-- A scan's message is built once per group of identical users (private.alert_messages); each
+-- job holds only what is its user's own (scannedAt, unsubscribeToken, the cap notice) and the
+-- message's id. When a worker claims the job, this trigger puts the message into the job's
+-- payload, so claim_outbox returns the full payload of decision 0020 (shape, items, total, ...).
+create table private.alert_messages (
+  id bigint generated always as identity primary key,
+  scanned_at timestamptz not null,
+  payload jsonb not null
+);
+comment on table private.alert_messages is 'Market alert messages shared by the jobs of one group of users in one scan.';
+create index alert_messages_scanned_idx on private.alert_messages (scanned_at);
+alter table private.alert_messages enable row level security;
+revoke all on private.alert_messages from anon, authenticated;
+
+alter table private.outbox add column message_id bigint;
+comment on column private.outbox.message_id is
+  'A market alert''s shared message (private.alert_messages), merged into payload when the job is claimed.';
+
+create function private.outbox_expand_message() returns trigger
+  language plpgsql
+  set search_path = ''
+as $$
+begin
+  new.payload := coalesce((select m.payload from private.alert_messages m where m.id = new.message_id), '{}'::jsonb)
+                 || new.payload;
+  return new;
+end;
+$$;
+revoke execute on function private.outbox_expand_message() from public, anon, authenticated;
+-- A job's payload as the worker will see it (for tests and the admin's eyes).
+create function private.job_payload(job private.outbox)
+returns jsonb
+  language sql stable
+  set search_path = ''
+as $$
+  select coalesce((select m.payload from private.alert_messages m where m.id = job.message_id), '{}'::jsonb)
+         || job.payload;
+$$;
+revoke execute on function private.job_payload(private.outbox) from public, anon, authenticated;
+
+create trigger outbox_expand_message before update on private.outbox
+  for each row when (new.message_id is not null and new.status = 'sending' and not (old.payload ? 'items'))
+  execute function private.outbox_expand_message();
 
 -- ---------------------------------------------------------------------------------------------
 -- 3. Quiet hours
@@ -142,6 +187,8 @@ declare
   epoch text := extract(epoch from enqueue_alerts.scanned_at)::text;
   crossed integer := 0;
   jobs integer := 0;
+  added integer;
+  ordinal integer;
   outcome jsonb;
 begin
   if scanned_at is null then
@@ -156,6 +203,8 @@ begin
   delete from private.alert_scans s where s.scanned_at < enqueue_alerts.scanned_at - interval '7 days';
   -- Marks older than the longest cooldown (1440 minutes) + pump_gap no longer hold anything back.
   delete from private.alert_state_marks k where k.last_alert_at < enqueue_alerts.scanned_at - interval '1500 minutes';
+  -- Jobs give up within hours (decision 0020's backoff); a week-old message is nobody's.
+  delete from private.alert_messages m where m.scanned_at < enqueue_alerts.scanned_at - interval '7 days';
 
   create temp table if not exists pg_temp.alert_moved (
     instrument_id bigint, symbol text, exchange text, price numeric, ts timestamptz, sel text,
@@ -176,7 +225,7 @@ begin
     price numeric, ts timestamptz, w integer
   ) on commit drop;
   create temp table if not exists pg_temp.alert_msgs (
-    gid bigint, seq integer, shape text, items jsonb, total integer, key text
+    gid bigint, seq integer, key text, message_id bigint
   ) on commit drop;
   truncate pg_temp.alert_moved, pg_temp.alert_subs, pg_temp.alert_groups, pg_temp.alert_ghits, pg_temp.alert_msgs;
 
@@ -199,40 +248,46 @@ begin
   -- Subscribers, with what decides their alerts in this scan. Quiet hours narrow the directions
   -- to dumps (when let through) or leave the user out.
   insert into pg_temp.alert_subs
-  select p.id, p.selected_window_minutes, p.user_threshold, p.selected_exchanges,
-         case when not q.quiet then p.alert_directions
-              when p.alert_quiet_dumps and p.alert_directions in ('dump', 'both') then 'dump' end,
-         p.alert_cooldown_minutes, p.alert_confluence_min, p.alert_escalation_step,
-         coalesce(r.rules, ''), coalesce(us.state_id, 0), p.alert_daily_cap,
-         q.day, case when us.day = q.day then us.sent_today else 0 end, us.capped_day,
-         p.email_alert, p.discord_webhook_url, p.telegram_chat_id, p.alert_unsubscribe_token, null, null
-  from public.profiles p
-  cross join lateral (select private.in_quiet_hours(enqueue_alerts.scanned_at, p.time_zone,
-                                                    p.alert_quiet_start, p.alert_quiet_end) as quiet,
-                            (enqueue_alerts.scanned_at at time zone coalesce(p.time_zone, 'UTC'))::date as day) q
-  left join private.alert_user_state us on us.user_id = p.id
-  left join (
-    select sr.user_id,
-           string_agg(sr.symbol || '=' || coalesce(sr.threshold::text, '')
-                        || case when sr.muted_until > enqueue_alerts.scanned_at then ':muted' else '' end,
-                      ',' order by sr.symbol) as rules
-    from public.alert_symbol_rules sr
-    where sr.threshold is not null or sr.muted_until > enqueue_alerts.scanned_at
-    group by sr.user_id
-  ) r on r.user_id = p.id
-  where p.plan = 'enterprise' and p.subscription_active and not p.banned
-    and (p.email_alert is not null or p.discord_webhook_url is not null or p.telegram_chat_id is not null)
-    and (not q.quiet or (p.alert_quiet_dumps and p.alert_directions in ('dump', 'both')));
+  select x.*,
+         dense_rank() over (order by x.w, x.t, x.ex, x.dirs, x.cd, x.cm, x.step, x.rules, x.state_id),
+         -- The daily cap: 'alert', 'last' (the alert that reaches the cap carries the one notice),
+         -- or 'capped' (nothing until the user's next day).
+         case when x.cap is null or x.sent + 1 < x.cap then 'alert'
+              when x.capped_day is distinct from x.day then 'last'
+              else 'capped' end
+  from (
+    select p.id as user_id, p.selected_window_minutes as w, p.user_threshold as t, p.selected_exchanges as ex,
+           case when not q.quiet then p.alert_directions else 'dump' end as dirs,
+           p.alert_cooldown_minutes as cd, p.alert_confluence_min as cm, p.alert_escalation_step as step,
+           coalesce(r.rules, '') as rules, coalesce(us.state_id, 0) as state_id, p.alert_daily_cap as cap,
+           q.day, case when us.day = q.day then us.sent_today else 0 end as sent, us.capped_day,
+           p.email_alert, p.discord_webhook_url, p.telegram_chat_id, p.alert_unsubscribe_token
+    from public.profiles p
+    cross join lateral (
+      select p.alert_quiet_start is not null
+               and private.in_quiet_hours(enqueue_alerts.scanned_at, p.time_zone, p.alert_quiet_start, p.alert_quiet_end) as quiet,
+             (enqueue_alerts.scanned_at at time zone coalesce(p.time_zone, 'UTC'))::date as day) q
+    left join private.alert_user_state us on us.user_id = p.id
+    left join (
+      select sr.user_id,
+             string_agg(sr.symbol || '=' || coalesce(sr.threshold::text, '')
+                          || case when sr.muted_until > enqueue_alerts.scanned_at then ':muted' else '' end,
+                        ',' order by sr.symbol) as rules
+      from public.alert_symbol_rules sr
+      where sr.threshold is not null or sr.muted_until > enqueue_alerts.scanned_at
+      group by sr.user_id
+    ) r on r.user_id = p.id
+    where p.plan = 'enterprise' and p.subscription_active and not p.banned
+      and (p.email_alert is not null or p.discord_webhook_url is not null or p.telegram_chat_id is not null)
+      -- Quiet hours narrow the directions to dumps (when let through) or leave the user out.
+      and (not q.quiet or (p.alert_quiet_dumps and p.alert_directions in ('dump', 'both')))
+  ) x;
 
   -- Groups: users whose alerts in this scan are necessarily the same.
   insert into pg_temp.alert_groups
-  select row_number() over (), s.w, s.t, s.ex, s.dirs, s.cd, s.cm, s.step, s.rules, s.state_id, min(s.user_id::text)::uuid, 0, null
+  select s.gid, s.w, s.t, s.ex, s.dirs, s.cd, s.cm, s.step, s.rules, s.state_id, min(s.user_id::text)::uuid, 0, null
   from pg_temp.alert_subs s
-  group by s.w, s.t, s.ex, s.dirs, s.cd, s.cm, s.step, s.rules, s.state_id;
-  update pg_temp.alert_subs s set gid = g.gid
-  from pg_temp.alert_groups g
-  where g.w = s.w and g.t = s.t and g.ex = s.ex and g.dirs = s.dirs and g.cd = s.cd and g.cm = s.cm
-    and g.step = s.step and g.rules = s.rules and g.state_id = s.state_id;
+  group by s.gid, s.w, s.t, s.ex, s.dirs, s.cd, s.cm, s.step, s.rules, s.state_id;
 
   -- Confluence: the strategies agreeing with each mover, counted once per mover.
   if exists (select 1 from pg_temp.alert_groups g where g.cm > 0) then
@@ -274,15 +329,6 @@ begin
   from (select h.gid, count(*)::int as n from pg_temp.alert_ghits h group by h.gid) h
   where h.gid = g.gid;
 
-  -- The daily cap, per user: 'alert', 'last' (the alert that reaches the cap, with the one
-  -- notice), or 'capped' (nothing until the user's next day).
-  update pg_temp.alert_subs s set status = case
-      when s.cap is null or s.sent + 1 < s.cap then 'alert'
-      when s.capped_day is distinct from s.day then 'last'
-      else 'capped' end
-  from pg_temp.alert_groups g
-  where g.gid = s.gid and g.n > 0;
-
   -- New states for the groups whose users are alerted: the old marks still in force, and the
   -- marks of this scan.
   update pg_temp.alert_groups g set new_state = nextval('private.alert_state_ids')
@@ -303,7 +349,7 @@ begin
   insert into private.alert_user_state as u (user_id, state_id, day, sent_today, capped_day)
   select s.user_id, g.new_state, s.day, s.sent + 1, case when s.status = 'last' then s.day end
   from pg_temp.alert_subs s join pg_temp.alert_groups g on g.gid = s.gid
-  where s.status in ('alert', 'last')
+  where g.new_state is not null and s.status in ('alert', 'last')
   on conflict (user_id) do update
     set state_id = excluded.state_id, day = excluded.day, sent_today = excluded.sent_today,
         capped_day = coalesce(excluded.capped_day, u.capped_day);
@@ -311,13 +357,13 @@ begin
   -- States nobody is in any more.
   delete from private.alert_state_marks k
   where k.state_id in (
-    select g.state_id from pg_temp.alert_groups g
-    where g.new_state is not null and g.state_id <> 0
-      and not exists (select 1 from private.alert_user_state u where u.state_id = g.state_id));
+    select g.state_id from pg_temp.alert_groups g where g.new_state is not null and g.state_id <> 0
+    except
+    select u.state_id from private.alert_user_state u where u.state_id is not null);
 
   select coalesce(sum(g.n), 0)::int into crossed
   from pg_temp.alert_subs s join pg_temp.alert_groups g on g.gid = s.gid
-  where s.status in ('alert', 'last');
+  where g.n > 0 and s.status in ('alert', 'last');
   if crossed = 0 then
     outcome := jsonb_build_object('alerts', 0, 'jobs', 0);
     update private.alert_scans s set result = outcome where s.scanned_at = enqueue_alerts.scanned_at;
@@ -338,33 +384,49 @@ begin
              'direction', r.direction, 'pct', r.move, 'windowMinutes', r.w,
              'price', r.price, 'ts', r.ts) as item, r.instrument_id, r.direction
     from ranked r where r.rk <= digest_items
+  ),
+  built as (
+    select i.gid, 1 as seq, 'digest:' || epoch as key,
+           jsonb_build_object('shape', 'digest', 'items', jsonb_agg(i.item order by i.rk), 'total', g.n) as payload
+    from items i join pg_temp.alert_groups g on g.gid = i.gid
+    where g.n >= digest_from
+    group by i.gid, g.n
+    union all
+    select i.gid, i.rk::int, 'alert:' || i.instrument_id || ':' || i.direction || ':' || epoch,
+           jsonb_build_object('shape', 'single', 'items', jsonb_build_array(i.item), 'total', 1)
+    from items i join pg_temp.alert_groups g on g.gid = i.gid
+    where g.n < digest_from
+  ),
+  stored as (
+    insert into private.alert_messages (scanned_at, payload)
+    select enqueue_alerts.scanned_at, b.payload || jsonb_build_object('gid', b.gid, 'seq', b.seq) from built b
+    returning id, payload
   )
   insert into pg_temp.alert_msgs
-  select i.gid, 1, 'digest', jsonb_agg(i.item order by i.rk), g.n, 'digest:' || epoch
-  from items i join pg_temp.alert_groups g on g.gid = i.gid
-  where g.n >= digest_from
-  group by i.gid, g.n
-  union all
-  select i.gid, i.rk, 'single', jsonb_build_array(i.item), 1,
-         'alert:' || i.instrument_id || ':' || i.direction || ':' || epoch
-  from items i join pg_temp.alert_groups g on g.gid = i.gid
-  where g.n < digest_from;
+  select (st.payload ->> 'gid')::bigint, (st.payload ->> 'seq')::int, b.key, st.id
+  from stored st join built b on b.gid = (st.payload ->> 'gid')::bigint and b.seq = (st.payload ->> 'seq')::int;
+  update private.alert_messages m set payload = m.payload - 'gid' - 'seq'
+  where m.id in (select a.message_id from pg_temp.alert_msgs a);
 
-  -- One job per user, channel and message; first messages of every user before second ones.
-  insert into private.outbox (kind, channel, user_id, dedup_key, payload, seq)
-  select 'market_alert', ch.channel, s.user_id, s.user_id || ':' || ch.channel || ':' || m.key,
-         jsonb_build_object('shape', m.shape, 'items', m.items, 'total', m.total,
-                            'scannedAt', enqueue_alerts.scanned_at, 'unsubscribeToken', s.token)
-           || case when s.status = 'last'
-                   then jsonb_build_object('capReached', true, 'dailyCap', s.cap) else '{}'::jsonb end,
-         m.seq
-  from pg_temp.alert_subs s
-  join pg_temp.alert_msgs m on m.gid = s.gid
-  cross join lateral (values ('email', s.email), ('discord', s.discord), ('telegram', s.telegram)) as ch (channel, target)
-  where s.status in ('alert', 'last') and ch.target is not null
-  order by m.seq, s.user_id
-  on conflict (dedup_key) do nothing;
-  get diagnostics jobs = row_count;
+  -- One job per user, channel and message; every user's first message before anyone's second
+  -- (ids follow the insert).
+  for ordinal in 1 .. digest_from - 1 loop
+    insert into private.outbox (kind, channel, user_id, dedup_key, payload, seq, message_id)
+    select 'market_alert', ch.channel, s.user_id, s.user_id || ':' || ch.channel || ':' || m.key,
+           case when s.status = 'last'
+                then jsonb_build_object('scannedAt', enqueue_alerts.scanned_at, 'unsubscribeToken', s.token,
+                                        'capReached', true, 'dailyCap', s.cap)
+                else jsonb_build_object('scannedAt', enqueue_alerts.scanned_at, 'unsubscribeToken', s.token) end,
+           m.seq, m.message_id
+    from pg_temp.alert_subs s
+    join pg_temp.alert_groups g on g.gid = s.gid and g.new_state is not null
+    join pg_temp.alert_msgs m on m.gid = s.gid and m.seq = ordinal
+    cross join lateral (values ('email', s.email), ('discord', s.discord), ('telegram', s.telegram)) as ch (channel, target)
+    where s.status in ('alert', 'last') and ch.target is not null
+    on conflict (dedup_key) do nothing;
+    get diagnostics added = row_count;
+    jobs := jobs + added;
+  end loop;
 
   if jobs > 0 then
     perform pg_catalog.pg_notify('outbox', jobs::text);

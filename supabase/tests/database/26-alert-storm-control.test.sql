@@ -7,7 +7,7 @@ create extension if not exists pgtap with schema extensions;
 set local search_path = public, extensions;
 set local client_min_messages = warning;
 
-select plan(39);
+select plan(41);
 
 delete from auth.users;
 delete from private.outbox;
@@ -106,7 +106,7 @@ select is(pg_temp.enqueue('2026-06-02 23:59+00'), 0, 'cap: still nothing at 23:5
 reset role;
 select is((select count(*)::int from private.outbox o where o.payload ->> 'capReached' = 'true'
            and o.user_id = 'a2600000-0000-4000-8000-000000000002'), 1, 'cap: exactly one "cap reached" notice');
-select is((select o.payload -> 'items' -> 0 ->> 'symbol' from private.outbox o
+select is((select private.job_payload(o) -> 'items' -> 0 ->> 'symbol' from private.outbox o
            where o.payload ->> 'capReached' = 'true' and o.user_id = 'a2600000-0000-4000-8000-000000000002'),
           'CB/USDT', 'cap: the notice rides on the alert that reached the cap');
 set local role service_role;
@@ -166,7 +166,7 @@ select is((select count(*)::int from private.alert_state_marks k
            where k.state_id = (select state_id from private.alert_user_state where user_id = 'a2600000-0000-4000-8000-000000000006')),
           2, 'the shared state holds one mark per symbol, not one per user and symbol');
 select results_eq(
-  $$select o.seq::int, o.payload -> 'items' -> 0 ->> 'symbol' from private.outbox o
+  $$select o.seq::int, private.job_payload(o) -> 'items' -> 0 ->> 'symbol' from private.outbox o
     where o.user_id = 'a2600000-0000-4000-8000-000000000007' order by o.seq$$,
   $$values (1, 'T2/USDT'::text), (2, 'T1/USDT')$$,
   'a user''s first job of a scan has seq 1 (its largest move), the second seq 2');
@@ -192,6 +192,22 @@ select isnt((select state_id from private.alert_user_state where user_id = 'a260
 select ok(exists (select 1 from private.alert_state_marks k
                   where k.state_id = (select state_id from private.alert_user_state where user_id = 'a2600000-0000-4000-8000-000000000008')),
           'the old state is kept while a user is in it');
+
+-- A claimed job carries the whole message (decision 0020's payload), and the shared message is
+-- stored once for all users of the group.
+select is((select count(distinct o.message_id)::int from private.outbox o
+           where o.payload ->> 'scannedAt' like '2026-06-08T12:00%'), 2,
+          'the twins'' six jobs share two stored messages');
+update private.outbox set next_attempt_at = case
+  when user_id = 'a2600000-0000-4000-8000-000000000006' and seq = 1 and payload ->> 'scannedAt' like '2026-06-08T12:00%'
+  then now() - interval '1 second' else now() + interval '1 hour' end;
+set local role service_role;
+select results_eq(
+  $$select c.payload ->> 'shape', c.payload -> 'items' -> 0 ->> 'symbol', (c.payload ? 'unsubscribeToken')
+    from public.claim_outbox('w-storm', 500, 60) c$$,
+  $$values ('single'::text, 'T2/USDT'::text, true)$$,
+  'the claim returns the job with its message merged in');
+reset role;
 
 select * from finish();
 rollback;
