@@ -54,7 +54,9 @@ export async function benchAlerts(label: string, databaseUrl?: string): Promise<
     let stopped = false;
     for (const size of [...SIZES].sort((a, b) => a - b)) {
       if (stopped) {
-        lines.push(`alerts ${label}: ${size} subscribers: not measured (a smaller case ran over ${seconds(CASE_LIMIT_MS)} s)`);
+        lines.push(
+          `alerts ${label}: ${size} subscribers: not measured (a smaller case ran over ${seconds(CASE_LIMIT_MS)} s)`,
+        );
         continue;
       }
       // Subscribers: one account each, with its own address, webhook and chat.
