@@ -445,3 +445,7 @@ grant execute on function public.enqueue_alerts(timestamptz) to service_role;
 -- executable by PUBLIC by default); pgTAP 04 wants private helpers closed. A trigger does not
 -- need the caller's EXECUTE right.
 revoke execute on function private.profiles_check_time_zone() from public, anon, authenticated;
+-- The same trigger calls private.is_time_zone with the caller's rights, which authenticated and
+-- service_role do not have: on PGlite every save of a zone failed with "permission denied for
+-- function is_time_zone" (the settings page saves the browser's zone). It runs as its owner now.
+alter function private.profiles_check_time_zone() security definer;

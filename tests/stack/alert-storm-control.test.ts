@@ -237,5 +237,22 @@ describe("alert storm control", () => {
       .eq("id", u.user.id);
     expect(error?.code).toBe("23514");
     expect(error?.message).toContain("profiles_alert_daily_cap_range");
+    // What the settings page saves on a first save: the rules and the browser's zone.
+    const saved = await u.client
+      .from("profiles")
+      .update({
+        alert_daily_cap: 30,
+        alert_escalation_step: 5,
+        alert_quiet_start: "22:00",
+        alert_quiet_end: "07:00",
+        alert_quiet_dumps: true,
+        time_zone: "Europe/Berlin",
+      } as never)
+      .eq("id", u.user.id)
+      .select("alert_daily_cap, alert_quiet_start, time_zone");
+    expect(saved.error).toBeNull();
+    expect(saved.data).toEqual([
+      { alert_daily_cap: 30, alert_quiet_start: "22:00:00", time_zone: "Europe/Berlin" },
+    ]);
   });
 });
