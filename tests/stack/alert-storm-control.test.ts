@@ -142,7 +142,11 @@ describe("alert storm control", () => {
         .from("instruments")
         .delete()
         .in("symbol", [...ingested]);
-    if (demo) await service.from("profiles").update(demo).eq("email", "enterprise@demo.local");
+    if (demo)
+      await service
+        .from("profiles")
+        .update(demo as never)
+        .eq("email", "enterprise@demo.local");
   });
 
   it("escalation: within a pump a symbol alerts again only when its move grew by the step", async () => {
