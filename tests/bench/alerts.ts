@@ -59,12 +59,18 @@ export async function benchAlerts(label: string, databaseUrl?: string): Promise<
         );
         continue;
       }
-      // Subscribers: one account each, with its own address, webhook and chat.
-      await db.query(
-        `insert into auth.users (id, email)
-         select gen_random_uuid(), 'bench-alert-' || g || '@bench.test' from generate_series($1::int, $2::int) g`,
-        [users + 1, size],
-      );
+      // Subscribers: one account each, with its own address, webhook and chat; in batches of
+      // 10,000 (PGlite collects a statement's messages in one array).
+      for (let from = users + 1; from <= size; from += 10_000) {
+        await db.query(
+          `insert into auth.users (id, email)
+           select gen_random_uuid(), 'bench-alert-' || g || '@bench.test' from generate_series($1::int, $2::int) g`,
+          [from, Math.min(size, from + 9_999)],
+        );
+      }
+      // Seeding is not a user's action: without the user triggers, the plan changes send no
+      // Realtime notices (as admin-users.ts).
+      await db.query("alter table public.profiles disable trigger user");
       await db.query(
         `update public.profiles p set plan = 'enterprise', subscription_active = true, user_threshold = 5,
            selected_window_minutes = 30, email_alert = p.email,
@@ -74,6 +80,7 @@ export async function benchAlerts(label: string, databaseUrl?: string): Promise<
                where email like 'bench-alert-%' and plan <> 'enterprise') s
          where p.id = s.id`,
       );
+      await db.query("alter table public.profiles enable trigger user");
       users = size;
       await db.query(`analyze public.profiles`);
 
