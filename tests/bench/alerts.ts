@@ -29,6 +29,10 @@ function seconds(ms: number): string {
   return (ms / 1000).toFixed(2);
 }
 
+/**
+ * Prints one line per case as soon as it is measured (a long run shows what it has), and returns
+ * the growth lines.
+ */
 export async function benchAlerts(label: string, databaseUrl?: string): Promise<string> {
   const tmp = mkdtempSync(path.join(tmpdir(), "bench-alerts-"));
   const stack = await startStack({
@@ -42,6 +46,7 @@ export async function benchAlerts(label: string, databaseUrl?: string): Promise<
     quiet: true,
   });
   const lines: string[] = [];
+  const say = (line: string) => console.log(line);
   const cases: Case[] = [];
   try {
     const db = stack.db;
@@ -54,7 +59,7 @@ export async function benchAlerts(label: string, databaseUrl?: string): Promise<
     let stopped = false;
     for (const size of [...SIZES].sort((a, b) => a - b)) {
       if (stopped) {
-        lines.push(
+        say(
           `alerts ${label}: ${size} subscribers: not measured (a smaller case ran over ${seconds(CASE_LIMIT_MS)} s)`,
         );
         continue;
@@ -131,7 +136,7 @@ export async function benchAlerts(label: string, databaseUrl?: string): Promise<
         };
         cases.push(c);
         const expected = users * 3;
-        lines.push(
+        say(
           `alerts ${label}: ${users} subscribers, ${symbols} symbols: enqueue ${seconds(c.enqueueMs)} s, ` +
             `first job ready ${seconds(c.firstJobMs)} s after the scan, jobs ${c.jobs}` +
             (c.jobs === expected && ready!.n === expected
