@@ -5,7 +5,7 @@
 // renders it (freshness.ts); Realtime fan-out of database broadcasts to 1,000 subscribed sockets
 // (fanout.ts), scan ingest (ingest.ts), 500 /api/sse clients during scans (sse.ts), a busy group
 // chat (chat.ts: 200 members online, 20 msg/s), the support desk (support.ts), the admins' user
-// table with 100,000 users (admin-users.ts) and alert delivery to 10,000 subscribers (alerts.ts),
+// table with 100,000 users (admin-users.ts) and alert enqueueing for 1,000-100,000 subscribers (alerts.ts),
 // on PGlite and, when the binaries are installed, on a temporary PostgreSQL 15.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
