@@ -5,7 +5,7 @@
 // renders it (freshness.ts); Realtime fan-out of database broadcasts to 1,000 subscribed sockets
 // (fanout.ts), scan ingest (ingest.ts), 500 /api/sse clients during scans (sse.ts), a busy group
 // chat (chat.ts: 200 members online, 20 msg/s), the support desk (support.ts), the admins' user
-// table with 100,000 users (admin-users.ts) and alert delivery to 10,000 subscribers (alerts.ts),
+// table with 100,000 users (admin-users.ts) and alert enqueueing for 1,000-100,000 subscribers (alerts.ts),
 // on PGlite and, when the binaries are installed, on a temporary PostgreSQL 15.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -157,29 +157,39 @@ async function bench(label: string, env: Record<string, string>) {
   }
 }
 
+// `npm run bench -- alerts ingest` runs only the named parts (startup, fanout, ingest, sse, chat,
+// support, admin-users, alerts); no name runs them all.
+const parts = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+const want = (part: string) => parts.length === 0 || parts.includes(part);
+const section = async (part: string, fn: () => Promise<string>) => {
+  if (want(part)) console.log(await fn());
+};
+
 console.log(`bench on ${process.platform}/${process.arch}, node ${process.version}\n`);
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-"));
 try {
-  await bench("PGlite", { DATA_DIR: path.join(tmp, "pglite") });
-  console.log(await benchFanout("PGlite"));
-  console.log(await benchIngest("PGlite"));
-  console.log(await benchSse("PGlite"));
-  console.log(await benchChat("PGlite"));
-  console.log(await benchSupportDesk("PGlite"));
-  console.log(await benchAdminUsers("PGlite"));
-  console.log(await benchAlerts("PGlite"));
+  if (want("startup")) await bench("PGlite", { DATA_DIR: path.join(tmp, "pglite") });
+  await section("fanout", () => benchFanout("PGlite"));
+  await section("ingest", () => benchIngest("PGlite"));
+  await section("sse", () => benchSse("PGlite"));
+  await section("chat", () => benchChat("PGlite"));
+  await section("support", () => benchSupportDesk("PGlite"));
+  await section("admin-users", () => benchAdminUsers("PGlite"));
+  await section("alerts", () => benchAlerts("PGlite"));
   if (postgresAvailable()) {
     const pg = await startTempPostgres();
     try {
       // Cold on Postgres means an empty database (a fresh cluster); warm reuses it.
-      await bench("PostgreSQL 15", { DATA_DIR: path.join(tmp, "pg"), DATABASE_URL: pg.url });
-      console.log(await benchFanout("PostgreSQL 15", pg.url));
-      console.log(await benchIngest("PostgreSQL 15", pg.url));
-      console.log(await benchSse("PostgreSQL 15", pg.url));
-      console.log(await benchChat("PostgreSQL 15", pg.url));
-      console.log(await benchSupportDesk("PostgreSQL 15", pg.url));
-      console.log(await benchAdminUsers("PostgreSQL 15", pg.url));
-      console.log(await benchAlerts("PostgreSQL 15", pg.url));
+      if (want("startup")) {
+        await bench("PostgreSQL 15", { DATA_DIR: path.join(tmp, "pg"), DATABASE_URL: pg.url });
+      }
+      await section("fanout", () => benchFanout("PostgreSQL 15", pg.url));
+      await section("ingest", () => benchIngest("PostgreSQL 15", pg.url));
+      await section("sse", () => benchSse("PostgreSQL 15", pg.url));
+      await section("chat", () => benchChat("PostgreSQL 15", pg.url));
+      await section("support", () => benchSupportDesk("PostgreSQL 15", pg.url));
+      await section("admin-users", () => benchAdminUsers("PostgreSQL 15", pg.url));
+      await section("alerts", () => benchAlerts("PostgreSQL 15", pg.url));
     } finally {
       await pg.stop();
     }

@@ -106,7 +106,8 @@ export interface ScanResponse {
   backfill?: { samples: number; instruments: number; error?: string };
   ingest: IngestResult;
   signals: { computed: number; error?: string };
-  alerts?: AlertsResult;
+  /** Alerts are enqueued after the answer (decision 0029): the answer only says they were queued. */
+  alerts?: { queued: true };
   durationMs: number;
 }
 
@@ -122,6 +123,8 @@ export interface ScanDeps {
   signals?: SignalsStep;
   /** Wakes the outbox worker after alerts were enqueued; default POSTs deliver-alerts. */
   deliver?: (env: Env) => Promise<void>;
+  /** Called with the enqueue's result once it finished after the answer (tests, logs). */
+  onAlerts?: (result: AlertsResult) => void;
 }
 
 /** POST /functions/v1/deliver-alerts with the service-role key (the worker checks it). */
@@ -338,24 +341,38 @@ export function createScanApp(deps: ScanDeps = {}) {
       signalReport = { computed: 0, error: message(err) };
     }
 
-    // Alerts come after the signals (confluence reads them). The outbox keeps them when the
-    // worker cannot be woken: the schedule delivers them then.
-    let alerts: AlertsResult | undefined;
+    // Alerts come after the signals (confluence reads them), and after the answer: the scan
+    // never waits for them (decision 0029). Hosted edge functions keep the work alive through
+    // EdgeRuntime.waitUntil; the local host keeps running promises. enqueue_alerts is a no-op
+    // for a scan already enqueued, so the one retry cannot double a job. The outbox keeps the
+    // jobs when the worker cannot be woken: the schedule delivers them then.
+    let alerts: ScanResponse["alerts"];
     if (db.enqueueAlerts) {
-      try {
-        alerts = await db.enqueueAlerts(scannedAt);
-        if (alerts.jobs > 0) {
-          const wake = (deps.deliver ?? ((e: Env) => invokeDelivery(e, deps.fetch)))(env).catch((
-            err,
-          ) => console.warn(`[scan] delivery not woken: ${message(err)}`));
-          // Hosted edge functions keep a promise alive after the response only through waitUntil.
-          (globalThis as { EdgeRuntime?: { waitUntil(p: Promise<unknown>): void } }).EdgeRuntime
-            ?.waitUntil(wake);
+      const enqueue = db.enqueueAlerts.bind(db);
+      const work = (async () => {
+        let result: AlertsResult;
+        try {
+          result = await enqueue(scannedAt);
+        } catch (first) {
+          console.warn(`[scan] alerts failed, retrying once: ${message(first)}`);
+          try {
+            result = await enqueue(scannedAt);
+          } catch (err) {
+            console.warn(`[scan] alerts failed: ${message(err)}`);
+            return;
+          }
         }
-      } catch (err) {
-        console.warn(`[scan] alerts failed: ${message(err)}`);
-        alerts = { alerts: 0, jobs: 0, error: message(err) };
-      }
+        if (result.jobs > 0) {
+          await (deps.deliver ?? ((e: Env) => invokeDelivery(e, deps.fetch)))(env).catch((err) =>
+            console.warn(`[scan] delivery not woken: ${message(err)}`)
+          );
+        }
+        deps.onAlerts?.(result);
+      })();
+      // Hosted edge functions keep a promise alive after the response only through waitUntil.
+      (globalThis as { EdgeRuntime?: { waitUntil(p: Promise<unknown>): void } }).EdgeRuntime
+        ?.waitUntil(work);
+      alerts = { queued: true };
     }
 
     const body: ScanResponse = {

@@ -63,7 +63,7 @@ set local role service_role;
 select is(public.enqueue_alerts('2026-06-01 12:00:00+00') ->> 'jobs', '4', 'four jobs: pump user on three channels, dump user by e-mail');
 reset role;
 select results_eq(
-  $$select p.email, o.channel, o.payload ->> 'shape', o.payload -> 'items' -> 0 ->> 'symbol'
+  $$select p.email, o.channel, private.job_payload(o) ->> 'shape', private.job_payload(o) -> 'items' -> 0 ->> 'symbol'
     from private.outbox o join public.profiles p on p.id = o.user_id order by 1, 2$$,
   $$values ('dump@alerts.test', 'email', 'single', 'DOWN/USDT'), ('pump@alerts.test', 'discord', 'single', 'UP/USDT'),
            ('pump@alerts.test', 'email', 'single', 'UP/USDT'), ('pump@alerts.test', 'telegram', 'single', 'UP/USDT')$$,
@@ -118,7 +118,7 @@ set local role service_role;
 select is(public.enqueue_alerts('2026-06-01 15:00:00+00') ->> 'jobs', '3', 'three symbols at once: one digest per channel');
 reset role;
 select results_eq(
-  $$select payload ->> 'shape', jsonb_array_length(payload -> 'items') from private.outbox
+  $$select private.job_payload(o) ->> 'shape', jsonb_array_length(private.job_payload(o) -> 'items') from private.outbox o
     where payload ->> 'scannedAt' like '2026-06-01T15:00%' and channel = 'email'$$,
   $$values ('digest'::text, 3)$$,
   'the digest lists the symbols of the user''s exchanges only (Coinbase left out)');
@@ -133,7 +133,7 @@ update public.profiles set subscription_active = false where email in ('pump@ale
 set local role service_role;
 select is(public.enqueue_alerts('2026-06-01 16:00:00+00') ->> 'jobs', '1', 'confluence: only the symbol with two agreeing signals');
 reset role;
-select is((select payload -> 'items' -> 0 ->> 'symbol' from private.outbox o join public.profiles p on p.id = o.user_id
+select is((select private.job_payload(o) -> 'items' -> 0 ->> 'symbol' from private.outbox o join public.profiles p on p.id = o.user_id
            where p.email = 'confluence@alerts.test'), 'D1/USDT', 'the confluence alert is for D1');
 update public.profiles set subscription_active = true where email in ('pump@alerts.test', 'dump@alerts.test');
 

@@ -14,6 +14,9 @@ export type Direction = (typeof DIRECTIONS)[number];
 export const COOLDOWNS = [15, 30, 60, 240, 1440] as const;
 export const CONFLUENCE = [0, 2, 3, 4, 5] as const;
 export const MUTE_MINUTES = [15, 60, 1440] as const;
+/** Escalation steps offered (points of move; 0 = off). The database accepts 0 or 1-50. */
+export const ESCALATION_STEPS = [0, 2, 5, 10, 20] as const;
+export const DAILY_CAP_MAX = 500;
 export const SYMBOL_PATTERN = /^\S{1,64}$/;
 
 export type SymbolRule = Database["public"]["Tables"]["alert_symbol_rules"]["Row"];
@@ -26,7 +29,56 @@ export interface DeliveryOptions {
   alert_directions: Direction;
   alert_cooldown_minutes: number;
   alert_confluence_min: number;
+  alert_escalation_step: number;
+  alert_daily_cap: number | null;
+  alert_quiet_start: string | null;
+  alert_quiet_end: string | null;
+  alert_quiet_dumps: boolean;
   locale: string | null;
+  /** Sent only while the profile has none: the browser's zone. */
+  time_zone?: string;
+}
+
+/** Storm control's rules, as the database's constraints name them (decision 0029). */
+export type StormError = "step" | "cap" | "quietPair" | "quietSpan" | "timeZone";
+
+const CONSTRAINT_ERRORS: [string, StormError][] = [
+  ["profiles_alert_escalation_step_range", "step"],
+  ["profiles_alert_daily_cap_range", "cap"],
+  ["profiles_alert_quiet_hours_pair", "quietPair"],
+  ["profiles_alert_quiet_hours_span", "quietSpan"],
+  ["Unknown time zone", "timeZone"],
+];
+
+/** Which storm-control rule a refused save broke, or null for any other failure. */
+export function stormErrorOf(error: unknown): StormError | null {
+  const message = (error as { message?: unknown } | null)?.message;
+  if (typeof message !== "string") return null;
+  return CONSTRAINT_ERRORS.find(([needle]) => message.includes(needle))?.[1] ?? null;
+}
+
+/** The same rules checked before sending (the database checks them again). */
+export function checkStormControl(o: {
+  dailyCap: string;
+  quietStart: string;
+  quietEnd: string;
+}): StormError | null {
+  const cap = o.dailyCap.trim();
+  if (cap !== "" && !(/^\d+$/.test(cap) && Number(cap) >= 1 && Number(cap) <= DAILY_CAP_MAX)) {
+    return "cap";
+  }
+  if ((o.quietStart === "") !== (o.quietEnd === "")) return "quietPair";
+  if (o.quietStart !== "" && o.quietStart === o.quietEnd) return "quietSpan";
+  return null;
+}
+
+/** The browser's IANA zone, or undefined where it cannot tell. */
+export function browserTimeZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const rulesKey = ["alert-symbol-rules"] as const;

@@ -91,4 +91,72 @@ describe("AlertDeliveryCard", () => {
       ),
     );
   });
+
+  it("saves storm control, with the browser's zone when the profile has none", async () => {
+    setUp();
+    supabaseMock.setTableUpdate("profiles", { data: [{ id: TEST_USER_ID }], error: null });
+    renderWithProviders(<AlertDeliveryCard profile={enterprise} />, {
+      route: "/dashboard/settings",
+    });
+    fireEvent.change(screen.getByLabelText("Alert again within a pump"), {
+      target: { value: "5" },
+    });
+    fireEvent.change(screen.getByLabelText("Daily cap (messages)"), { target: { value: "40" } });
+    fireEvent.change(screen.getByLabelText("Quiet hours start"), { target: { value: "22:30" } });
+    fireEvent.change(screen.getByLabelText("Quiet hours end"), { target: { value: "07:00" } });
+    fireEvent.click(screen.getByLabelText("Let dump alerts through during quiet hours"));
+    fireEvent.click(screen.getByRole("button", { name: "Save delivery options" }));
+    expect(await screen.findByText("Delivery options saved")).toBeInTheDocument();
+    expect(supabaseMock.updates.at(-1)).toMatchObject({
+      table: "profiles",
+      values: {
+        alert_escalation_step: 5,
+        alert_daily_cap: 40,
+        alert_quiet_start: "22:30",
+        alert_quiet_end: "07:00",
+        alert_quiet_dumps: true,
+        time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      },
+    });
+  });
+
+  it("keeps a chosen zone, and shows storm-control errors from the form and the server", async () => {
+    setUp();
+    const profile = testProfile({
+      plan: "enterprise",
+      subscription_active: true,
+      time_zone: "Asia/Tokyo",
+      alert_daily_cap: 10,
+    });
+    supabaseMock.setTableUpdate("profiles", {
+      data: null,
+      error: {
+        code: "23514",
+        message:
+          'new row for relation "profiles" violates check constraint "profiles_alert_daily_cap_range"',
+      },
+    });
+    renderWithProviders(<AlertDeliveryCard profile={profile} />, {
+      route: "/dashboard/settings",
+    });
+    expect(screen.getByText(/follow your time zone \(Asia\/Tokyo\)/)).toBeInTheDocument();
+    const before = supabaseMock.updates.length;
+    fireEvent.change(screen.getByLabelText("Quiet hours start"), { target: { value: "23:00" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save delivery options" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "Quiet hours need both a start and an end.",
+    );
+    expect(supabaseMock.updates.length).toBe(before);
+
+    fireEvent.change(screen.getByLabelText("Quiet hours start"), { target: { value: "" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save delivery options" }));
+    await waitFor(() =>
+      expect(screen.getByRole("alert")).toHaveTextContent(
+        "The daily cap must be a whole number from 1 to 500, or empty for no cap.",
+      ),
+    );
+    const sent = supabaseMock.updates.at(-1)!;
+    expect(sent.values).toMatchObject({ alert_daily_cap: 10, alert_quiet_start: null });
+    expect(sent.values).not.toHaveProperty("time_zone");
+  });
 });

@@ -17,10 +17,16 @@ import {
 import { NativeSelect } from "@/components/ui/native-select";
 import type { Profile } from "@/lib/profile-query";
 import {
+  browserTimeZone,
+  checkStormControl,
   CONFLUENCE,
   COOLDOWNS,
+  DAILY_CAP_MAX,
   DIRECTIONS,
   type Direction,
+  ESCALATION_STEPS,
+  type StormError,
+  stormErrorOf,
   MUTE_MINUTES,
   SYMBOL_PATTERN,
   useDeleteSymbolRule,
@@ -48,6 +54,17 @@ export function AlertDeliveryCard({ profile }: { profile: Profile }) {
   const [direction, setDirection] = useState<Direction>(profile.alert_directions as Direction);
   const [cooldown, setCooldown] = useState(String(profile.alert_cooldown_minutes));
   const [confluence, setConfluence] = useState(String(profile.alert_confluence_min));
+  const [step, setStep] = useState(String(Number(profile.alert_escalation_step)));
+  const [dailyCap, setDailyCap] = useState(
+    profile.alert_daily_cap === null ? "" : String(profile.alert_daily_cap),
+  );
+  const [quietStart, setQuietStart] = useState(profile.alert_quiet_start?.slice(0, 5) ?? "");
+  const [quietEnd, setQuietEnd] = useState(profile.alert_quiet_end?.slice(0, 5) ?? "");
+  const [quietDumps, setQuietDumps] = useState(profile.alert_quiet_dumps);
+  const [stormError, setStormError] = useState<StormError | null>(null);
+  // Quiet hours and the daily cap follow the profile's zone; the browser's is saved with the
+  // first save when none is set (UTC for messages until then).
+  const zone = profile.time_zone ?? browserTimeZone() ?? "UTC";
   const [symbol, setSymbol] = useState("");
   const [threshold, setThreshold] = useState("");
   const [ruleError, setRuleError] = useState<string | null>(null);
@@ -91,17 +108,31 @@ export function AlertDeliveryCard({ profile }: { profile: Profile }) {
 
   const onSaveOptions = (e: FormEvent) => {
     e.preventDefault();
+    const invalid = checkStormControl({ dailyCap, quietStart, quietEnd });
+    setStormError(invalid);
+    if (invalid) return;
+    const newZone = profile.time_zone ? undefined : browserTimeZone();
     save.mutate(
       {
         alert_directions: direction,
         alert_cooldown_minutes: Number(cooldown),
         alert_confluence_min: Number(confluence),
+        alert_escalation_step: Number(step),
+        alert_daily_cap: dailyCap.trim() === "" ? null : Number(dailyCap),
+        alert_quiet_start: quietStart === "" ? null : quietStart,
+        alert_quiet_end: quietEnd === "" ? null : quietEnd,
+        alert_quiet_dumps: quietDumps,
         locale:
           (["de", "en", "fr", "es"] as const).find((l) => i18n.language?.startsWith(l)) ?? null,
+        ...(newZone ? { time_zone: newZone } : {}),
       },
       {
         onSuccess: () => toast.success(t("options.saved")),
-        onError: () => toast.error(t("options.failed")),
+        onError: (err) => {
+          const rule = stormErrorOf(err);
+          setStormError(rule);
+          toast.error(rule ? t(`storm.errors.${rule}`) : t("options.failed"));
+        },
       },
     );
   };
@@ -195,6 +226,76 @@ export function AlertDeliveryCard({ profile }: { profile: Profile }) {
             </NativeSelect>
           </div>
           <p className="text-sm text-muted-foreground sm:col-span-3">{t("options.hint")}</p>
+          <fieldset className="grid gap-4 sm:col-span-3 sm:grid-cols-3" disabled={!enterprise}>
+            <legend className="mb-2 font-semibold">{t("storm.title")}</legend>
+            <div className="flex flex-col gap-2">
+              <Label htmlFor="alert-step">{t("storm.step")}</Label>
+              <NativeSelect id="alert-step" value={step} onChange={(e) => setStep(e.target.value)}>
+                {ESCALATION_STEPS.map((n) => (
+                  <option key={n} value={n}>
+                    {n === 0 ? t("storm.stepOff") : t("storm.stepN", { count: n })}
+                  </option>
+                ))}
+              </NativeSelect>
+            </div>
+            <div className="flex flex-col gap-2">
+              <Label htmlFor="alert-cap">{t("storm.cap")}</Label>
+              <Input
+                id="alert-cap"
+                type="number"
+                min={1}
+                max={DAILY_CAP_MAX}
+                step={1}
+                inputMode="numeric"
+                placeholder={t("storm.capNone")}
+                value={dailyCap}
+                onChange={(e) => setDailyCap(e.target.value)}
+                aria-invalid={stormError === "cap" ? true : undefined}
+              />
+            </div>
+            <div className="flex flex-col gap-2">
+              <span className="text-sm font-medium">{t("storm.quiet")}</span>
+              <div className="flex items-center gap-2">
+                <Input
+                  id="alert-quiet-start"
+                  type="time"
+                  aria-label={t("storm.quietStart")}
+                  value={quietStart}
+                  onChange={(e) => setQuietStart(e.target.value)}
+                  aria-invalid={
+                    stormError === "quietPair" || stormError === "quietSpan" ? true : undefined
+                  }
+                />
+                <span aria-hidden="true">–</span>
+                <Input
+                  id="alert-quiet-end"
+                  type="time"
+                  aria-label={t("storm.quietEnd")}
+                  value={quietEnd}
+                  onChange={(e) => setQuietEnd(e.target.value)}
+                  aria-invalid={
+                    stormError === "quietPair" || stormError === "quietSpan" ? true : undefined
+                  }
+                />
+              </div>
+              <label className="flex items-center gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  checked={quietDumps}
+                  onChange={(e) => setQuietDumps(e.target.checked)}
+                />
+                {t("storm.quietDumps")}
+              </label>
+            </div>
+            <p className="text-sm text-muted-foreground sm:col-span-3">
+              {t("storm.hint", { zone })}
+            </p>
+            {stormError && (
+              <p role="alert" className="text-sm text-destructive sm:col-span-3">
+                {t(`storm.errors.${stormError}`)}
+              </p>
+            )}
+          </fieldset>
           <div className="sm:col-span-3">
             <Button type="submit" disabled={!enterprise || save.isPending}>
               {save.isPending ? t("options.saving") : t("options.save")}
