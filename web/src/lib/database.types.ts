@@ -207,6 +207,72 @@ export type Database = {
           },
         ];
       };
+      candles_1h: {
+        Row: {
+          bucket: string;
+          close: number;
+          high: number;
+          instrument_id: number;
+          low: number;
+          open: number;
+          samples: number;
+          volume: number;
+        };
+        Insert: {
+          bucket: string;
+          close: number;
+          high: number;
+          instrument_id: number;
+          low: number;
+          open: number;
+          samples: number;
+          volume?: number;
+        };
+        Update: {
+          bucket?: string;
+          close?: number;
+          high?: number;
+          instrument_id?: number;
+          low?: number;
+          open?: number;
+          samples?: number;
+          volume?: number;
+        };
+        Relationships: [];
+      };
+      candles_5m: {
+        Row: {
+          bucket: string;
+          close: number;
+          high: number;
+          instrument_id: number;
+          low: number;
+          open: number;
+          samples: number;
+          volume: number;
+        };
+        Insert: {
+          bucket: string;
+          close: number;
+          high: number;
+          instrument_id: number;
+          low: number;
+          open: number;
+          samples: number;
+          volume?: number;
+        };
+        Update: {
+          bucket?: string;
+          close?: number;
+          high?: number;
+          instrument_id?: number;
+          low?: number;
+          open?: number;
+          samples?: number;
+          volume?: number;
+        };
+        Relationships: [];
+      };
       canned_replies: {
         Row: {
           content: string;
@@ -1272,6 +1338,30 @@ export type Database = {
           email: string | null;
         }[];
       };
+      history_candles: {
+        Args: { instrument: number; resolution?: string };
+        Returns: {
+          bucket: string | null;
+          open: number | null;
+          high: number | null;
+          low: number | null;
+          close: number | null;
+          volume: number | null;
+        }[];
+      };
+      history_compare: {
+        Args: { instruments: number[]; range?: string };
+        Returns: {
+          instrument_id: number | null;
+          symbol: string | null;
+          exchange: string | null;
+          points: Json | null;
+        }[];
+      };
+      history_insights: {
+        Args: { instrument: number };
+        Returns: Json;
+      };
       ingest_backfill: {
         Args: { batch: Json; until?: string };
         Returns: Json;
@@ -1344,6 +1434,10 @@ export type Database = {
       record_source_health: {
         Args: { reports: Json; scanned_at?: string };
         Returns: number;
+      };
+      run_candle_rollup: {
+        Args: { since?: string };
+        Returns: { candles_5m: number | null; candles_1h: number | null; pruned: number | null }[];
       };
       signal_track_record: {
         Args: { period?: string };
