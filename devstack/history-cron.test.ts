@@ -10,7 +10,7 @@ describe("local candle rollup cron", () => {
     vi.useRealTimers();
   });
 
-  it("calls rpc/run_candle_rollup with the service key on every interval, one run at a time", async () => {
+  it("calls the rollup, then the escalation, with the service key on every interval, one run at a time", async () => {
     const calls: { url: string; init: RequestInit; release: () => void }[] = [];
     const fetch = ((url: string, init: RequestInit) =>
       new Promise<Response>((resolve) => {
@@ -32,9 +32,16 @@ describe("local candle rollup cron", () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(calls).toHaveLength(1);
     calls[0]!.release();
-    await vi.advanceTimersByTimeAsync(60_000);
+    await vi.advanceTimersByTimeAsync(0);
     expect(calls).toHaveLength(2);
+    expect(calls[1]!.url).toBe("http://127.0.0.1:54321/rest/v1/rpc/run_support_escalation");
     calls[1]!.release();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(calls).toHaveLength(3);
+    expect(calls[2]!.url).toBe("http://127.0.0.1:54321/rest/v1/rpc/run_candle_rollup");
+    calls[2]!.release();
+    await vi.advanceTimersByTimeAsync(0);
+    calls[3]!.release();
   });
 
   it("logs a failure once, and when it works again", async () => {
@@ -50,12 +57,15 @@ describe("local candle rollup cron", () => {
     });
     await cron.tick();
     await cron.tick();
-    expect(lines).toEqual(["[cron] candle rollup failed: HTTP 500: boom"]);
-    status = 200;
-    await cron.tick();
     expect(lines).toEqual([
       "[cron] candle rollup failed: HTTP 500: boom",
+      "[cron] support escalation failed: HTTP 500: boom",
+    ]);
+    status = 200;
+    await cron.tick();
+    expect(lines.slice(2)).toEqual([
       "[cron] candle rollup works again",
+      "[cron] support escalation works again",
     ]);
   });
 

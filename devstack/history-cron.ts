@@ -1,12 +1,13 @@
-// What pg_cron does for the candle history on a hosted project (migration 20261125400000): call
-// the rollup every HISTORY_ROLLUP_INTERVAL_SECONDS (default 60) through PostgREST with the
-// service key (`rpc/run_candle_rollup`, service role only). Never two runs at once; failures are
-// logged when they start or change.
+// What pg_cron does every minute on a hosted project for the candle history (migration
+// 20261125400000) and the support desk's escalation (20261125400200): call each job through
+// PostgREST with the service key (`rpc/run_candle_rollup`, `rpc/run_support_escalation`, service
+// role only) every HISTORY_ROLLUP_INTERVAL_SECONDS (default 60). Never two runs at once; failures
+// are logged when they start or change.
 
 export const DEFAULT_ROLLUP_INTERVAL_SECONDS = 60;
 
 export interface HistoryCron {
-  /** Runs the rollup now (or joins the run in progress); resolves when it is done. */
+  /** Runs the jobs now (or joins the run in progress); resolves when it is done. */
   tick(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -24,15 +25,19 @@ export function startHistoryCron(opts: {
   fetch?: typeof fetch;
   log?: (line: string) => void;
 }): HistoryCron {
-  const url = `${opts.apiUrl.replace(/\/+$/, "")}/rest/v1/rpc/run_candle_rollup`;
+  const base = `${opts.apiUrl.replace(/\/+$/, "")}/rest/v1/rpc`;
+  const jobs = [
+    { name: "candle rollup", url: `${base}/run_candle_rollup` },
+    { name: "support escalation", url: `${base}/run_support_escalation` },
+  ];
   const doFetch = opts.fetch ?? fetch;
   const controller = new AbortController();
   let running: Promise<void> | null = null;
   let stopped = false;
-  let lastError: string | null = null;
-  const run = async () => {
+  const lastError = new Map<string, string>();
+  const runOne = async (job: { name: string; url: string }) => {
     try {
-      const res = await doFetch(url, {
+      const res = await doFetch(job.url, {
         method: "POST",
         headers: {
           apikey: opts.serviceKey,
@@ -44,14 +49,17 @@ export function startHistoryCron(opts: {
       });
       const text = await res.text();
       if (!res.ok) throw new Error(`HTTP ${res.status}: ${text.slice(0, 200)}`);
-      if (lastError !== null) opts.log?.("[cron] candle rollup works again");
-      lastError = null;
+      if (lastError.has(job.name)) opts.log?.(`[cron] ${job.name} works again`);
+      lastError.delete(job.name);
     } catch (err) {
       if (stopped) return;
       const message = err instanceof Error ? err.message : String(err);
-      if (message !== lastError) opts.log?.(`[cron] candle rollup failed: ${message}`);
-      lastError = message;
+      if (message !== lastError.get(job.name)) opts.log?.(`[cron] ${job.name} failed: ${message}`);
+      lastError.set(job.name, message);
     }
+  };
+  const run = async () => {
+    for (const job of jobs) await runOne(job);
   };
   const tick = () => {
     if (stopped) return Promise.resolve();

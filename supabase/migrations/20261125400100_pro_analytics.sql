@@ -35,8 +35,8 @@ begin
   end if;
 end;
 $$;
-revoke execute on function private.require_pro_plan() from public, anon;
-grant execute on function private.require_pro_plan() to authenticated, service_role;
+-- Called only inside the definer-rights RPCs below (as their owner): no API role executes it.
+revoke execute on function private.require_pro_plan() from public, anon, authenticated;
 
 create function private.require_instrument(instrument bigint) returns void
   language plpgsql stable security definer
@@ -48,8 +48,7 @@ begin
   end if;
 end;
 $$;
-revoke execute on function private.require_instrument(bigint) from public, anon;
-grant execute on function private.require_instrument(bigint) to authenticated, service_role;
+revoke execute on function private.require_instrument(bigint) from public, anon, authenticated;
 
 -- ---------------------------------------------------------------------------------------------
 -- Candles for the indicators

@@ -6,7 +6,8 @@
 // (fanout.ts), scan ingest (ingest.ts), 500 /api/sse clients during scans (sse.ts), a busy group
 // chat (chat.ts: 200 members online, 20 msg/s), the support desk (support.ts), the admins' user
 // table with 100,000 users (admin-users.ts) and alert delivery to 10,000 subscribers (alerts.ts),
-// on PGlite and, when the binaries are installed, on a temporary PostgreSQL 15.
+// the candle rollup and storage (history.ts), on PGlite and, when the binaries are installed, on a
+// temporary PostgreSQL 15. `npm run bench -- history` runs only the named parts.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +21,7 @@ import { benchAdminUsers } from "./admin-users.ts";
 import { benchAlerts } from "./alerts.ts";
 import { benchFanout } from "./fanout.ts";
 import { benchFreshness } from "./freshness.ts";
+import { benchHistory } from "./history.ts";
 import { benchIngest } from "./ingest.ts";
 import { benchSse } from "./sse.ts";
 import { benchWeb } from "./web.ts";
@@ -158,6 +160,30 @@ async function bench(label: string, env: Record<string, string>) {
 }
 
 console.log(`bench on ${process.platform}/${process.arch}, node ${process.version}\n`);
+// `npm run bench -- history` runs only the named parts, on both databases.
+const PARTS: Record<string, (label: string, databaseUrl?: string) => Promise<string>> = {
+  history: benchHistory,
+};
+const only = process.argv.slice(2);
+if (only.length > 0) {
+  const unknown = only.filter((p) => !(p in PARTS));
+  if (unknown.length > 0) {
+    console.error(`Unknown bench part ${unknown.join(", ")}; parts: ${Object.keys(PARTS).join(", ")}`);
+    process.exit(2);
+  }
+  for (const part of only) console.log(await PARTS[part]!("PGlite"));
+  if (postgresAvailable()) {
+    const pg = await startTempPostgres();
+    try {
+      for (const part of only) console.log(await PARTS[part]!("PostgreSQL 15", pg.url));
+    } finally {
+      await pg.stop();
+    }
+  } else {
+    console.log("PostgreSQL 15  skipped: binaries not found");
+  }
+  process.exit(0);
+}
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-"));
 try {
   await bench("PGlite", { DATA_DIR: path.join(tmp, "pglite") });
@@ -168,6 +194,7 @@ try {
   console.log(await benchSupportDesk("PGlite"));
   console.log(await benchAdminUsers("PGlite"));
   console.log(await benchAlerts("PGlite"));
+  console.log(await benchHistory("PGlite"));
   if (postgresAvailable()) {
     const pg = await startTempPostgres();
     try {
@@ -180,6 +207,7 @@ try {
       console.log(await benchSupportDesk("PostgreSQL 15", pg.url));
       console.log(await benchAdminUsers("PostgreSQL 15", pg.url));
       console.log(await benchAlerts("PostgreSQL 15", pg.url));
+      console.log(await benchHistory("PostgreSQL 15", pg.url));
     } finally {
       await pg.stop();
     }

@@ -871,10 +871,16 @@ export type Database = {
           awaiting_admin: boolean;
           content: string;
           created_at: string;
+          desk_rank: number | null;
+          desk_waiting_since: string | null;
+          first_response_at: string | null;
           id: string;
+          overdue_notified_at: string | null;
           priority: Database["public"]["Enums"]["ticket_priority"];
+          response_due_at: string;
           status: Database["public"]["Enums"]["ticket_status"];
           subject: string;
+          support_plan: Database["public"]["Enums"]["plan"];
           ticket_number: number;
           updated_at: string;
           user_id: string;
@@ -883,10 +889,16 @@ export type Database = {
           awaiting_admin?: boolean;
           content: string;
           created_at?: string;
+          desk_rank?: never;
+          desk_waiting_since?: never;
+          first_response_at?: string | null;
           id?: string;
+          overdue_notified_at?: string | null;
           priority?: Database["public"]["Enums"]["ticket_priority"];
+          response_due_at: string;
           status?: Database["public"]["Enums"]["ticket_status"];
           subject: string;
+          support_plan?: Database["public"]["Enums"]["plan"];
           ticket_number?: number;
           updated_at?: string;
           user_id?: string;
@@ -895,10 +907,16 @@ export type Database = {
           awaiting_admin?: boolean;
           content?: string;
           created_at?: string;
+          desk_rank?: never;
+          desk_waiting_since?: never;
+          first_response_at?: string | null;
           id?: string;
+          overdue_notified_at?: string | null;
           priority?: Database["public"]["Enums"]["ticket_priority"];
+          response_due_at?: string;
           status?: Database["public"]["Enums"]["ticket_status"];
           subject?: string;
+          support_plan?: Database["public"]["Enums"]["plan"];
           ticket_number?: number;
           updated_at?: string;
           user_id?: string;
@@ -1439,6 +1457,10 @@ export type Database = {
         Args: { since?: string };
         Returns: { candles_5m: number | null; candles_1h: number | null; pruned: number | null }[];
       };
+      run_support_escalation: {
+        Args: never;
+        Returns: number;
+      };
       signal_track_record: {
         Args: { period?: string };
         Returns: {
@@ -1451,6 +1473,10 @@ export type Database = {
           avg_return: number | null;
           median_return: number | null;
         }[];
+      };
+      support_response_target: {
+        Args: { plan: Database["public"]["Enums"]["plan"] };
+        Returns: string;
       };
       ticket_senders: {
         Args: { tid: string };
