@@ -54,6 +54,9 @@ set response_due_at = t.created_at + public.support_response_target(t.support_pl
     -- Old breaches are not news: only tickets that pass their target from now on e-mail the admins.
     overdue_notified_at = case when t.created_at + public.support_response_target(t.support_plan) < now() then now() end;
 alter table public.support_tickets enable trigger support_tickets_touch_updated_at;
+-- The insert trigger always sets it; the default (the longest target) only keeps clients' insert
+-- types free of a column they may not write.
+alter table public.support_tickets alter column response_due_at set default now() + interval '72 hours';
 alter table public.support_tickets alter column response_due_at set not null;
 
 alter table public.support_tickets

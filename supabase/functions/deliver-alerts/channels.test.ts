@@ -430,9 +430,15 @@ Deno.test("an overdue Enterprise ticket becomes an e-mail to the admin in their 
   } as unknown as Job;
   const result = await channel.send(job);
   ok(result.ok, JSON.stringify(result));
-  const email = JSON.parse(sent[0]!.body) as { subject: string; text: string; to: string[] | string };
+  const email = JSON.parse(sent[0]!.body) as {
+    subject: string;
+    text: string;
+    to: string[] | string;
+  };
   assertEquals(email.subject, "Enterprise-Ticket #42 hat sein 1-Stunden-Ziel überschritten");
   ok(email.text.includes("„Cannot log in“"), email.text);
   ok(email.text.includes("2026-11-24 11:00 UTC"), email.text);
-  ok(email.text.includes("https://app.example/support/ticket/3f0c7a52-8b7e-4d7e-9a4e-5c1d2e3f4a5b"));
+  ok(
+    email.text.includes("https://app.example/support/ticket/3f0c7a52-8b7e-4d7e-9a4e-5c1d2e3f4a5b"),
+  );
 });

@@ -112,7 +112,8 @@ const T = {
     ticketStatusSubject: (n: number, st: string) => `Ihr Support-Ticket #${n} ist jetzt ${st}`,
     ticketStatusIntro: (n: number, s: string, st: string) =>
       `Der Status Ihres Tickets #${n} „${s}“ ist jetzt: ${st}.`,
-    ticketOverdueSubject: (n: number) => `Enterprise-Ticket #${n} hat sein 1-Stunden-Ziel überschritten`,
+    ticketOverdueSubject: (n: number) =>
+      `Enterprise-Ticket #${n} hat sein 1-Stunden-Ziel überschritten`,
     ticketOverdueIntro: (n: number, s: string, due: string) =>
       `Enterprise-Ticket #${n} „${s}“ ist seit der Eröffnung unbeantwortet; die erste Antwort war um ${due} fällig.`,
     ticketOpen: "Ticket ansehen",
@@ -145,7 +146,8 @@ const T = {
       `Votre ticket de support n° ${n} est maintenant ${st}`,
     ticketStatusIntro: (n: number, s: string, st: string) =>
       `Le statut de votre ticket n° ${n} « ${s} » est maintenant : ${st}.`,
-    ticketOverdueSubject: (n: number) => `Le ticket Enterprise n° ${n} a dépassé son objectif d’une heure`,
+    ticketOverdueSubject: (n: number) =>
+      `Le ticket Enterprise n° ${n} a dépassé son objectif d’une heure`,
     ticketOverdueIntro: (n: number, s: string, due: string) =>
       `Le ticket Enterprise n° ${n} « ${s} » est sans réponse depuis son ouverture ; la première réponse était due à ${due}.`,
     ticketOpen: "Voir le ticket",
@@ -178,7 +180,8 @@ const T = {
       `Tu ticket de soporte n.º ${n} ahora está ${st}`,
     ticketStatusIntro: (n: number, s: string, st: string) =>
       `El estado de tu ticket n.º ${n} «${s}» ahora es: ${st}.`,
-    ticketOverdueSubject: (n: number) => `El ticket Enterprise n.º ${n} ha superado su objetivo de 1 hora`,
+    ticketOverdueSubject: (n: number) =>
+      `El ticket Enterprise n.º ${n} ha superado su objetivo de 1 hora`,
     ticketOverdueIntro: (n: number, s: string, due: string) =>
       `El ticket Enterprise n.º ${n} «${s}» no tiene respuesta desde que se abrió; la primera respuesta vencía a las ${due}.`,
     ticketOpen: "Ver el ticket",
@@ -361,7 +364,9 @@ export function ticketOverdueEmail(
   const intro = t.ticketOverdueIntro(payload.ticketNumber, payload.subject, due);
   const text = [intro, "", `${t.ticketOpen}: ${url}`].join("\n");
   const html = layoutHtml(
-    `<p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(url)}">${escapeHtml(t.ticketOpen)}</a></p>`,
+    `<p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(url)}">${
+      escapeHtml(t.ticketOpen)
+    }</a></p>`,
     "MoverScan",
   );
   return { subject, text, html, headers: {} };

@@ -895,7 +895,7 @@ export type Database = {
           id?: string;
           overdue_notified_at?: string | null;
           priority?: Database["public"]["Enums"]["ticket_priority"];
-          response_due_at: string;
+          response_due_at?: string;
           status?: Database["public"]["Enums"]["ticket_status"];
           subject: string;
           support_plan?: Database["public"]["Enums"]["plan"];
@@ -1255,6 +1255,8 @@ export type Database = {
           recent_signups: number | null;
           total_revenue: number | null;
           banned_users: number | null;
+          complimentary_subscriptions: number | null;
+          admin_plans: number | null;
         }[];
       };
       admin_unban_user: {
