@@ -14,6 +14,7 @@ import { cn } from "@/lib/utils";
 import { dashboardQueries } from "../api/queries";
 import { AnalysisDetails } from "./analysis-details";
 import { CandlestickChart } from "./candlestick-chart";
+import { ProAnalysis } from "./pro-analysis";
 
 const trendClass: Record<Trend, string> = {
   bullish: "border-transparent bg-success text-success-foreground",
@@ -151,6 +152,7 @@ function AnalysisBody({ entry }: { entry: MoverEntry }) {
           )}
         </>
       )}
+      <ProAnalysis instrumentId={entry.instrument_id} symbol={entry.symbol} />
     </>
   );
 }
