@@ -59,7 +59,10 @@ export async function benchHistory(label: string, databaseUrl?: string): Promise
     );
     await stack.db.query(`analyze public.price_history`);
     // Warm-up: roll the first 20 minutes and set the mark.
-    await stack.db.query(`select * from private.rollup_candles($1::timestamptz, $1::timestamptz - interval '20 minutes')`, [t0]);
+    await stack.db.query(
+      `select * from private.rollup_candles($1::timestamptz, $1::timestamptz - interval '20 minutes')`,
+      [t0],
+    );
     const times: number[] = [];
     let written = 0;
     for (let r = 1; r <= RUNS; r++) {

@@ -39,7 +39,14 @@ function series(symbol: string): PricePoint[] {
 beforeAll(async () => {
   const { data, error } = await service
     .from("instruments")
-    .insert([UP, DOWN].map((symbol) => ({ symbol, exchange: "Binance", exchange_type: "cex" as const })))
+    .insert(
+      [UP, DOWN].map((symbol) => ({
+        symbol,
+        exchange: "Binance",
+        exchange_type: "cex" as const,
+        venue_key: `Binance:${symbol}`,
+      })),
+    )
     .select("id, symbol");
   if (error) throw error;
   for (const row of data) ids[row.symbol] = row.id;
@@ -79,7 +86,7 @@ describe("the candle rollup", () => {
     });
     expect(error).toBeNull();
     const expected = toCandles(estimateIntervalVolumes(samples[UP]!));
-    expect(data!.map((c) => Date.parse(c.bucket))).toEqual(expected.map((c) => c.start));
+    expect(data!.map((c) => Date.parse(c.bucket ?? ""))).toEqual(expected.map((c) => c.start));
     data!.forEach((c, i) => {
       const e = expected[i]!;
       expect([c.open, c.high, c.low, c.close]).toEqual([e.open, e.high, e.low, e.close]);
@@ -95,7 +102,7 @@ describe("the candle rollup", () => {
     });
     expect(error).toBeNull();
     const expected = toCandles(estimateIntervalVolumes(samples[DOWN]!), 60 * MIN);
-    expect(data!.map((c) => [Date.parse(c.bucket), c.open, c.high, c.low, c.close])).toEqual(
+    expect(data!.map((c) => [Date.parse(c.bucket ?? ""), c.open, c.high, c.low, c.close])).toEqual(
       expected.map((c) => [c.start, c.open, c.high, c.low, c.close]),
     );
   });
@@ -132,7 +139,7 @@ describe("Pro's comparisons", () => {
     expect(data!.map((r) => r.symbol)).toEqual([UP, DOWN]);
     for (const row of data!) {
       const points = row.points as [number, number][];
-      const closes = toCandles(samples[row.symbol]!).map((c) => c.close);
+      const closes = toCandles(samples[row.symbol ?? ""]!).map((c) => c.close);
       expect(points).toHaveLength(closes.length);
       expect(points[0]![1]).toBe(0);
       expect(points.at(-1)![1]).toBeCloseTo((closes.at(-1)! / closes[0]! - 1) * 100, 3);
