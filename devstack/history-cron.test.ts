@@ -47,7 +47,8 @@ describe("local candle rollup cron", () => {
   it("logs a failure once, and when it works again", async () => {
     const lines: string[] = [];
     let status = 500;
-    const fetch = (async () => new Response("boom", { status })) as unknown as typeof globalThis.fetch;
+    const fetch = (async () =>
+      new Response("boom", { status })) as unknown as typeof globalThis.fetch;
     cron = startHistoryCron({
       apiUrl: "http://x",
       serviceKey: "k",

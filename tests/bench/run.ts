@@ -168,7 +168,9 @@ const only = process.argv.slice(2);
 if (only.length > 0) {
   const unknown = only.filter((p) => !(p in PARTS));
   if (unknown.length > 0) {
-    console.error(`Unknown bench part ${unknown.join(", ")}; parts: ${Object.keys(PARTS).join(", ")}`);
+    console.error(
+      `Unknown bench part ${unknown.join(", ")}; parts: ${Object.keys(PARTS).join(", ")}`,
+    );
     process.exit(2);
   }
   for (const part of only) console.log(await PARTS[part]!("PGlite"));

@@ -409,9 +409,9 @@ Deno.test("an overdue Enterprise ticket becomes an e-mail to the admin in their 
   const channel = emailChannel({
     env: envFrom({ RESEND_API_KEY: "re_test", RESEND_API_URL: "https://resend.test" }),
     links,
-    fetch: (async (_url: string, init: RequestInit) => {
+    fetch: ((_url: string, init: RequestInit) => {
       sent.push({ body: String(init.body) });
-      return new Response(JSON.stringify({ id: "email-1" }), { status: 200 });
+      return Promise.resolve(new Response(JSON.stringify({ id: "email-1" }), { status: 200 }));
     }) as unknown as typeof fetch,
   } as ChannelDeps);
   const job = {
