@@ -112,7 +112,7 @@ export async function benchHistory(label: string, databaseUrl?: string): Promise
     return (
       `${label.padEnd(14)} candle rollup (${INSTRUMENTS.toLocaleString("en")} instruments, a scan every ${SCAN_SECONDS} s, one run a minute, median of ${RUNS}): ` +
       `${run.toFixed(0)} ms per run · ${perScan.toFixed(1)} ms per scan (aim ≤ ${AIM_MS_PER_SCAN} ms: ${perScan <= AIM_MS_PER_SCAN ? "ok" : "over"}) · ` +
-      `storage per 1,000 instruments at full retention (${Number(size.rows) * scale} candles, measured on ${STORAGE_INSTRUMENTS}): ` +
+      `storage per 1,000 instruments at full retention (${(Number(size.rows) * scale).toLocaleString("en")} candles, measured on ${STORAGE_INSTRUMENTS}): ` +
       `5-minute 7 d ${mb(size.five)} · hourly 90 d ${mb(size.hour)} · total ${mb(String(Number(size.five) + Number(size.hour)))}`
     );
   } catch (err) {
