@@ -52,6 +52,8 @@ export default defineConfig({
       MAIL_SMTP_PORT: process.env.E2E_MAIL_SMTP_PORT ?? String(apiPort + 4),
       CHAT_STANDIN_PORT: process.env.E2E_CHAT_STANDIN_PORT ?? String(apiPort + 5),
       DELIVERY_INTERVAL_SECONDS: "3",
+      // The candle rollup (tests/e2e/pro-features.spec.ts waits for Pro's candles).
+      HISTORY_ROLLUP_INTERVAL_SECONDS: "10",
     },
   },
 });

@@ -5,8 +5,8 @@
 // renders it (freshness.ts); Realtime fan-out of database broadcasts to 1,000 subscribed sockets
 // (fanout.ts), scan ingest (ingest.ts), 500 /api/sse clients during scans (sse.ts), a busy group
 // chat (chat.ts: 200 members online, 20 msg/s), the support desk (support.ts), the admins' user
-// table with 100,000 users (admin-users.ts) and alert enqueueing for 1,000-100,000 subscribers (alerts.ts),
-// on PGlite and, when the binaries are installed, on a temporary PostgreSQL 15.
+// table with 100,000 users (admin-users.ts), alert enqueueing for 1,000-100,000 subscribers (alerts.ts),
+// and the candle rollup and storage (history.ts), on PGlite and, when the binaries are installed, on a temporary PostgreSQL 15.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +20,7 @@ import { benchAdminUsers } from "./admin-users.ts";
 import { benchAlerts } from "./alerts.ts";
 import { benchFanout } from "./fanout.ts";
 import { benchFreshness } from "./freshness.ts";
+import { benchHistory } from "./history.ts";
 import { benchIngest } from "./ingest.ts";
 import { benchSse } from "./sse.ts";
 import { benchWeb } from "./web.ts";
@@ -158,7 +159,7 @@ async function bench(label: string, env: Record<string, string>) {
 }
 
 // `npm run bench -- alerts ingest` runs only the named parts (startup, fanout, ingest, sse, chat,
-// support, admin-users, alerts); no name runs them all.
+// support, admin-users, alerts, history); no name runs them all.
 const parts = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 const want = (part: string) => parts.length === 0 || parts.includes(part);
 const section = async (part: string, fn: () => Promise<string>) => {
@@ -176,6 +177,7 @@ try {
   await section("support", () => benchSupportDesk("PGlite"));
   await section("admin-users", () => benchAdminUsers("PGlite"));
   await section("alerts", () => benchAlerts("PGlite"));
+  await section("history", () => benchHistory("PGlite"));
   if (postgresAvailable()) {
     const pg = await startTempPostgres();
     try {
@@ -190,6 +192,7 @@ try {
       await section("support", () => benchSupportDesk("PostgreSQL 15", pg.url));
       await section("admin-users", () => benchAdminUsers("PostgreSQL 15", pg.url));
       await section("alerts", () => benchAlerts("PostgreSQL 15", pg.url));
+      await section("history", () => benchHistory("PostgreSQL 15", pg.url));
     } finally {
       await pg.stop();
     }

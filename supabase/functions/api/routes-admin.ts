@@ -98,7 +98,8 @@ export function adminRoutes(deps: KitDeps): Hono {
     method: "get",
     path: "/api/admin/stats",
     tag: "admin",
-    summary: "User, subscription, online, signup, revenue (EUR/month) and ban counts",
+    summary:
+      "User, paying-subscription, online, signup, revenue (EUR/month, Stripe only), ban and complimentary-plan counts",
     access: "admin",
     status: 200,
     response: s.adminStats,
@@ -116,6 +117,8 @@ export function adminRoutes(deps: KitDeps): Hono {
       recentSignups: num(r.recent_signups),
       totalRevenue: num(r.total_revenue),
       bannedUsers: num(r.banned_users),
+      complimentarySubscriptions: num(r.complimentary_subscriptions),
+      adminPlans: num(r.admin_plans),
     });
   });
 

@@ -239,11 +239,15 @@ export const adminUsers = z.array(adminUser);
 
 export const adminStats = z.object({
   totalUsers: z.number(),
-  activeSubscriptions: z.number(),
+  activeSubscriptions: z.number().describe("Paying Stripe subscriptions"),
   onlineUsers: z.number(),
   recentSignups: z.number(),
-  totalRevenue: z.number().describe("EUR per month"),
+  totalRevenue: z.number().describe("EUR per month, from paying Stripe subscriptions only"),
   bannedUsers: z.number(),
+  complimentarySubscriptions: z.number().describe(
+    "Users on a plan an admin switched on, without a paying subscription",
+  ),
+  adminPlans: z.number().describe("Admins on a plan (not revenue)"),
 });
 
 export const activityLog = z.object({

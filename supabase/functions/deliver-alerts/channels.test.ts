@@ -403,3 +403,42 @@ Deno.test("E-mail via a local Resend stand-in: a retry with the same Idempotency
     await server.shutdown();
   }
 });
+
+Deno.test("an overdue Enterprise ticket becomes an e-mail to the admin in their language", async () => {
+  const sent: { body: string }[] = [];
+  const channel = emailChannel({
+    env: envFrom({ RESEND_API_KEY: "re_test", RESEND_API_URL: "https://resend.test" }),
+    links,
+    fetch: ((_url: string, init: RequestInit) => {
+      sent.push({ body: String(init.body) });
+      return Promise.resolve(new Response(JSON.stringify({ id: "email-1" }), { status: 200 }));
+    }) as unknown as typeof fetch,
+  } as ChannelDeps);
+  const job = {
+    id: 7,
+    kind: "ticket_overdue",
+    channel: "email",
+    target: "admin@example.test",
+    locale: "de",
+    attempts: 0,
+    payload: {
+      ticketId: "3f0c7a52-8b7e-4d7e-9a4e-5c1d2e3f4a5b",
+      ticketNumber: 42,
+      subject: "Cannot log in",
+      dueAt: "2026-11-24T11:00:00.000Z",
+    },
+  } as unknown as Job;
+  const result = await channel.send(job);
+  ok(result.ok, JSON.stringify(result));
+  const email = JSON.parse(sent[0]!.body) as {
+    subject: string;
+    text: string;
+    to: string[] | string;
+  };
+  assertEquals(email.subject, "Enterprise-Ticket #42 hat sein 1-Stunden-Ziel überschritten");
+  ok(email.text.includes("„Cannot log in“"), email.text);
+  ok(email.text.includes("2026-11-24 11:00 UTC"), email.text);
+  ok(
+    email.text.includes("https://app.example/support/ticket/3f0c7a52-8b7e-4d7e-9a4e-5c1d2e3f4a5b"),
+  );
+});

@@ -10,6 +10,8 @@ import {
   type MarketAlertPayload,
   telegramText,
   ticketEmail,
+  ticketOverdueEmail,
+  type TicketOverduePayload,
   type TicketPayload,
 } from "./messages.ts";
 import { sendSmtp, SmtpError, type SmtpOptions } from "./smtp.ts";
@@ -77,6 +79,9 @@ function emailFor(job: Job, links: Links): Email {
   }
   if (job.kind === "ticket_reply" || job.kind === "ticket_status") {
     return ticketEmail(job.kind, job.payload as TicketPayload, locale, links);
+  }
+  if (job.kind === "ticket_overdue") {
+    return ticketOverdueEmail(job.payload as TicketOverduePayload, locale, links);
   }
   throw new Error(`no e-mail for jobs of kind ${job.kind}`);
 }

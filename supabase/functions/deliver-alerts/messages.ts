@@ -43,6 +43,14 @@ export interface TicketPayload {
   excerpt?: string;
 }
 
+/** An Enterprise ticket past its first-response target (to each admin; decision 0036). */
+export interface TicketOverduePayload {
+  ticketId: string;
+  ticketNumber: number;
+  subject: string;
+  dueAt: string;
+}
+
 export interface Links {
   /** The SPA's origin (SITE_URL), e.g. https://moverscan.app */
   site: string;
@@ -72,6 +80,9 @@ const T = {
     ticketStatusSubject: (n: number, st: string) => `Your support ticket #${n} is now ${st}`,
     ticketStatusIntro: (n: number, s: string, st: string) =>
       `The status of your ticket #${n} "${s}" is now: ${st}.`,
+    ticketOverdueSubject: (n: number) => `Enterprise ticket #${n} has passed its 1-hour target`,
+    ticketOverdueIntro: (n: number, s: string, due: string) =>
+      `Enterprise ticket #${n} "${s}" has had no answer since it was opened; its first answer was due at ${due}.`,
     ticketOpen: "View the ticket",
     status: {
       open: "open",
@@ -101,6 +112,10 @@ const T = {
     ticketStatusSubject: (n: number, st: string) => `Ihr Support-Ticket #${n} ist jetzt ${st}`,
     ticketStatusIntro: (n: number, s: string, st: string) =>
       `Der Status Ihres Tickets #${n} „${s}“ ist jetzt: ${st}.`,
+    ticketOverdueSubject: (n: number) =>
+      `Enterprise-Ticket #${n} hat sein 1-Stunden-Ziel überschritten`,
+    ticketOverdueIntro: (n: number, s: string, due: string) =>
+      `Enterprise-Ticket #${n} „${s}“ ist seit der Eröffnung unbeantwortet; die erste Antwort war um ${due} fällig.`,
     ticketOpen: "Ticket ansehen",
     status: {
       open: "offen",
@@ -131,6 +146,10 @@ const T = {
       `Votre ticket de support n° ${n} est maintenant ${st}`,
     ticketStatusIntro: (n: number, s: string, st: string) =>
       `Le statut de votre ticket n° ${n} « ${s} » est maintenant : ${st}.`,
+    ticketOverdueSubject: (n: number) =>
+      `Le ticket Enterprise n° ${n} a dépassé son objectif d’une heure`,
+    ticketOverdueIntro: (n: number, s: string, due: string) =>
+      `Le ticket Enterprise n° ${n} « ${s} » est sans réponse depuis son ouverture ; la première réponse était due à ${due}.`,
     ticketOpen: "Voir le ticket",
     status: {
       open: "ouvert",
@@ -161,6 +180,10 @@ const T = {
       `Tu ticket de soporte n.º ${n} ahora está ${st}`,
     ticketStatusIntro: (n: number, s: string, st: string) =>
       `El estado de tu ticket n.º ${n} «${s}» ahora es: ${st}.`,
+    ticketOverdueSubject: (n: number) =>
+      `El ticket Enterprise n.º ${n} ha superado su objetivo de 1 hora`,
+    ticketOverdueIntro: (n: number, s: string, due: string) =>
+      `El ticket Enterprise n.º ${n} «${s}» no tiene respuesta desde que se abrió; la primera respuesta vencía a las ${due}.`,
     ticketOpen: "Ver el ticket",
     status: {
       open: "abierto",
@@ -323,6 +346,27 @@ export function ticketEmail(
         }</blockquote>`
         : ""
     }<p><a href="${escapeHtml(url)}">${escapeHtml(t.ticketOpen)}</a></p>`,
+    "MoverScan",
+  );
+  return { subject, text, html, headers: {} };
+}
+
+/** To an admin: an Enterprise ticket has passed its first-response target unanswered. */
+export function ticketOverdueEmail(
+  payload: TicketOverduePayload,
+  locale: Locale,
+  links: Links,
+): Email {
+  const t = T[locale];
+  const url = ticketUrl(links, payload.ticketId);
+  const due = new Date(payload.dueAt).toISOString().replace("T", " ").slice(0, 16) + " UTC";
+  const subject = t.ticketOverdueSubject(payload.ticketNumber);
+  const intro = t.ticketOverdueIntro(payload.ticketNumber, payload.subject, due);
+  const text = [intro, "", `${t.ticketOpen}: ${url}`].join("\n");
+  const html = layoutHtml(
+    `<p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(url)}">${
+      escapeHtml(t.ticketOpen)
+    }</a></p>`,
     "MoverScan",
   );
   return { subject, text, html, headers: {} };

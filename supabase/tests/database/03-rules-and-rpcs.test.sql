@@ -98,14 +98,15 @@ select 'ALR/USD', 'Rules', i, 1, now(), 'enterprise@rules.test', 'alert-' || i, 
 from generate_series(1, 60) i;
 
 select pg_temp.login('admin');
--- 9 users; active subscriptions: admin, basic, pro (not the banned pro, not the lapsed
--- enterprise); online (5 min): user, basic, admin;
--- signed up within 7 days: all but lapsed and admin2; revenue: enterprise 99 + basic 29 + pro 69
--- (the lapsed enterprise pays nothing, the banned pro is excluded); banned: banned, badmin.
+-- 9 users; no paying Stripe subscription here, so no active subscription and no revenue
+-- (20261125400300: plans switched on by hand are not income; 28-honest-revenue tests Stripe's);
+-- online (5 min): user, basic, admin; signed up within 7 days: all but lapsed and admin2;
+-- banned: banned, badmin; switched on by hand: basic, pro (not the banned pro, not the lapsed
+-- enterprise); admins on a plan: admin.
 select results_eq(
   'select * from public.admin_stats()',
-  $$values (9::bigint, 3::bigint, 3::bigint, 7::bigint, 197::bigint, 2::bigint)$$,
-  'admin_stats: users, active subscriptions, online, recent sign-ups, revenue (29/69/99), banned'
+  $$values (9::bigint, 0::bigint, 3::bigint, 7::bigint, 0::bigint, 2::bigint, 2::bigint, 1::bigint)$$,
+  'admin_stats: users, paying subscriptions, online, recent sign-ups, revenue, banned, complimentary, admins on a plan'
 );
 select results_eq(
   'select email from public.admin_live_visitors()',

@@ -59,13 +59,16 @@ where n.nspname = 'public'
   and (p.proname like 'admin\_%' or p.proname in ('promote_self', 'movers_feed', 'price_history_for', 'username_available',
                                                    'touch_activity', 'join_group_by_invite', 'group_messages',
                                                    'group_member_profiles', 'list_groups', 'blocked_users',
-                                                   'group_senders', 'ticket_senders', 'mute_alert_symbol'))
+                                                   'group_senders', 'ticket_senders', 'mute_alert_symbol',
+                                                   'history_candles', 'history_insights', 'history_compare',
+                                                   'run_candle_rollup', 'run_support_escalation'))
 order by p.proname;
 insert into checks (passed, descr)
 select has_function_privilege('authenticated', p.oid, 'execute'),
        format('authenticated may call public.%s(%s) (it checks the caller itself)', p.proname, pg_get_function_identity_arguments(p.oid))
 from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-where n.nspname = 'public' and (p.proname like 'admin\_%' or p.proname in ('promote_self', 'movers_feed', 'price_history_for'))
+where n.nspname = 'public' and (p.proname like 'admin\_%' or p.proname in ('promote_self', 'movers_feed', 'price_history_for',
+                                                                              'history_candles', 'history_insights', 'history_compare'))
 order by p.proname;
 
 select plan((select count(*)::int from checks) + 12);
@@ -74,7 +77,7 @@ select tables_are('public', array['profiles', 'instruments', 'price_history', 'm
   'strategy_signal_outcomes', 'order_books', 'funding_rates', 'groups', 'group_members', 'messages', 'user_blocks',
   'user_reports', 'support_tickets', 'ticket_messages', 'activity_logs', 'alerts_sent', 'billing_customers',
   'billing_subscriptions', 'billing_events', 'source_health', 'ticket_notes', 'canned_replies',
-  'alert_symbol_rules'],
+  'alert_symbol_rules', 'candles_5m', 'candles_1h'],
   'schema public holds exactly the tables of the data model');
 select is(
   (select count(*)::int from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -93,7 +96,9 @@ select functions_are('public', array['allowed_windows', 'fallback_window', 'plan
   'group_senders', 'ticket_senders',
   'admin_list_users', 'admin_activity_logs', 'admin_reports', 'admin_review_report', 'admin_delete_message',
   'mute_alert_symbol', 'unsubscribe_alert_email',
-  'enqueue_alerts', 'claim_outbox', 'complete_outbox', 'complete_outbox_batch', 'fail_outbox', 'move_telegram_chat'],
+  'enqueue_alerts', 'claim_outbox', 'complete_outbox', 'complete_outbox_batch', 'fail_outbox', 'move_telegram_chat',
+  'history_candles', 'history_insights', 'history_compare', 'run_candle_rollup', 'support_response_target',
+  'run_support_escalation'],
   'the API exposes exactly these functions');
 
 -- Private helpers: only the policy helpers are callable by API roles; the logging, lookup and

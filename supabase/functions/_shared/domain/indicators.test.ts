@@ -1,15 +1,19 @@
 import { describe, expect, it } from "vitest";
 import {
+  atr,
   bollinger,
   ema,
   lastValue,
   linearRegression,
   macd,
   mean,
+  obv,
   rsi,
   type Series,
   sma,
   stddev,
+  stochRsi,
+  vwap,
 } from "./indicators.ts";
 
 /** |actual − expected| ≤ tolerance, with a readable failure. */
@@ -395,5 +399,98 @@ describe("lastValue", () => {
     const series: Series = [null, 1, 2, null];
     expect(lastValue(series)).toBe(2);
     expect(lastValue([null])).toBeNull();
+  });
+});
+
+// Reference values for Pro's indicators, computed by hand step by step (see each comment).
+describe("stochRsi", () => {
+  // closes 10, 11, 10, 12, 13, 11 → changes +1, −1, +2, +1, −2. Wilder's RSI(2):
+  //   i=2: gain 0.5, loss 0.5 → 50
+  //   i=3: gain (0.5 + 2) / 2 = 1.25, loss 0.25 → RS 5 → 83.333…
+  //   i=4: gain 1.125, loss 0.125 → RS 9 → 90
+  //   i=5: gain 0.5625, loss 1.0625 → 34.615…
+  // Stochastic over 2 RSIs: i=3 (83.3 − 50) / (83.3 − 50) = 100; i=4 100; i=5 0 (the lowest).
+  // %K = SMA(2): i=4 100, i=5 50. %D = SMA(2) of %K: i=5 75.
+  const closes = [10, 11, 10, 12, 13, 11];
+  const r = stochRsi(closes, { rsiPeriod: 2, stochPeriod: 2, k: 2, d: 2 });
+
+  it("is the stochastic of the RSI, 0..100", () => {
+    expect(r.stochRsi.slice(0, 3)).toEqual([null, null, null]);
+    expectNear(r.stochRsi[3], 100, 1e-9);
+    expectNear(r.stochRsi[4], 100, 1e-9);
+    expectNear(r.stochRsi[5], 0, 1e-9);
+  });
+
+  it("smooths %K and %D with simple averages", () => {
+    expect(r.k.slice(0, 4)).toEqual([null, null, null, null]);
+    expectNear(r.k[4], 100, 1e-9);
+    expectNear(r.k[5], 50, 1e-9);
+    expect(r.d.slice(0, 5)).toEqual([null, null, null, null, null]);
+    expectNear(r.d[5], 75, 1e-9);
+  });
+
+  it("is null, not a guess, where the RSI did not move", () => {
+    const flat = stochRsi([5, 5, 5, 5, 5, 5], { rsiPeriod: 2, stochPeriod: 2, k: 1, d: 1 });
+    expect(flat.stochRsi).toEqual([null, null, null, null, null, null]);
+    expect(flat.k.every((v) => v === null)).toBe(true);
+  });
+
+  it("uses 14/14/3/3 by default, first %D at index 14 + 14 − 1 + 2 + 2", () => {
+    const closes = Array.from({ length: 40 }, (_, i) => 100 + 10 * Math.sin(i / 3) + (i % 4));
+    const d = stochRsi(closes).d;
+    expect(d.findIndex((v) => v !== null)).toBe(31);
+    for (const v of d.filter((x) => x !== null)) {
+      expect(v).toBeGreaterThanOrEqual(0);
+      expect(v).toBeLessThanOrEqual(100);
+    }
+  });
+});
+
+describe("atr", () => {
+  // True ranges: 2 (high − low), max(2, 2, 0) = 2, max(2, 1.5, 0.5) = 2,
+  // max(3.5, 0.5, 3) = 3.5, max(4, 5, 1) = 5 (a gap above the previous close).
+  // ATR(3): mean(2, 2, 2) = 2; (2 × 2 + 3.5) / 3 = 2.5; (2.5 × 2 + 5) / 3 = 3.333…
+  const candles = [
+    { high: 10, low: 8, close: 9, volume: 0 },
+    { high: 11, low: 9, close: 10.5, volume: 0 },
+    { high: 12, low: 10, close: 10, volume: 0 },
+    { high: 10.5, low: 7, close: 8, volume: 0 },
+    { high: 13, low: 9, close: 12, volume: 0 },
+  ];
+
+  it("is Wilder's smoothing of the true range", () => {
+    const a = atr(candles, 3);
+    expect(a.slice(0, 2)).toEqual([null, null]);
+    expectNear(a[2], 2, 1e-12);
+    expectNear(a[3], 2.5, 1e-12);
+    expectNear(a[4], 10 / 3, 1e-12);
+  });
+
+  it("has nothing with fewer candles than its period", () => {
+    expect(atr(candles.slice(0, 2), 3)).toEqual([null, null]);
+    expect(() => atr(candles, 0)).toThrow(RangeError);
+  });
+});
+
+describe("obv", () => {
+  it("adds volume on up closes, subtracts it on down closes, keeps it on equal ones", () => {
+    const candles = [10, 11, 11, 10, 12].map((close, i) => ({ close, volume: (i + 1) * 100 }));
+    expect(obv(candles)).toEqual([0, 200, 200, -200, 300]);
+  });
+});
+
+describe("vwap", () => {
+  it("is the volume-weighted typical price since the first candle", () => {
+    // Typical prices 10, 12, 13 on volumes 100, 300, 0: 10; (1,000 + 3,600) / 400 = 11.5; 11.5.
+    const v = vwap([
+      { high: 12, low: 8, close: 10, volume: 100 },
+      { high: 13, low: 11, close: 12, volume: 300 },
+      { high: 15, low: 12, close: 12, volume: 0 },
+    ]);
+    expect(v).toEqual([10, 11.5, 11.5]);
+  });
+
+  it("is null until some volume traded", () => {
+    expect(vwap([{ high: 2, low: 1, close: 1.5, volume: 0 }])).toEqual([null]);
   });
 });

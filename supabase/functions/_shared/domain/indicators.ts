@@ -218,3 +218,122 @@ export function linearRegression(xs: readonly number[], ys: readonly number[]): 
   const r2 = syy === 0 ? 0 : Math.min(1, (sxy * sxy) / (sxx * syy));
   return { slope, intercept: my - slope * mx, r2 };
 }
+
+/** `sma` of a series that may hold nulls: defined where the last `period` values all are. */
+function smaOfSeries(series: Series, period: number): Series {
+  assertPeriod(period);
+  const out: Series = new Array<number | null>(series.length).fill(null);
+  let sum = 0;
+  let run = 0;
+  for (let i = 0; i < series.length; i++) {
+    const v = series[i];
+    if (v === null) {
+      sum = 0;
+      run = 0;
+      continue;
+    }
+    sum += v;
+    run += 1;
+    if (run > period) sum -= series[i - period] as number;
+    if (run >= period) out[i] = sum / period;
+  }
+  return out;
+}
+
+export interface StochRsiResult {
+  /** (RSI − lowest RSI) / (highest − lowest) over `stochPeriod` RSIs, × 100 (0..100). */
+  stochRsi: Series;
+  /** %K: SMA(k) of stochRsi. */
+  k: Series;
+  /** %D: SMA(d) of %K. */
+  d: Series;
+}
+
+/**
+ * Stochastic RSI (Chande and Kroll): the stochastic oscillator applied to Wilder's RSI, scaled
+ * 0..100 as TradingView shows it, by default RSI 14, stochastic 14, %K 3, %D 3. Where the RSI did
+ * not move over the stochastic period (highest = lowest) the value is `null`, not a guess.
+ */
+export function stochRsi(
+  closes: readonly number[],
+  options: { rsiPeriod?: number; stochPeriod?: number; k?: number; d?: number } = {},
+): StochRsiResult {
+  const rsiPeriod = options.rsiPeriod ?? 14;
+  const stochPeriod = options.stochPeriod ?? 14;
+  assertPeriod(stochPeriod);
+  const r = rsi(closes, rsiPeriod);
+  const raw: Series = new Array<number | null>(closes.length).fill(null);
+  for (let i = rsiPeriod + stochPeriod - 1; i < closes.length; i++) {
+    const window = r.slice(i - stochPeriod + 1, i + 1) as number[];
+    const lo = Math.min(...window);
+    const hi = Math.max(...window);
+    raw[i] = hi === lo ? null : ((r[i] as number) - lo) / (hi - lo) * 100;
+  }
+  const k = smaOfSeries(raw, options.k ?? 3);
+  return { stochRsi: raw, k, d: smaOfSeries(k, options.d ?? 3) };
+}
+
+/** What the range indicators need of a candle. */
+export interface Ohlcv {
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+}
+
+/**
+ * Wilder's Average True Range, by default 14 periods. The true range of the first candle is its
+ * high − low (there is no previous close); after that the largest of high − low, |high −
+ * previous close| and |low − previous close|. The first ATR, at index `period − 1`, is the mean
+ * of the first `period` true ranges; then (previous × (period − 1) + true range) / period.
+ */
+export function atr(candles: readonly Ohlcv[], period = 14): Series {
+  assertPeriod(period);
+  const out: Series = new Array<number | null>(candles.length).fill(null);
+  if (candles.length < period) return out;
+  const tr = candles.map((c, i) => {
+    if (i === 0) return c.high - c.low;
+    const prev = candles[i - 1].close;
+    return Math.max(c.high - c.low, Math.abs(c.high - prev), Math.abs(c.low - prev));
+  });
+  let value = mean(tr.slice(0, period));
+  out[period - 1] = value;
+  for (let i = period; i < candles.length; i++) {
+    value = (value * (period - 1) + tr[i]) / period;
+    out[i] = value;
+  }
+  return out;
+}
+
+/**
+ * On-Balance Volume (Granville): starts at 0 on the first candle, then adds the candle's volume
+ * when it closes above the previous close, subtracts it when below, and keeps it when equal.
+ */
+export function obv(candles: readonly Pick<Ohlcv, "close" | "volume">[]): Series {
+  const out: Series = [];
+  let total = 0;
+  candles.forEach((c, i) => {
+    if (i > 0) {
+      const prev = candles[i - 1].close;
+      if (c.close > prev) total += c.volume;
+      else if (c.close < prev) total -= c.volume;
+    }
+    out.push(total);
+  });
+  return out;
+}
+
+/**
+ * Volume-Weighted Average Price anchored at the first candle: Σ(typical price × volume) / Σ volume
+ * with typical price (high + low + close) / 3. `null` until some volume has traded. Crypto has no
+ * session close, so the chart's first candle is the anchor (decision 0035).
+ */
+export function vwap(candles: readonly Ohlcv[]): Series {
+  let pv = 0;
+  let v = 0;
+  return candles.map((c) => {
+    pv += ((c.high + c.low + c.close) / 3) * c.volume;
+    v += c.volume;
+    return v > 0 ? pv / v : null;
+  });
+}

@@ -4,6 +4,7 @@ import {
   effectiveWindow,
   fallbackWindow,
   hasActivePaidPlan,
+  hasProAnalytics,
   hasSelectableWindow,
   isPaidPlan,
   isPlanId,
@@ -99,5 +100,18 @@ describe("plans", () => {
       expect(windowLabel(5)).toEqual({ count: 5, unit: "minutes" });
       expect(windowLabel(30)).toEqual({ count: 30, unit: "minutes" });
     });
+  });
+});
+
+describe("hasProAnalytics", () => {
+  it("is Pro and Enterprise with an active subscription, never Basic, free or banned", () => {
+    expect(hasProAnalytics({ plan: "pro", subscriptionActive: true })).toBe(true);
+    expect(hasProAnalytics({ plan: "enterprise", subscriptionActive: true })).toBe(true);
+    expect(hasProAnalytics({ plan: "basic", subscriptionActive: true })).toBe(false);
+    expect(hasProAnalytics({ plan: "none", subscriptionActive: false })).toBe(false);
+    expect(hasProAnalytics({ plan: "pro", subscriptionActive: false })).toBe(false);
+    expect(hasProAnalytics({ plan: "enterprise", subscriptionActive: true, banned: true })).toBe(
+      false,
+    );
   });
 });

@@ -43,6 +43,20 @@ export function hasActivePaidPlan(account: {
  * The database holds the same rule (`public.allowed_windows`, `public.fallback_window`,
  * see docs/decisions/0005-windows-per-plan.md) and refuses any other window.
  */
+/**
+ * Pro's analysis (historical comparisons, advanced analytics, additional indicators): Pro and
+ * Enterprise with an active subscription, not banned. The database enforces the same rule
+ * (private.require_pro_plan, decision 0035); this only decides what the screens offer.
+ */
+export function hasProAnalytics(account: {
+  plan: PlanId;
+  subscriptionActive: boolean;
+  banned?: boolean;
+}): boolean {
+  return account.subscriptionActive && !account.banned &&
+    (account.plan === "pro" || account.plan === "enterprise");
+}
+
 export const WINDOW_MINUTES = [0, 5, 10, 15, 20, 25, 30] as const;
 export type WindowMinutes = (typeof WINDOW_MINUTES)[number];
 

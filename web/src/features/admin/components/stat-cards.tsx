@@ -4,7 +4,10 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { adminQueries } from "../api/queries";
 import { formatEuros } from "../utils/format";
 
-/** The six stat cards, refreshed every 30 s. */
+/**
+ * The stat cards, refreshed every 30 s. Revenue and active subscriptions are paying Stripe
+ * subscriptions only; plans switched on by hand (and admins' plans) have a card of their own.
+ */
 export function StatCards() {
   const { t, i18n } = useTranslation("admin");
   const stats = useQuery(adminQueries.stats());
@@ -28,11 +31,17 @@ export function StatCards() {
       value: s ? formatEuros(s.total_revenue ?? 0, i18n.language) : "–",
     },
     { id: "bannedUsers", label: t("stats.bannedUsers"), value: number(s?.banned_users) },
+    {
+      id: "complimentary",
+      label: t("stats.complimentary"),
+      value: number(s?.complimentary_subscriptions),
+      note: s ? t("stats.adminPlans", { count: s.admin_plans }) : undefined,
+    },
   ];
   return (
     <section
       aria-label={t("stats.label")}
-      className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6"
+      className="grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-7"
     >
       {cards.map((card) => (
         <Card key={card.id} data-testid={`stat-${card.id}`} className="gap-2 py-4">
@@ -41,7 +50,12 @@ export function StatCards() {
               {card.label}
             </CardTitle>
           </CardHeader>
-          <CardContent className="px-4 text-2xl font-bold tabular-nums">{card.value}</CardContent>
+          <CardContent className="px-4 text-2xl font-bold tabular-nums">
+            {card.value}
+            {"note" in card && card.note && (
+              <p className="mt-1 text-xs font-normal text-muted-foreground">{card.note}</p>
+            )}
+          </CardContent>
         </Card>
       ))}
       {stats.isError && (

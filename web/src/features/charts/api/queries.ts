@@ -1,6 +1,7 @@
 import type { MoverEntry } from "@domain/realtime";
 import { queryOptions } from "@tanstack/react-query";
 import { type HistoryRow, marketQueries } from "@/lib/market-queries";
+import { supabase } from "@/lib/supabase";
 
 export type ChartSymbol = {
   instrumentId: number;
@@ -49,6 +50,39 @@ export function toChartPoints(rows: readonly HistoryRow[]): ChartPoint[] {
     .filter((point) => Number.isFinite(point.t) && Number.isFinite(point.price) && point.price > 0);
 }
 
+/** The charts page's spans: the live 3 hours (every plan), and Pro's 24 h, 7 d and 30 d. */
+export const CHART_RANGES = ["3h", "24h", "7d", "30d"] as const;
+export type ChartRange = (typeof CHART_RANGES)[number];
+export type CompareRange = Exclude<ChartRange, "3h">;
+/** `history_compare` takes two to four symbols. */
+export const COMPARE_MIN = 2;
+export const COMPARE_MAX = 4;
+
+export type ComparedSeries = {
+  instrumentId: number;
+  symbol: string;
+  exchange: string;
+  /** Percent change since the series' first close, by time (epoch ms). */
+  points: { t: number; pct: number }[];
+};
+
+async function getComparison(ids: readonly number[], range: CompareRange) {
+  const { data, error } = await supabase.rpc("history_compare", {
+    instruments: [...ids],
+    range,
+  });
+  if (error) throw error;
+  return (data ?? []).map((row): ComparedSeries => ({
+    instrumentId: Number(row.instrument_id),
+    symbol: row.symbol ?? "",
+    exchange: row.exchange ?? "",
+    points: ((row.points ?? []) as [number, number][]).map(([t, pct]) => ({
+      t: Number(t),
+      pct: Number(pct),
+    })),
+  }));
+}
+
 export const chartsQueries = {
   all: ["charts"] as const,
   /** The symbols to choose from: the window's movers feed (the dashboard's cache entry). */
@@ -60,5 +94,12 @@ export const chartsQueries = {
       ...marketQueries.history(instrumentId),
       staleTime: 60_000,
       select: toChartPoints,
+    }),
+  /** Pro and Enterprise: two to four symbols normalised to the same start (`history_compare`). */
+  compare: (ids: readonly number[], range: CompareRange) =>
+    queryOptions({
+      queryKey: [...chartsQueries.all, "compare", range, [...ids].sort((a, b) => a - b)] as const,
+      queryFn: () => getComparison(ids, range),
+      staleTime: 60_000,
     }),
 };

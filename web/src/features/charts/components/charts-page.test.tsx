@@ -13,9 +13,12 @@ const feed = [
   { instrument_id: 3, symbol: "BTC/USD", exchange: "Coinbase", pct: 1 },
 ].map((row) => ({ ...row, price: 1 }));
 
-function renderCharts(history: (instrumentId: unknown) => unknown[] = () => []) {
+function renderCharts(
+  history: (instrumentId: unknown) => unknown[] = () => [],
+  plan: "basic" | "pro" = "pro",
+) {
   supabaseMock.signInWithProfile("ada@example.com", {
-    plan: "pro",
+    plan,
     subscription_active: true,
     selected_window_minutes: 20,
   });
@@ -110,5 +113,69 @@ describe("ChartsPage", () => {
     await choose();
     expect(await screen.findByRole("button", { name: "Symbols: None" })).toBeInTheDocument();
     expect(screen.queryByRole("figure")).not.toBeInTheDocument();
+  });
+
+  it("compares Pro's chosen symbols over 7 days from the candle history", async () => {
+    const calls: unknown[] = [];
+    renderCharts();
+    supabaseMock.setRpc("history_compare", (args) => {
+      calls.push(args);
+      return {
+        data: [
+          {
+            instrument_id: 1,
+            symbol: "SOL/USDT",
+            exchange: "Binance",
+            points: [
+              [1, 0],
+              [2, 3.5],
+            ],
+          },
+          {
+            instrument_id: 2,
+            symbol: "PEPE/WETH",
+            exchange: "Uniswap V3 (ethereum)",
+            points: [
+              [1, 0],
+              [2, -1.25],
+            ],
+          },
+        ],
+        error: null,
+      };
+    });
+    await choose("SOL/USDT · Binance", "PEPE/WETH · Uniswap V3 (ethereum)");
+    fireEvent.click(screen.getByRole("button", { name: "7 days" }));
+    expect(
+      await screen.findByRole("figure", {
+        name: "SOL/USDT, PEPE/WETH over 7 days, as change since the start",
+      }),
+    ).toBeInTheDocument();
+    expect(screen.getAllByTestId("compare-series").map((li) => li.textContent)).toEqual([
+      "SOL/USDT: 2 points",
+      "PEPE/WETH: 2 points",
+    ]);
+    expect(calls).toContainEqual({ instruments: [2, 1], range: "7d" });
+  });
+
+  it("asks Pro for two to four symbols before comparing", async () => {
+    renderCharts();
+    await choose("SOL/USDT · Binance");
+    fireEvent.click(screen.getByRole("button", { name: "30 days" }));
+    expect(
+      await screen.findByText("Choose 2 to 4 symbols to compare them over this span."),
+    ).toBeInTheDocument();
+  });
+
+  it("shows Basic an upgrade prompt in place of the longer spans", async () => {
+    renderCharts(() => [], "basic");
+    fireEvent.click(await screen.findByRole("button", { name: "24 hours" }));
+    const prompt = await screen.findByTestId("upgrade-prompt");
+    expect(prompt).toHaveTextContent("is a Pro feature");
+    expect(within(prompt).getByRole("link", { name: "Upgrade to Pro" })).toHaveAttribute(
+      "href",
+      "/pricing",
+    );
+    expect(supabaseMock.client.rpc).not.toHaveBeenCalledWith("history_compare", expect.anything());
   });
 });

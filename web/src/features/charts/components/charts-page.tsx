@@ -1,14 +1,23 @@
-import { effectiveWindow } from "@domain/plans";
+import { effectiveWindow, hasProAnalytics } from "@domain/plans";
 import { useQueries, useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router-dom";
 import { MultiSelect } from "@/components/multi-select";
+import { UpgradePrompt } from "@/components/upgrade-prompt";
+import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { useCurrentUser } from "@/hooks/use-current-user";
 import { LOGIN_PATH } from "@/lib/redirect";
-import { chartsQueries, strongestSymbols } from "../api/queries";
+import {
+  CHART_RANGES,
+  chartsQueries,
+  COMPARE_MAX,
+  COMPARE_MIN,
+  strongestSymbols,
+  type ChartRange,
+} from "../api/queries";
 import type { PriceSeries } from "./price-lines-chart";
 
 // recharts (about 110 KB gzipped) is loaded when there is something to draw, not with the page.
@@ -16,7 +25,11 @@ const PriceLinesChart = lazy(() =>
   import("./price-lines-chart").then((m) => ({ default: m.PriceLinesChart })),
 );
 
-/** /charts (subscribers only): the last 3 hours of several symbols in one chart. */
+/**
+ * /charts (subscribers only): the last 3 hours of several symbols in one chart; Pro and
+ * Enterprise also compare two to four symbols over 24 hours, 7 days or 30 days from the candle
+ * history (`history_compare`), where other plans see an upgrade prompt.
+ */
 export function ChartsPage() {
   const { t } = useTranslation("charts");
   const { profile, isPending } = useCurrentUser();
@@ -36,6 +49,20 @@ export function ChartsPage() {
   );
   const histories = useQueries({
     queries: chosen.map((symbol) => chartsQueries.history(symbol.instrumentId)),
+  });
+  const [range, setRange] = useState<ChartRange>("3h");
+  const pro =
+    profile !== null &&
+    hasProAnalytics({
+      plan: profile.plan,
+      subscriptionActive: profile.subscription_active,
+      banned: profile.banned,
+    });
+  const ids = chosen.map((symbol) => symbol.instrumentId);
+  const comparable = ids.length >= COMPARE_MIN && ids.length <= COMPARE_MAX;
+  const comparison = useQuery({
+    ...chartsQueries.compare(ids, range === "3h" ? "24h" : range),
+    enabled: pro && range !== "3h" && comparable,
   });
 
   if (isPending) {
@@ -105,19 +132,42 @@ export function ChartsPage() {
         )}
       </Card>
 
-      {chosen.length > 0 && (
-        <Card className="gap-3 px-4 py-4">
-          {loading ? (
+      <div role="group" aria-label={t("range.label")} className="flex flex-wrap gap-2">
+        {CHART_RANGES.map((r) => (
+          <Button
+            key={r}
+            size="sm"
+            variant={r === range ? "default" : "outline"}
+            aria-pressed={r === range}
+            onClick={() => setRange(r)}
+          >
+            {t(`range.${r}`)}
+          </Button>
+        ))}
+      </div>
+
+      {range !== "3h" ? (
+        <Card className="gap-3 px-4 py-4" data-testid="compare-card">
+          {!pro ? (
+            <UpgradePrompt
+              title={t("compare.upgradeTitle")}
+              description={t("compare.upgradeDescription")}
+            />
+          ) : !comparable ? (
+            <p role="status" className="py-10 text-center text-sm text-muted-foreground">
+              {t("compare.pick", { min: COMPARE_MIN, max: COMPARE_MAX })}
+            </p>
+          ) : comparison.isPending ? (
             <div className="flex justify-center py-16">
               <Spinner label={t("loading")} className="size-6" />
             </div>
-          ) : failed && series.length === 0 ? (
+          ) : comparison.isError ? (
             <p role="alert" className="text-sm text-destructive">
               {t("failed")}
             </p>
-          ) : series.length === 0 ? (
+          ) : comparison.data.every((item) => item.points.length === 0) ? (
             <p role="status" className="py-10 text-center text-sm text-muted-foreground">
-              {t("noData")}
+              {t("compare.noData")}
             </p>
           ) : (
             <>
@@ -129,21 +179,70 @@ export function ChartsPage() {
                 }
               >
                 <PriceLinesChart
-                  series={series}
-                  label={t("chartLabel", { symbols: series.map((s) => s.name).join(", ") })}
+                  days={range !== "24h"}
+                  series={comparison.data.map((item) => ({
+                    id: String(item.instrumentId),
+                    name: `${item.symbol} (${item.exchange})`,
+                    points: item.points,
+                  }))}
+                  label={t("compare.chartLabel", {
+                    range: t(`range.${range}`),
+                    symbols: comparison.data.map((item) => item.symbol).join(", "),
+                  })}
                 />
               </Suspense>
-              <p className="text-xs text-muted-foreground">{t("changeHint")}</p>
+              <p className="text-xs text-muted-foreground">{t("compare.hint")}</p>
               <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
-                {series.map((item) => (
-                  <li key={item.id}>
-                    {t("seriesPoints", { symbol: item.name, count: item.points.length })}
+                {comparison.data.map((item) => (
+                  <li key={item.instrumentId} data-testid="compare-series">
+                    {t("seriesPoints", { symbol: item.symbol, count: item.points.length })}
                   </li>
                 ))}
               </ul>
             </>
           )}
         </Card>
+      ) : (
+        chosen.length > 0 && (
+          <Card className="gap-3 px-4 py-4">
+            {loading ? (
+              <div className="flex justify-center py-16">
+                <Spinner label={t("loading")} className="size-6" />
+              </div>
+            ) : failed && series.length === 0 ? (
+              <p role="alert" className="text-sm text-destructive">
+                {t("failed")}
+              </p>
+            ) : series.length === 0 ? (
+              <p role="status" className="py-10 text-center text-sm text-muted-foreground">
+                {t("noData")}
+              </p>
+            ) : (
+              <>
+                <Suspense
+                  fallback={
+                    <div className="flex justify-center py-16">
+                      <Spinner label={t("loading")} className="size-6" />
+                    </div>
+                  }
+                >
+                  <PriceLinesChart
+                    series={series}
+                    label={t("chartLabel", { symbols: series.map((s) => s.name).join(", ") })}
+                  />
+                </Suspense>
+                <p className="text-xs text-muted-foreground">{t("changeHint")}</p>
+                <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
+                  {series.map((item) => (
+                    <li key={item.id}>
+                      {t("seriesPoints", { symbol: item.name, count: item.points.length })}
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
+          </Card>
+        )
       )}
     </div>
   );

@@ -32,13 +32,20 @@ export type PriceSeries = {
 type PriceLinesChartProps = {
   series: readonly PriceSeries[];
   label: string;
+  /** Spans of days show the date on the time axis, not only the time. */
+  days?: boolean;
 };
 
 /** The charts page's line chart: one line per symbol on a shared time axis. */
-export function PriceLinesChart({ series, label }: PriceLinesChartProps) {
+export function PriceLinesChart({ series, label, days = false }: PriceLinesChartProps) {
   const { i18n } = useTranslation();
   const locale = i18n.resolvedLanguage ?? "en";
-  const time = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit" });
+  const time = new Intl.DateTimeFormat(
+    locale,
+    days
+      ? { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }
+      : { hour: "2-digit", minute: "2-digit" },
+  );
   const percent = new Intl.NumberFormat(locale, {
     style: "percent",
     maximumFractionDigits: 2,

@@ -90,6 +90,65 @@ async function getSourceHealth(): Promise<SourceHealthRow[]> {
   return data ?? [];
 }
 
+/** Pro's candles for the indicators: 5-minute (24 h), hourly (7 days) or 4-hour (30 days). */
+export const CANDLE_RESOLUTIONS = ["5m", "1h", "4h"] as const;
+export type CandleResolution = (typeof CANDLE_RESOLUTIONS)[number];
+export type ProCandle = {
+  start: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+};
+
+async function getProCandles(instrumentId: number, resolution: CandleResolution) {
+  const { data, error } = await supabase.rpc("history_candles", {
+    instrument: instrumentId,
+    resolution,
+  });
+  if (error) throw error;
+  return (data ?? []).map((row): ProCandle => ({
+    start: Date.parse(row.bucket ?? ""),
+    open: Number(row.open),
+    high: Number(row.high),
+    low: Number(row.low),
+    close: Number(row.close),
+    volume: Number(row.volume),
+  }));
+}
+
+type Outcome = { avg_pct: number | null; samples: number };
+/** `history_insights(instrument)`: the comparison and the analytics (decision 0035). */
+export type Insights = {
+  as_of: string | null;
+  move_1h_pct: number | null;
+  comparison: {
+    hours: number;
+    occurrences: number;
+    after_1h: Outcome;
+    after_4h: Outcome;
+    after_24h: Outcome;
+  };
+  percentile: number | null;
+  btc_correlation: number | null;
+  btc_correlation_pairs: number;
+  volatility: {
+    regime: "calm" | "normal" | "wild" | null;
+    stddev_24h_pct: number | null;
+    stddev_30d_pct: number | null;
+  };
+  drawdown: { pct: number; peak_at: string | null; trough_at: string | null };
+};
+
+async function getInsights(instrumentId: number): Promise<Insights> {
+  const { data, error } = await supabase.rpc("history_insights", { instrument: instrumentId });
+  if (error) throw error;
+  if (data === null || typeof data !== "object")
+    throw new Error("history_insights answered nothing");
+  return data as unknown as Insights;
+}
+
 export const dashboardQueries = {
   all: ["dashboard"] as const,
   /** `movers_feed(window)`, kept current by `useMoversStream(window)`. */
@@ -115,4 +174,18 @@ export const dashboardQueries = {
   /** The last 3 hours of one instrument, oldest first; refetched each time the analysis opens. */
   history: (instrumentId: number) =>
     queryOptions({ ...marketQueries.history(instrumentId), staleTime: 0 }),
+  /** Pro and Enterprise: the symbol against its own history (`history_insights`). */
+  insights: (instrumentId: number) =>
+    queryOptions({
+      queryKey: [...dashboardQueries.all, "insights", instrumentId] as const,
+      queryFn: () => getInsights(instrumentId),
+      staleTime: 60_000,
+    }),
+  /** Pro and Enterprise: candles for the additional indicators (`history_candles`). */
+  proCandles: (instrumentId: number, resolution: CandleResolution) =>
+    queryOptions({
+      queryKey: [...dashboardQueries.all, "pro-candles", instrumentId, resolution] as const,
+      queryFn: () => getProCandles(instrumentId, resolution),
+      staleTime: 60_000,
+    }),
 };

@@ -116,3 +116,67 @@ describe("AnalysisDialog: other features' actions on the symbol", () => {
     expect(await screen.findByRole("button", { name: "Act on PEPE/WETH" })).toBeInTheDocument();
   });
 });
+
+describe("AnalysisDialog, Pro sections", () => {
+  const insights = {
+    as_of: "2026-11-21T12:00:00Z",
+    move_1h_pct: 4.5,
+    comparison: {
+      hours: 719,
+      occurrences: 12,
+      after_1h: { avg_pct: -0.8, samples: 12 },
+      after_4h: { avg_pct: 1.25, samples: 11 },
+      after_24h: { avg_pct: 3.5, samples: 9 },
+    },
+    percentile: 97.5,
+    btc_correlation: 0.62,
+    btc_correlation_pairs: 280,
+    volatility: { regime: "wild", stddev_24h_pct: 2.1, stddev_30d_pct: 1.1 },
+    drawdown: { pct: -6.25, peak_at: null, trough_at: null },
+  };
+
+  it("shows Basic an upgrade prompt in their place and asks the database for nothing of them", async () => {
+    supabaseMock.signInWithProfile("basic@example.com", {
+      plan: "basic",
+      subscription_active: true,
+    });
+    const calls: string[] = [];
+    supabaseMock.setRpc("history_insights", () => {
+      calls.push("history_insights");
+      return { data: null, error: { message: "The Pro plan is required", code: "PT403" } };
+    });
+    renderDialog(history(36, (i) => 1 + i / 100, 5_000_000));
+    const prompt = await screen.findByTestId("upgrade-prompt");
+    expect(prompt).toHaveTextContent("Pro features");
+    expect(within(prompt).getByRole("link", { name: "Upgrade to Pro" })).toHaveAttribute(
+      "href",
+      "/pricing",
+    );
+    expect(screen.queryByTestId("pro-insights")).not.toBeInTheDocument();
+    expect(calls).toEqual([]);
+  });
+
+  it("shows Pro the comparison with its sample sizes and the analytics", async () => {
+    supabaseMock.signInWithProfile("pro@example.com", { plan: "pro", subscription_active: true });
+    supabaseMock.setRpc("history_insights", () => ({ data: insights, error: null }));
+    supabaseMock.setRpc("history_candles", () => ({ data: [], error: null }));
+    renderDialog(history(36, (i) => 1 + i / 100, 5_000_000));
+    const comparison = await screen.findByTestId("comparison");
+    expect(comparison).toHaveTextContent("happened 12 times in the last 719 hourly moves");
+    expect(within(comparison).getByTestId("after-1h")).toHaveTextContent("12 samples");
+    expect(within(comparison).getByTestId("after-24h")).toHaveTextContent("+3.5%");
+    expect(within(comparison).getByTestId("after-24h")).toHaveTextContent("9 samples");
+    const cards = screen.getByTestId("pro-insights");
+    expect(within(cards).getByRole("region", { name: "Volatility regime" })).toHaveTextContent(
+      "Wild",
+    );
+    expect(
+      within(cards).getByRole("region", { name: "Largest drawdown (24 h)" }),
+    ).toHaveTextContent("-6.25%");
+    expect(screen.queryByTestId("upgrade-prompt")).not.toBeInTheDocument();
+    // No candles yet: the panes say so instead of drawing an empty chart.
+    expect(await screen.findByTestId("indicators-not-enough")).toHaveTextContent(
+      "0 candles so far",
+    );
+  });
+});

@@ -13,6 +13,7 @@ import { cn } from "@/lib/utils";
 import { dashboardQueries } from "../api/queries";
 import { AnalysisDetails } from "./analysis-details";
 import { CandlestickChart } from "./candlestick-chart";
+import { ProAnalysis } from "./pro-analysis";
 
 const trendClass: Record<Trend, string> = {
   bullish: "border-transparent bg-success text-success-foreground",
@@ -156,6 +157,7 @@ function AnalysisBody({
           )}
         </>
       )}
+      <ProAnalysis instrumentId={entry.instrument_id} symbol={entry.symbol} />
     </>
   );
 }

@@ -51,7 +51,7 @@ export type CannedReply = {
 };
 
 const TICKET_COLUMNS =
-  "id, ticket_number, user_id, subject, content, status, priority, awaiting_admin, created_at, updated_at";
+  "id, ticket_number, user_id, subject, content, status, priority, awaiting_admin, created_at, updated_at, support_plan, response_due_at, first_response_at";
 const OWNER = "owner:profiles!support_tickets_user_id_fkey(username, email, avatar_url)";
 
 /** A ticket id as the database stores it; anything else is "Ticket not found" without a request. */
@@ -108,7 +108,11 @@ async function fetchNotes(ticketId: string): Promise<TicketNote[]> {
   return data as TicketNote[];
 }
 
-/** The desk shows the tickets with the newest activity; older ones are reached by the filters. */
+/**
+ * The desk serves the tickets that wait for an admin first, by their plan's priority and then the
+ * longest wait (`desk_rank`, `desk_waiting_since`: migration 20261125400200), then the rest by the
+ * newest activity; older ones are reached by the filters.
+ */
 export const DESK_LIMIT = 200;
 
 async function fetchDeskTickets(filters: TicketFilters): Promise<TicketWithOwner[]> {
@@ -118,6 +122,8 @@ async function fetchDeskTickets(filters: TicketFilters): Promise<TicketWithOwner
   if (filters.priority !== "all") query = query.eq("priority", filters.priority);
   if (filters.waiting) query = query.eq("awaiting_admin", true).neq("status", "closed");
   const { data, error, status } = await query
+    .order("desk_rank", { ascending: false })
+    .order("desk_waiting_since", { ascending: true, nullsFirst: false })
     .order("updated_at", { ascending: false })
     .order("ticket_number", { ascending: false })
     .limit(DESK_LIMIT);

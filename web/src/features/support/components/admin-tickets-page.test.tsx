@@ -16,6 +16,9 @@ function ticketRow(number: number, overrides: Partial<TicketWithOwner> = {}): Ti
     awaiting_admin: true,
     created_at: "2026-11-21T12:00:00Z",
     updated_at: "2026-11-21T12:00:00Z",
+    support_plan: "basic",
+    response_due_at: "2026-11-22T12:00:00Z",
+    first_response_at: null,
     owner: { username: null, email: `user${number}@example.com`, avatar_url: null },
     ...overrides,
   };
@@ -76,6 +79,52 @@ describe("/admin/tickets", () => {
         ["eq", "priority", "high"],
       ]),
     );
+  });
+
+  it("shows each ticket's plan and its first-response clock, breached ones marked", async () => {
+    supabaseMock.signInWithProfile("admin@example.com", {
+      role: "admin",
+      plan: "enterprise",
+      subscription_active: true,
+    });
+    const hour = 3_600_000;
+    supabaseMock.setTable("support_tickets", {
+      data: [
+        ticketRow(2001, {
+          support_plan: "enterprise",
+          created_at: new Date(Date.now() - 2 * hour).toISOString(),
+          response_due_at: new Date(Date.now() - hour - 5 * 60_000).toISOString(),
+        }),
+        ticketRow(2002, {
+          support_plan: "pro",
+          created_at: new Date(Date.now() - hour).toISOString(),
+          response_due_at: new Date(Date.now() + 3 * hour).toISOString(),
+        }),
+        ticketRow(2003, {
+          support_plan: "none",
+          awaiting_admin: false,
+          first_response_at: "2026-11-21T13:00:00Z",
+        }),
+      ],
+      error: null,
+    });
+    renderRoute("/admin/tickets");
+
+    const rows = await screen.findAllByTestId("desk-row");
+    expect(within(rows[0]!).getByTestId("ticket-plan")).toHaveTextContent("Enterprise");
+    expect(within(rows[0]!).getByTestId("response-timer")).toHaveAttribute(
+      "data-state",
+      "breached",
+    );
+    expect(within(rows[0]!).getByTestId("response-timer")).toHaveTextContent(
+      "Breached by 1 h 5 min",
+    );
+    expect(within(rows[1]!).getByTestId("ticket-plan")).toHaveTextContent("Pro");
+    expect(within(rows[1]!).getByTestId("response-timer")).toHaveTextContent(
+      /^2 h 59 min left|^3 h 0 min left/,
+    );
+    expect(within(rows[2]!).getByTestId("ticket-plan")).toHaveTextContent("Free");
+    expect(within(rows[2]!).getByTestId("response-timer")).toHaveTextContent("Answered on time");
   });
 
   it("shows admins the unanswered count in the header, from the admin-only desk topic", async () => {

@@ -31,6 +31,8 @@ import {
   waitsForAdmin,
   type TicketFilters,
 } from "../utils/ticket-values";
+import { ResponseTimer } from "./response-timer";
+import { SupportPlanBadge } from "./support-plan-badge";
 import { TicketPriorityBadge } from "./ticket-badges";
 import { TicketStatusSelect } from "./ticket-status-select";
 
@@ -42,7 +44,9 @@ function readFilters(params: URLSearchParams): TicketFilters {
 }
 
 /**
- * /admin/tickets: every ticket, newest activity first, filtered by status and priority. The route
+ * /admin/tickets: every ticket, those waiting for an admin first by their plan's priority and the
+ * longest wait (with each one's first-response clock), then the newest activity; filtered by
+ * status and priority. The route
  * sits behind `RequireAdmin` ("Admin access required" for others); the database refuses
  * non-admins on its own.
  */
@@ -190,6 +194,8 @@ function DeskTable({ tickets }: { tickets: readonly TicketWithOwner[] }) {
           <TableRow>
             <TableHead>{t("admin.columns.ticket")}</TableHead>
             <TableHead>{t("admin.columns.subject")}</TableHead>
+            <TableHead>{t("sla.planColumn")}</TableHead>
+            <TableHead>{t("sla.column")}</TableHead>
             <TableHead>{t("admin.columns.priority")}</TableHead>
             <TableHead>{t("admin.columns.status")}</TableHead>
             <TableHead>{t("admin.columns.activity")}</TableHead>
@@ -210,6 +216,12 @@ function DeskTable({ tickets }: { tickets: readonly TicketWithOwner[] }) {
                   {ticket.owner?.email ?? t("thread.unknown")}
                 </p>
                 <WaitingMark ticket={ticket} />
+              </TableCell>
+              <TableCell>
+                <SupportPlanBadge plan={ticket.support_plan} />
+              </TableCell>
+              <TableCell>
+                <ResponseTimer ticket={ticket} />
               </TableCell>
               <TableCell>
                 <TicketPriorityBadge priority={ticket.priority} />
@@ -249,6 +261,8 @@ function DeskCards({ tickets }: { tickets: readonly TicketWithOwner[] }) {
         >
           <div className="flex flex-wrap items-center gap-2">
             <span className="font-mono font-semibold">#{ticket.ticket_number}</span>
+            <SupportPlanBadge plan={ticket.support_plan} />
+            <ResponseTimer ticket={ticket} />
             <TicketPriorityBadge priority={ticket.priority} />
             <WaitingMark ticket={ticket} />
           </div>

@@ -19,6 +19,9 @@ function ticketRow(overrides: Partial<TicketWithOwner> = {}): TicketWithOwner {
     awaiting_admin: true,
     created_at: "2026-11-21T12:00:00Z",
     updated_at: "2026-11-21T12:00:00Z",
+    support_plan: "basic",
+    response_due_at: "2026-11-22T12:00:00Z",
+    first_response_at: null,
     owner: { username: null, email: "trader@example.com", avatar_url: null },
     ...overrides,
   };

@@ -11,9 +11,11 @@ import { loginPath } from "@/lib/redirect";
 import { isSessionExpiredError } from "@/lib/session-expired";
 import { supportQueries } from "../api/queries";
 import { useTicketStream } from "../hooks/use-ticket-stream";
-import { acceptsReplies, formatDateTime, waitsForAdmin } from "../utils/ticket-values";
+import { acceptsReplies, formatDateTime, targetHours, waitsForAdmin } from "../utils/ticket-values";
 import { InternalNotes } from "./internal-notes";
 import { ReplyForm } from "./reply-form";
+import { ResponseTimer } from "./response-timer";
+import { SupportPlanBadge } from "./support-plan-badge";
 import { TicketPriorityBadge, TicketStatusBadge } from "./ticket-badges";
 import { TicketStatusSelect } from "./ticket-status-select";
 import { TicketThread } from "./ticket-thread";
@@ -100,6 +102,25 @@ export function TicketPage() {
           {t("ticket.opened", { date: formatDateTime(data.created_at, i18n.language) })}
           {isAdmin && data.owner ? ` · ${t("ticket.from", { email: data.owner.email })}` : null}
         </p>
+        {isAdmin ? (
+          <div className="flex flex-wrap items-center gap-2">
+            <SupportPlanBadge plan={data.support_plan} />
+            <ResponseTimer ticket={data} />
+          </div>
+        ) : (
+          <p className="text-sm" data-testid="ticket-target">
+            {data.first_response_at
+              ? t("sla.ownerAnswered", {
+                  date: formatDateTime(data.first_response_at, i18n.language),
+                  hours: targetHours(data),
+                })
+              : t("sla.ownerTarget", {
+                  plan: t(`sla.plan.${data.support_plan}`),
+                  hours: targetHours(data),
+                  date: formatDateTime(data.response_due_at, i18n.language),
+                })}
+          </p>
+        )}
         {isAdmin ? (
           <div className="flex flex-wrap items-center gap-2">
             <span className="text-sm font-medium">{t("admin.status")}</span>

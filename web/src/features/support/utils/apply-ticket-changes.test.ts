@@ -89,6 +89,9 @@ describe("applyTicketStatus", () => {
     awaiting_admin: true,
     created_at: "2026-11-21T12:00:00Z",
     updated_at: "2026-11-21T12:00:00Z",
+    support_plan: "basic",
+    response_due_at: "2026-11-22T12:00:00Z",
+    first_response_at: null,
   };
   const closed = (overrides: Partial<SupportTicket> = {}) =>
     change<SupportTicket>(

@@ -4,7 +4,23 @@ import { appendNewRow, hasStringId, ignoreStreamMessage } from "@/lib/stream-mes
 
 type Tables = Database["public"]["Tables"];
 export type TicketMessage = Tables["ticket_messages"]["Row"];
-export type SupportTicket = Tables["support_tickets"]["Row"];
+/** A ticket as the screens read it (the desk's ordering columns and the escalation mark stay out). */
+export type SupportTicket = Pick<
+  Tables["support_tickets"]["Row"],
+  | "id"
+  | "ticket_number"
+  | "user_id"
+  | "subject"
+  | "content"
+  | "status"
+  | "priority"
+  | "awaiting_admin"
+  | "created_at"
+  | "updated_at"
+  | "support_plan"
+  | "response_due_at"
+  | "first_response_at"
+>;
 
 /**
  * A reply in a ticket's thread: an INSERT on `ticket_messages` is appended unless already there.

@@ -63,3 +63,48 @@ export function formatDateTime(iso: string, locale: string): string {
 export function statusLabelKey(status: TicketStatus) {
   return status === "in_progress" ? ("status.inProgress" as const) : (`status.${status}` as const);
 }
+
+export type SupportPlan = Database["public"]["Enums"]["plan"];
+
+/** What a ticket's first-response clock says (decision 0036). */
+export type ResponseClock =
+  | { state: "answered"; late: boolean }
+  | { state: "waiting"; minutesLeft: number }
+  | { state: "breached"; minutesOver: number }
+  /** Resolved or closed without an answer: the clock stopped. */
+  | { state: "stopped" };
+
+/**
+ * The first-response clock of a ticket at `now`: answered (on time or late), waiting with the
+ * minutes left, or breached with the minutes over its plan's target.
+ */
+export function responseClock(
+  ticket: {
+    status: TicketStatus;
+    response_due_at: string;
+    first_response_at: string | null;
+  },
+  now: number,
+): ResponseClock {
+  const due = Date.parse(ticket.response_due_at);
+  if (ticket.first_response_at) {
+    return { state: "answered", late: Date.parse(ticket.first_response_at) > due };
+  }
+  if (ticket.status === "resolved" || ticket.status === "closed") return { state: "stopped" };
+  const minutes = Math.round((due - now) / 60_000);
+  return minutes >= 0
+    ? { state: "waiting", minutesLeft: minutes }
+    : { state: "breached", minutesOver: -minutes };
+}
+
+/** The hours a plan's first answer may take (as public.support_response_target). */
+export function targetHours(ticket: { created_at: string; response_due_at: string }): number {
+  return Math.round(
+    (Date.parse(ticket.response_due_at) - Date.parse(ticket.created_at)) / 3_600_000,
+  );
+}
+
+/** "2 h 05 min" style durations for the clock. */
+export function splitMinutes(total: number): { hours: number; minutes: number } {
+  return { hours: Math.floor(total / 60), minutes: total % 60 };
+}
