@@ -457,6 +457,7 @@ export type Database = {
           pool_url: string | null;
           price: number;
           price_3hour_ago: number | null;
+          quoted_at: string | null;
           source: string;
           symbol: string;
           ts: string;
@@ -482,6 +483,7 @@ export type Database = {
           pool_url?: string | null;
           price: number;
           price_3hour_ago?: number | null;
+          quoted_at?: string | null;
           source?: string;
           symbol: string;
           ts?: string;
@@ -507,6 +509,7 @@ export type Database = {
           pool_url?: string | null;
           price?: number;
           price_3hour_ago?: number | null;
+          quoted_at?: string | null;
           source?: string;
           symbol?: string;
           ts?: string;
@@ -666,9 +669,12 @@ export type Database = {
       source_health: {
         Row: {
           backoff_until: string | null;
+          cadence_seconds: number | null;
+          clock_skew_ms: number | null;
           failure: string | null;
           http_status: number | null;
           last_attempt_at: string;
+          last_quote_at: string | null;
           last_success_at: string | null;
           message: string | null;
           quotes: number;
@@ -677,9 +683,12 @@ export type Database = {
         };
         Insert: {
           backoff_until?: string | null;
+          cadence_seconds?: number | null;
+          clock_skew_ms?: number | null;
           failure?: string | null;
           http_status?: number | null;
           last_attempt_at: string;
+          last_quote_at?: string | null;
           last_success_at?: string | null;
           message?: string | null;
           quotes?: number;
@@ -688,9 +697,12 @@ export type Database = {
         };
         Update: {
           backoff_until?: string | null;
+          cadence_seconds?: number | null;
+          clock_skew_ms?: number | null;
           failure?: string | null;
           http_status?: number | null;
           last_attempt_at?: string;
+          last_quote_at?: string | null;
           last_success_at?: string | null;
           message?: string | null;
           quotes?: number;
@@ -1319,6 +1331,7 @@ export type Database = {
           pct_3hour: number | null;
           volume_24h: number | null;
           ts: string | null;
+          quoted_at: string | null;
         }[];
       };
       mute_alert_symbol: {
