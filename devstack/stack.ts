@@ -10,7 +10,7 @@ import { App, setExperimental } from "@supabase/lite";
 import { parse as parseToml } from "smol-toml";
 import { ensureSecrets, type StackOptions, type StackSecrets } from "./config.ts";
 import { openDatabase, READY_MARKER, type Db } from "./database.ts";
-import { startCron, scanIntervalMs, type CronRunner } from "./cron.ts";
+import { startMarketCron, type CronRunner } from "./cron.ts";
 import { StackError } from "./errors.ts";
 import { startFunctionsHost, type FunctionsHost } from "./functions/host.ts";
 import { parseSize } from "./body-limit.ts";
@@ -42,6 +42,8 @@ export function scanSettings(env: NodeJS.ProcessEnv = process.env): Record<strin
     "COINBASE_API_URL",
     "GECKOTERMINAL_API_URL",
     "DEX_MIN_LIQUIDITY_USD",
+    "MARKET_CADENCE_SECONDS",
+    "SCAN_INTERVAL_SECONDS",
   ];
   return Object.fromEntries(names.flatMap((name) => (env[name] ? [[name, env[name]]] : [])));
 }
@@ -350,10 +352,9 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
     });
     // What pg_cron + pg_net do on a hosted project: call the scan on schedule.
     if (functions && opts.cron !== false) {
-      cron = startCron({
+      cron = startMarketCron({
         apiUrl: url,
         serviceKey: secrets.secretKey,
-        intervalMs: scanIntervalMs(),
         log,
       });
       alerts?.startCron(url, secrets.secretKey);
