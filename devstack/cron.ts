@@ -5,7 +5,11 @@
 // `market-scan-<source>` do (decision 0033). Never two scans of one schedule at once: a tick that
 // finds one still running is skipped, and a slow venue never delays another's schedule. Failures
 // are logged when they start or change, and once a minute a summary.
-import { DEFAULT_CADENCE_SECONDS, parseCadence, refreshSeconds } from "../supabase/functions/_shared/domain/cadence.ts";
+import {
+  DEFAULT_CADENCE_SECONDS,
+  parseCadence,
+  refreshSeconds,
+} from "../supabase/functions/_shared/domain/cadence.ts";
 import { MARKET_SOURCES, type MarketSource } from "../supabase/functions/_shared/domain/market.ts";
 
 export const DEFAULT_SCAN_INTERVAL_SECONDS = 10;
@@ -163,7 +167,10 @@ export function marketSources(env: NodeJS.ProcessEnv = process.env): MarketSourc
 }
 
 /** One line per source: its cadence and, for the DEX rotation, each pool's refresh interval. */
-export function describeCadence(sources: MarketSource[], cadence: Record<MarketSource, number>): string {
+export function describeCadence(
+  sources: MarketSource[],
+  cadence: Record<MarketSource, number>,
+): string {
   return sources
     .map((s) => {
       const every = cadence[s];

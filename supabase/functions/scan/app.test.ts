@@ -442,40 +442,43 @@ Deno.test("scan: each source's state is recorded — live, backing off, or faili
   // Each source's state is recorded as soon as it was read, one call per source.
   assertEquals(recorded.length, 4);
   ok(recorded.every((r) => r.scannedAt === NOW.toISOString() && r.health.length === 1));
-  deepStrictEqual(recorded.map((r) => r.health[0]!).sort((a, b) => a.source.localeCompare(b.source)), [
-    {
-      source: "binance",
-      state: "backoff",
-      quotes: 0,
-      backoffUntil: "2026-03-02T12:01:00.000Z",
-      cadenceSeconds: 2,
-    },
-    {
-      source: "coinbase",
-      state: "failing",
-      quotes: 0,
-      failure: "http",
-      httpStatus: 503,
-      message: "api.coinbase.com answered HTTP 503",
-      cadenceSeconds: 2,
-    },
-    {
-      source: "dex",
-      state: "failing",
-      quotes: 0,
-      failure: "timeout",
-      message: "no answer within 8000 ms",
-      // Each pool: every 3 s one of five networks, so every 15 s.
-      cadenceSeconds: 15,
-    },
-    {
-      source: "simulated",
-      state: "ok",
-      quotes: body.sources.simulated.quotes,
-      cadenceSeconds: 10,
-      lastQuoteAt: NOW.toISOString(),
-    },
-  ]);
+  deepStrictEqual(
+    recorded.map((r) => r.health[0]!).sort((a, b) => a.source.localeCompare(b.source)),
+    [
+      {
+        source: "binance",
+        state: "backoff",
+        quotes: 0,
+        backoffUntil: "2026-03-02T12:01:00.000Z",
+        cadenceSeconds: 2,
+      },
+      {
+        source: "coinbase",
+        state: "failing",
+        quotes: 0,
+        failure: "http",
+        httpStatus: 503,
+        message: "api.coinbase.com answered HTTP 503",
+        cadenceSeconds: 2,
+      },
+      {
+        source: "dex",
+        state: "failing",
+        quotes: 0,
+        failure: "timeout",
+        message: "no answer within 8000 ms",
+        // Each pool: every 3 s one of five networks, so every 15 s.
+        cadenceSeconds: 15,
+      },
+      {
+        source: "simulated",
+        state: "ok",
+        quotes: body.sources.simulated.quotes,
+        cadenceSeconds: 10,
+        lastQuoteAt: NOW.toISOString(),
+      },
+    ],
+  );
 });
 
 Deno.test("scan: failing to record the sources' state does not fail the scan", async () => {
@@ -524,7 +527,9 @@ Deno.test("scan: a source that is not enabled, or a body that is not a source li
   const offBody = await off.json();
   assertEquals(offBody.error, "source_not_enabled");
   ok(offBody.message.includes("binance"));
-  for (const bad of ["{", JSON.stringify({ sources: "binance" }), JSON.stringify({ sources: [] })]) {
+  for (
+    const bad of ["{", JSON.stringify({ sources: "binance" }), JSON.stringify({ sources: [] })]
+  ) {
     const res = await post(t.app, bad);
     assertEquals(res.status, 400);
     assertEquals((await res.json()).error, "invalid_body");

@@ -106,17 +106,17 @@ export function sourceHealth(report: ScanResponse["sources"]): SourceHealth[] {
 
 function healthState(source: MarketSource, r: SourceReport): SourceHealth {
   return r.error
-      ? {
-        source,
-        state: "failing",
-        quotes: 0,
-        failure: r.failure ?? "other",
-        ...(r.httpStatus ? { httpStatus: r.httpStatus } : {}),
-        message: r.error.slice(0, 300),
-      }
-      : r.backoffUntil && r.quotes === 0
-      ? { source, state: "backoff", quotes: 0, backoffUntil: r.backoffUntil }
-      : { source, state: "ok", quotes: r.quotes };
+    ? {
+      source,
+      state: "failing",
+      quotes: 0,
+      failure: r.failure ?? "other",
+      ...(r.httpStatus ? { httpStatus: r.httpStatus } : {}),
+      message: r.error.slice(0, 300),
+    }
+    : r.backoffUntil && r.quotes === 0
+    ? { source, state: "backoff", quotes: 0, backoffUntil: r.backoffUntil }
+    : { source, state: "ok", quotes: r.quotes };
 }
 
 export interface ScanResponse {
@@ -252,7 +252,14 @@ interface SourceRun {
 }
 
 function sumIngests(results: IngestResult[]): IngestResult {
-  const total: IngestResult = { instruments: 0, movers: 0, stale: 0, pruned: 0, broadcasts: 0, skipped: 0 };
+  const total: IngestResult = {
+    instruments: 0,
+    movers: 0,
+    stale: 0,
+    pruned: 0,
+    broadcasts: 0,
+    skipped: 0,
+  };
   for (const r of results) {
     for (const key of Object.keys(total) as (keyof IngestResult)[]) total[key] += r[key];
   }
@@ -271,7 +278,11 @@ async function requestedSources(req: Request, enabled: MarketSource[]): Promise<
   try {
     body = JSON.parse(text);
   } catch {
-    throw new HttpError(400, "invalid_body", "The scan takes a JSON body: {} or { \"sources\": [\"binance\"] }.");
+    throw new HttpError(
+      400,
+      "invalid_body",
+      'The scan takes a JSON body: {} or { "sources": ["binance"] }.',
+    );
   }
   const list = typeof body === "object" && body !== null && !Array.isArray(body)
     ? (body as { sources?: unknown }).sources
@@ -465,7 +476,9 @@ export function createScanApp(deps: ScanDeps = {}) {
     // woken: the schedule delivers them then.
     let alerts: AlertsResult | undefined;
     if (db.enqueueAlerts) {
-      const stamps = ingests.length > 0 ? [...new Set(ingests.map((r) => r.scannedAt))] : [scannedAt];
+      const stamps = ingests.length > 0
+        ? [...new Set(ingests.map((r) => r.scannedAt))]
+        : [scannedAt];
       try {
         alerts = { alerts: 0, jobs: 0 };
         for (const stamp of stamps) {

@@ -57,7 +57,9 @@ export function parseCadence(
     const source = match[1] as MarketSource;
     if (!(MARKET_SOURCES as readonly string[]).includes(source)) {
       throw new CadenceError(
-        `MARKET_CADENCE_SECONDS names an unknown source "${match[1]}"; use ${MARKET_SOURCES.join(", ")}`,
+        `MARKET_CADENCE_SECONDS names an unknown source "${match[1]}"; use ${
+          MARKET_SOURCES.join(", ")
+        }`,
       );
     }
     const seconds = Number(match[2]);

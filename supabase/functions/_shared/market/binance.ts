@@ -179,7 +179,10 @@ export function createBinanceAdapter(venue: BinanceAdapterOptions = {}): MarketA
       const paused = backoff.activeAt(now);
       if (paused) return { quotes: [], ...NO_ROWS, source: "binance", backoffUntil: paused };
       const full = known.size === 0 || now.getTime() - fullAt >= fullEvery;
-      const answer = await getJson(ctx, `${base}${full ? BINANCE_TICKER_PATH : BINANCE_PRICE_PATH}`);
+      const answer = await getJson(
+        ctx,
+        `${base}${full ? BINANCE_TICKER_PATH : BINANCE_PRICE_PATH}`,
+      );
       if (!answer.ok) {
         return { quotes: [], ...NO_ROWS, source: "binance", backoffUntil: answer.backoffUntil };
       }
