@@ -20,6 +20,8 @@ test("each row shows its data age in seconds, and a quote older than its window 
     const res = await route.fetch();
     const rows = (await res.json()) as Record<string, unknown>[];
     const template = rows[0] ?? {};
+    // In place of the 100th entry, so the list keeps its 100.
+    if (rows.length >= 100) rows.pop();
     rows.unshift({
       ...template,
       id: 987_654_321,
@@ -30,6 +32,16 @@ test("each row shows its data age in seconds, and a quote older than its window 
       quoted_at: quotedAt,
     });
     await route.fulfill({ response: res, json: rows });
+  });
+  // Live scans would replace the list (the window's top 100) within seconds: this test keeps the
+  // Realtime connection but holds back the movers broadcasts, so the first answer stays on screen.
+  await page.routeWebSocket(/\/realtime\/v1\//, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => server.send(message));
+    server.onMessage((message) => {
+      if (typeof message === "string" && message.includes('"movers"')) return;
+      ws.send(message);
+    });
   });
   await logIn(page, "enterprise@demo.local", "/dashboard");
   await expect(page).toHaveURL(/\/dashboard$/);
