@@ -14,11 +14,12 @@ import path from "node:path";
 import { ROOT, readEnvFile, ENV_FILE } from "../../devstack/config.ts";
 import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
 import { freePort } from "../../devstack/stack.ts";
-import { postgresAvailable, startTempPostgres } from "../support/postgres.ts";
+import { postgresAvailable, startTempPostgres, type TempPostgres } from "../support/postgres.ts";
 import { benchChat } from "./chat.ts";
 import { benchAdminUsers } from "./admin-users.ts";
 import { benchAlerts } from "./alerts.ts";
 import { benchFanout } from "./fanout.ts";
+import { benchCadenceLoad } from "./cadence-load.ts";
 import { benchFreshness } from "./freshness.ts";
 import { benchIngest } from "./ingest.ts";
 import { benchSse } from "./sse.ts";
@@ -157,8 +158,52 @@ async function bench(label: string, env: Record<string, string>) {
   }
 }
 
+/**
+ * `npm run bench -- freshness` (issue 25): the dashboard's freshness per venue and backend, and
+ * the ingest at the venues' cadences, without the other parts.
+ */
+async function freshnessPart(label: string, env: Record<string, string>, pg?: TempPostgres) {
+  const apiPort = await freePort();
+  const webPort = await freePort();
+  const started = await timeStart({ ...env, WEB_PORT: String(webPort) }, apiPort);
+  try {
+    await timeFirstRows(started.t0, apiPort, webPort);
+    console.log(await benchFreshness(label, `http://127.0.0.1:${webPort}`));
+  } finally {
+    await stop(started.child);
+  }
+  console.log(await benchCadenceLoad(label, pg));
+}
+
 console.log(`bench on ${process.platform}/${process.arch}, node ${process.version}\n`);
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-"));
+const parts = process.argv.slice(2);
+if (parts.length > 0 && !(parts.length === 1 && parts[0] === "freshness")) {
+  console.error(`unknown bench part ${parts.join(" ")}; parts: freshness (or none for all)`);
+  process.exit(2);
+}
+if (parts[0] === "freshness") {
+  try {
+    await freshnessPart("PGlite", { DATA_DIR: path.join(tmp, "pglite") });
+    if (postgresAvailable()) {
+      const pg = await startTempPostgres();
+      try {
+        await freshnessPart(
+          "PostgreSQL 15",
+          { DATA_DIR: path.join(tmp, "pg"), DATABASE_URL: pg.url },
+          pg,
+        );
+      } finally {
+        await pg.stop();
+      }
+    } else {
+      console.log("freshness PostgreSQL 15: not measured (binaries not found)");
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
 try {
   await bench("PGlite", { DATA_DIR: path.join(tmp, "pglite") });
   console.log(await benchFanout("PGlite"));
