@@ -66,10 +66,15 @@ function stop(child: ChildProcess): Promise<void> {
  * From `npm start` until a subscriber's dashboard has rows: the SPA answers, and the feed of
  * the window new accounts start with (30 minutes) holds at least 5 movers of 10 % or more.
  */
-async function timeFirstRows(t0: number, apiPort: number, webPort: number): Promise<number> {
+async function timeFirstRows(
+  t0: number,
+  apiPort: number,
+  webPort: number,
+  waitMs = 180_000,
+): Promise<number> {
   const key = readEnvFile(ENV_FILE).SUPABASE_PUBLISHABLE_KEY!;
   const base = `http://127.0.0.1:${apiPort}`;
-  const deadline = t0 + 180_000;
+  const deadline = t0 + waitMs;
   let token: string | null = null;
   while (performance.now() < deadline) {
     try {
@@ -103,7 +108,7 @@ async function timeFirstRows(t0: number, apiPort: number, webPort: number): Prom
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error("no dashboard rows within 180 s of npm start");
+  throw new Error(`no dashboard rows within ${waitMs / 1000} s of npm start`);
 }
 
 async function readLatency(apiPort: number): Promise<{ p50: number; p95: number; rps: number }> {
@@ -167,7 +172,9 @@ async function freshnessPart(label: string, env: Record<string, string>, pg?: Te
   const webPort = await freePort();
   const started = await timeStart({ ...env, WEB_PORT: String(webPort) }, apiPort);
   try {
-    await timeFirstRows(started.t0, apiPort, webPort);
+    // Freshness is measured once the dashboard has rows; the wait is not a figure here, and a
+    // shared machine can take longer than the full bench's 180 s to get there.
+    await timeFirstRows(started.t0, apiPort, webPort, 420_000);
     console.log(await benchFreshness(label, `http://127.0.0.1:${webPort}`));
   } finally {
     await stop(started.child);
