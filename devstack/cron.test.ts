@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { scanIntervalMs, startCron, type CronRunner } from "./cron.ts";
+import { scanIntervalMs, startCron, startMarketCron, type CronRunner } from "./cron.ts";
 
 const OK_BODY = JSON.stringify({
   sources: { simulated: { quotes: 324, skipped: 0 } },
@@ -124,5 +124,37 @@ describe("local cron runner", () => {
     expect(scanIntervalMs({ SCAN_INTERVAL_SECONDS: "30" })).toBe(30_000);
     expect(scanIntervalMs({ SCAN_INTERVAL_SECONDS: "0" })).toBe(10_000);
     expect(scanIntervalMs({ SCAN_INTERVAL_SECONDS: "soon" })).toBe(10_000);
+  });
+
+  it("runs one schedule per market source at its cadence; a stalled venue does not hold back another", async () => {
+    const f = controlledFetch();
+    const lines: string[] = [];
+    cron = startMarketCron({
+      apiUrl: "http://127.0.0.1:54321",
+      serviceKey: "sb_secret_local",
+      fetch: f.fetch,
+      log: (l) => lines.push(l),
+      env: { MARKET_SOURCES: "binance,dex", MARKET_CADENCE_SECONDS: "binance=2,dex=3" },
+    });
+    expect(lines[0]).toBe(
+      "[cron] market sources: binance every 2 s; dex every 3 s (20 of GeckoTerminal's 30 calls a minute; each pool every 15 s)",
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    const bodies = () => f.calls.map((c) => JSON.parse(String(c.init.body)).sources[0]);
+    expect(bodies().sort()).toEqual(["binance", "dex"]);
+    // The DEX call hangs; Binance answers and is called again every 2 s regardless.
+    for (const c of f.calls.filter((c) => String(c.init.body).includes("binance"))) {
+      c.release(new Response(OK_BODY));
+    }
+    for (let t = 2_000; t <= 6_000; t += 2_000) {
+      await vi.advanceTimersByTimeAsync(2_000);
+      for (const c of f.calls.filter((c) => String(c.init.body).includes("binance"))) {
+        c.release(new Response(OK_BODY));
+      }
+    }
+    expect(bodies().filter((b) => b === "binance")).toHaveLength(4);
+    // The hung DEX scan is still running: its ticks at 3 s and 6 s were skipped.
+    expect(bodies().filter((b) => b === "dex")).toHaveLength(1);
+    expect(cron.stats.skipped).toBe(2);
   });
 });

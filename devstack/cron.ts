@@ -1,6 +1,16 @@
 // The local stand-in for pg_cron + pg_net: POSTs `<api>/functions/v1/scan` with the service key
-// every SCAN_INTERVAL_SECONDS (default 10). Never two scans at once: a tick that finds one still
-// running is skipped. Failures are logged when they start or change, and once a minute a summary.
+// on a schedule. `startMarketCron` runs one schedule per market source at that venue's cadence
+// (MARKET_CADENCE_SECONDS; the simulated market every SCAN_INTERVAL_SECONDS, default 10), each
+// asking for its own source (`{ "sources": ["binance"] }`), as the hosted pg_cron jobs
+// `market-scan-<source>` do (decision 0033). Never two scans of one schedule at once: a tick that
+// finds one still running is skipped, and a slow venue never delays another's schedule. Failures
+// are logged when they start or change, and once a minute a summary.
+import {
+  DEFAULT_CADENCE_SECONDS,
+  parseCadence,
+  refreshSeconds,
+} from "../supabase/functions/_shared/domain/cadence.ts";
+import { MARKET_SOURCES, type MarketSource } from "../supabase/functions/_shared/domain/market.ts";
 
 export const DEFAULT_SCAN_INTERVAL_SECONDS = 10;
 const SUMMARY_EVERY_MS = 60_000;
@@ -18,6 +28,10 @@ export interface CronOptions {
   fetch?: typeof fetch;
   log?: (line: string) => void;
   now?: () => number;
+  /** The JSON body sent (default `{}`: every enabled source). */
+  body?: string;
+  /** Names the schedule in log lines (default `scan`). */
+  label?: string;
 }
 
 export interface CronStats {
@@ -53,6 +67,8 @@ export function startCron(opts: CronOptions): CronRunner {
   const log = opts.log ?? ((l: string) => console.log(l));
   const now = opts.now ?? Date.now;
   const url = `${opts.apiUrl.replace(/\/+$/, "")}/functions/v1/scan`;
+  const label = opts.label ?? "scan";
+  const requestBody = opts.body ?? "{}";
 
   const stats: CronStats = { ok: 0, failed: 0, skipped: 0 };
   let window: CronStats = { ok: 0, failed: 0, skipped: 0 };
@@ -67,7 +83,7 @@ export function startCron(opts: CronOptions): CronRunner {
     if (now() - windowStart < SUMMARY_EVERY_MS) return;
     const w = window;
     log(
-      `[cron] scan: ${w.ok} ok, ${w.failed} failed, ${w.skipped} skipped (still running) in the last minute` +
+      `[cron] ${label}: ${w.ok} ok, ${w.failed} failed, ${w.skipped} skipped (still running) in the last minute` +
         (lastResult ? `; last: ${lastResult}` : ""),
     );
     window = { ok: 0, failed: 0, skipped: 0 };
@@ -79,7 +95,7 @@ export function startCron(opts: CronOptions): CronRunner {
       const res = await doFetch(url, {
         method: "POST",
         headers: { authorization: `Bearer ${opts.serviceKey}`, "content-type": "application/json" },
-        body: "{}",
+        body: requestBody,
         signal: AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]),
       });
       const text = await res.text();
@@ -96,7 +112,7 @@ export function startCron(opts: CronOptions): CronRunner {
         (problems.length ? ` (${problems.join("; ")})` : "");
       stats.ok++;
       window.ok++;
-      if (lastError !== null) log(`[cron] scan works again: ${lastResult}`);
+      if (lastError !== null) log(`[cron] ${label} works again: ${lastResult}`);
       lastError = null;
     } catch (err) {
       if (stopped) return;
@@ -104,7 +120,7 @@ export function startCron(opts: CronOptions): CronRunner {
       window.failed++;
       const message = describe(err);
       // One line when failing starts or the reason changes, not one every 10 s.
-      if (message !== lastError) log(`[cron] scan failed: ${message}`);
+      if (message !== lastError) log(`[cron] ${label} failed: ${message}`);
       lastError = message;
     }
   };
@@ -137,6 +153,80 @@ export function startCron(opts: CronOptions): CronRunner {
       if (first) clearTimeout(first);
       controller.abort();
       await running?.catch(() => {});
+    },
+  };
+}
+
+/** The sources named in MARKET_SOURCES (default simulated); unknown names are left to the scan to refuse. */
+export function marketSources(env: NodeJS.ProcessEnv = process.env): MarketSource[] {
+  const names = (env.MARKET_SOURCES || "simulated")
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter((s): s is MarketSource => (MARKET_SOURCES as readonly string[]).includes(s));
+  return names.length > 0 ? [...new Set(names)] : ["simulated"];
+}
+
+/** One line per source: its cadence and, for the DEX rotation, each pool's refresh interval. */
+export function describeCadence(
+  sources: MarketSource[],
+  cadence: Record<MarketSource, number>,
+): string {
+  return sources
+    .map((s) => {
+      const every = cadence[s];
+      if (s === "dex") {
+        return `dex every ${every} s (${Math.round(60 / every)} of GeckoTerminal's 30 calls a minute; each pool every ${refreshSeconds(s, every)} s)`;
+      }
+      return `${s} every ${every} s`;
+    })
+    .join("; ");
+}
+
+/**
+ * One schedule per market source at its cadence. A bad MARKET_CADENCE_SECONDS is logged and the
+ * defaults are used (the scan function itself refuses it with 500 market_cadence_invalid).
+ */
+export function startMarketCron(
+  opts: Omit<CronOptions, "intervalMs" | "body" | "label"> & { env?: NodeJS.ProcessEnv },
+): CronRunner {
+  const env = opts.env ?? process.env;
+  const log = opts.log ?? ((l: string) => console.log(l));
+  const sources = marketSources(env);
+  let cadence: Record<MarketSource, number>;
+  try {
+    cadence = parseCadence(env.MARKET_CADENCE_SECONDS, scanIntervalMs(env) / 1000);
+  } catch (err) {
+    log(`[cron] ${(err as Error).message}; using the defaults`);
+    cadence = { ...DEFAULT_CADENCE_SECONDS, simulated: scanIntervalMs(env) / 1000 };
+  }
+  log(`[cron] market sources: ${describeCadence(sources, cadence)}`);
+  const runners = sources.map((source) =>
+    startCron({
+      ...opts,
+      log,
+      intervalMs: cadence[source] * 1000,
+      body: JSON.stringify({ sources: [source] }),
+      label: `scan ${source}`,
+    }),
+  );
+  const stats: CronStats = {
+    get ok() {
+      return runners.reduce((n, r) => n + r.stats.ok, 0);
+    },
+    get failed() {
+      return runners.reduce((n, r) => n + r.stats.failed, 0);
+    },
+    get skipped() {
+      return runners.reduce((n, r) => n + r.stats.skipped, 0);
+    },
+  };
+  return {
+    stats,
+    tick: async () => {
+      await Promise.all(runners.map((r) => r.tick()));
+    },
+    stop: async () => {
+      await Promise.all(runners.map((r) => r.stop()));
     },
   };
 }

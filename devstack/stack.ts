@@ -10,7 +10,7 @@ import { App, setExperimental } from "@supabase/lite";
 import { parse as parseToml } from "smol-toml";
 import { ensureSecrets, type StackOptions, type StackSecrets } from "./config.ts";
 import { openDatabase, READY_MARKER, type Db } from "./database.ts";
-import { startCron, scanIntervalMs, type CronRunner } from "./cron.ts";
+import { startMarketCron, type CronRunner } from "./cron.ts";
 import { rollupIntervalMs, startHistoryCron, type HistoryCron } from "./history-cron.ts";
 import { StackError } from "./errors.ts";
 import { startFunctionsHost, type FunctionsHost } from "./functions/host.ts";
@@ -43,6 +43,8 @@ export function scanSettings(env: NodeJS.ProcessEnv = process.env): Record<strin
     "COINBASE_API_URL",
     "GECKOTERMINAL_API_URL",
     "DEX_MIN_LIQUIDITY_USD",
+    "MARKET_CADENCE_SECONDS",
+    "SCAN_INTERVAL_SECONDS",
   ];
   return Object.fromEntries(names.flatMap((name) => (env[name] ? [[name, env[name]]] : [])));
 }
@@ -353,10 +355,9 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
     });
     // What pg_cron + pg_net do on a hosted project: call the scan on schedule.
     if (functions && opts.cron !== false) {
-      cron = startCron({
+      cron = startMarketCron({
         apiUrl: url,
         serviceKey: secrets.secretKey,
-        intervalMs: scanIntervalMs(),
         log,
       });
       alerts?.startCron(url, secrets.secretKey);

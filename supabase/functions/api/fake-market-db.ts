@@ -169,6 +169,7 @@ export function feedRow(over: Row = {}): Row {
     pct_3hour: "23",
     volume_24h: 2500000,
     ts: "2026-11-21T10:00:00+00:00",
+    quoted_at: "2026-11-21T09:59:58.5+00:00",
     ...over,
   };
 }

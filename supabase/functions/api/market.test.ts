@@ -169,10 +169,19 @@ Deno.test("/gainers/recent answers the caller's window list in camelCase", async
     pct3hour: 23,
     volume24h: 2500000,
     ts: "2026-11-21T10:00:00.000Z",
+    // The venue's time of the quote, 1.5 s before the scan wrote the entry (decision 0033).
+    quotedAt: "2026-11-21T09:59:58.500Z",
     pct30min: 23.5,
   });
   // No ?window=: movers_feed(null), the caller's selected window.
   deepStrictEqual(t.market.calls.find((c) => c.call === "moversFeed")!.args, [null]);
+});
+
+Deno.test("/gainers/recent: an entry from before venue time carries the scan's time as quotedAt", async () => {
+  const t = setup();
+  t.market.feeds.set(30, [feedRow({ quoted_at: null })]);
+  const body = await (await t.get("/gainers/recent", t.tokens.basic)).json();
+  assertEquals(body[0].quotedAt, "2026-11-21T10:00:00.000Z");
 });
 
 Deno.test("/gainers/recent?window= picks an offered window", async () => {

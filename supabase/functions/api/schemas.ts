@@ -293,7 +293,10 @@ export const gainer = z.object({
   exchangeType: z.enum(["cex", "dex"]),
   price: z.number(),
   pct: z.number(),
-  ts,
+  ts: ts.describe("When the scan that wrote this entry ran (ISO 8601)"),
+  quotedAt: ts.describe(
+    "The quote's time on the venue's own clock (ISO 8601): Binance's close or answer time, Coinbase's and GeckoTerminal's answer time. The entry's data age is now minus quotedAt.",
+  ),
 }).passthrough();
 export const gainers = z.array(gainer);
 export const historyPoints = z.array(z.object({ ts, price: z.number() }));

@@ -36,7 +36,10 @@ export type Gainer =
     windowUsed: number;
     pct3hour: number | null;
     volume24h: number | null;
+    /** When the scan that wrote this entry ran. */
     ts: string;
+    /** The venue's own time of the quote (decision 0033); `ts` for entries from before it. */
+    quotedAt: string;
   }
   & Partial<Record<WindowPctKey, number>>;
 
@@ -104,6 +107,7 @@ export function toGainer(row: Row): Gainer | null {
     pct3hour: toNumber(row.pct_3hour),
     volume24h: toNumber(row.volume_24h),
     ts,
+    quotedAt: toIso(row.quoted_at) ?? ts,
   };
   const key = windowUsed === null
     ? undefined

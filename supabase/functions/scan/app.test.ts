@@ -129,6 +129,9 @@ Deno.test("scan: the simulated market by default, ingested once with the scan ti
     skipped: 0,
     inactive: 0,
     illiquid: 0,
+    // The simulated market's cadence is SCAN_INTERVAL_SECONDS (10 s by default).
+    cadenceSeconds: 10,
+    lastQuoteAt: NOW.toISOString(),
   });
   deepStrictEqual(body.ingest, {
     instruments: quotes.length,
@@ -143,7 +146,7 @@ Deno.test("scan: the simulated market by default, ingested once with the scan ti
   ok(typeof body.durationMs === "number" && body.durationMs >= 0);
 });
 
-Deno.test("scan: a failing source is reported and the others are still ingested, in one call", async () => {
+Deno.test("scan: a failing source is reported and the others are still ingested, each in its own call", async () => {
   const ticker = await loadMarketFixture("binance-ticker-24hr");
   const f = fakeFetch(() => jsonResponse(ticker));
   const t = setup({ MARKET_SOURCES: "binance, coinbase,dex,simulated" }, {
@@ -158,7 +161,14 @@ Deno.test("scan: a failing source is reported and the others are still ingested,
   const res = await t.call(SCAN_SECRET);
   assertEquals(res.status, 200);
   const body = await res.json();
-  deepStrictEqual(body.sources.binance, { quotes: 13, skipped: 2, inactive: 2, illiquid: 0 });
+  deepStrictEqual(body.sources.binance, {
+    quotes: 13,
+    skipped: 2,
+    inactive: 2,
+    illiquid: 0,
+    cadenceSeconds: 2,
+    lastQuoteAt: "2026-03-02T12:00:00.123Z",
+  });
   deepStrictEqual(body.sources.coinbase, {
     quotes: 0,
     skipped: 0,
@@ -166,12 +176,20 @@ Deno.test("scan: a failing source is reported and the others are still ingested,
     illiquid: 0,
     error: "api.coinbase.com answered HTTP 503",
     failure: "other",
+    cadenceSeconds: 2,
   });
   assertEquals(body.sources.dex.error, "api.geckoterminal.com did not answer within 8000 ms");
-  assertEquals(t.db.calls.length, 1);
-  const sources = new Set(t.db.calls[0]!.quotes.map((q) => q.source));
-  deepStrictEqual([...sources].sort(), ["binance", "simulated"]);
-  assertEquals(t.db.calls[0]!.quotes.length, 13 + body.sources.simulated.quotes);
+  // One ingest per venue that delivered: Binance's and the simulated market's, apart.
+  assertEquals(t.db.calls.length, 2);
+  deepStrictEqual(
+    t.db.calls.map((c) => [...new Set(c.quotes.map((q) => q.source))]).sort(),
+    [["binance"], ["simulated"]],
+  );
+  assertEquals(
+    t.db.calls.reduce((n, c) => n + c.quotes.length, 0),
+    13 + body.sources.simulated.quotes,
+  );
+  assertEquals(body.ingest.instruments, 13 + body.sources.simulated.quotes);
 });
 
 Deno.test("scan: a rate-limited source reports when it may be called again", async () => {
@@ -187,6 +205,7 @@ Deno.test("scan: a rate-limited source reports when it may be called again", asy
     inactive: 0,
     illiquid: 0,
     backoffUntil: "2026-03-02T12:02:00.000Z",
+    cadenceSeconds: 2,
   });
   // The adapter lives as long as the app (the worker): the next scan does not call Binance.
   const second = await (await t.call()).json();
@@ -218,6 +237,7 @@ Deno.test("scan: an answer with no usable row is a failed scan of that source, w
       ...counts,
       error: message,
       failure: "empty",
+      cadenceSeconds: 2,
     });
     // The other sources are still ingested.
     ok(body.sources.simulated.quotes > 0);
@@ -417,28 +437,48 @@ Deno.test("scan: each source's state is recorded — live, backing off, or faili
     error: "api.coinbase.com answered HTTP 503",
     failure: "http",
     httpStatus: 503,
+    cadenceSeconds: 2,
   });
-  assertEquals(recorded.length, 1);
-  assertEquals(recorded[0]!.scannedAt, NOW.toISOString());
-  deepStrictEqual(recorded[0]!.health, [
-    { source: "binance", state: "backoff", quotes: 0, backoffUntil: "2026-03-02T12:01:00.000Z" },
-    {
-      source: "coinbase",
-      state: "failing",
-      quotes: 0,
-      failure: "http",
-      httpStatus: 503,
-      message: "api.coinbase.com answered HTTP 503",
-    },
-    {
-      source: "dex",
-      state: "failing",
-      quotes: 0,
-      failure: "timeout",
-      message: "no answer within 8000 ms",
-    },
-    { source: "simulated", state: "ok", quotes: body.sources.simulated.quotes },
-  ]);
+  // Each source's state is recorded as soon as it was read, one call per source.
+  assertEquals(recorded.length, 4);
+  ok(recorded.every((r) => r.scannedAt === NOW.toISOString() && r.health.length === 1));
+  deepStrictEqual(
+    recorded.map((r) => r.health[0]!).sort((a, b) => a.source.localeCompare(b.source)),
+    [
+      {
+        source: "binance",
+        state: "backoff",
+        quotes: 0,
+        backoffUntil: "2026-03-02T12:01:00.000Z",
+        cadenceSeconds: 2,
+      },
+      {
+        source: "coinbase",
+        state: "failing",
+        quotes: 0,
+        failure: "http",
+        httpStatus: 503,
+        message: "api.coinbase.com answered HTTP 503",
+        cadenceSeconds: 2,
+      },
+      {
+        source: "dex",
+        state: "failing",
+        quotes: 0,
+        failure: "timeout",
+        message: "no answer within 8000 ms",
+        // Each pool: every 3 s one of five networks, so every 15 s.
+        cadenceSeconds: 15,
+      },
+      {
+        source: "simulated",
+        state: "ok",
+        quotes: body.sources.simulated.quotes,
+        cadenceSeconds: 10,
+        lastQuoteAt: NOW.toISOString(),
+      },
+    ],
+  );
 });
 
 Deno.test("scan: failing to record the sources' state does not fail the scan", async () => {
@@ -449,4 +489,88 @@ Deno.test("scan: failing to record the sources' state does not fail the scan", a
   const res = await t.call();
   assertEquals(res.status, 200);
   assertEquals(db.calls.length, 1);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Each venue at its own cadence (decision 0033)
+// ---------------------------------------------------------------------------------------------
+
+function post(app: { fetch(req: Request): Response | Promise<Response> }, body: string) {
+  return app.fetch(
+    new Request("http://local/scan", {
+      method: "POST",
+      headers: { authorization: `Bearer ${SERVICE_KEY}`, "content-type": "application/json" },
+      body,
+    }),
+  );
+}
+
+Deno.test("scan: { sources: [...] } reads only those venues (each venue's own schedule)", async () => {
+  const ticker = await loadMarketFixture("binance-ticker-24hr");
+  const f = fakeFetch(() => jsonResponse(ticker));
+  const t = setup({ MARKET_SOURCES: "binance,simulated" }, {
+    fetch: f.fetch,
+    adapters: { binance: createBinanceAdapter(), simulated: createSimulatedAdapter() },
+  });
+  const res = await post(t.app, JSON.stringify({ sources: ["binance"] }));
+  assertEquals(res.status, 200);
+  const body = await res.json();
+  deepStrictEqual(Object.keys(body.sources), ["binance"]);
+  assertEquals(t.db.calls.length, 1);
+  ok(t.db.calls[0]!.quotes.every((q) => q.source === "binance"));
+});
+
+Deno.test("scan: a source that is not enabled, or a body that is not a source list, is a 400", async () => {
+  const t = setup({ MARKET_SOURCES: "simulated" });
+  const off = await post(t.app, JSON.stringify({ sources: ["binance"] }));
+  assertEquals(off.status, 400);
+  const offBody = await off.json();
+  assertEquals(offBody.error, "source_not_enabled");
+  ok(offBody.message.includes("binance"));
+  for (
+    const bad of ["{", JSON.stringify({ sources: "binance" }), JSON.stringify({ sources: [] })]
+  ) {
+    const res = await post(t.app, bad);
+    assertEquals(res.status, 400);
+    assertEquals((await res.json()).error, "invalid_body");
+  }
+  assertEquals(t.db.calls.length, 0);
+});
+
+Deno.test("scan: a venue that stalls does not hold back the others' ingest", async () => {
+  let release!: () => void;
+  const stalled = new Promise<void>((resolve) => (release = resolve));
+  const t = setup({ MARKET_SOURCES: "binance,simulated" }, {
+    adapters: {
+      binance: {
+        source: "binance",
+        fetchQuotes: async () => {
+          await stalled;
+          throw new MarketSourceError("binance", "timeout", "no answer within 8000 ms");
+        },
+      },
+      simulated: createSimulatedAdapter(),
+    },
+  });
+  const pending = t.call();
+  // The simulated market is ingested while Binance still has not answered.
+  for (let i = 0; i < 100 && t.db.calls.length === 0; i++) {
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  assertEquals(t.db.calls.length, 1);
+  ok(t.db.calls[0]!.quotes.every((q) => q.source === "simulated"));
+  release();
+  const body = await (await pending).json();
+  assertEquals(body.sources.binance.failure, "timeout");
+  assertEquals(t.db.calls.length, 1);
+});
+
+Deno.test("scan: an unreadable MARKET_CADENCE_SECONDS is a configuration error (500)", async () => {
+  const t = setup({ MARKET_CADENCE_SECONDS: "dex=1" });
+  const res = await t.call();
+  assertEquals(res.status, 500);
+  const body = await res.json();
+  assertEquals(body.error, "market_cadence_invalid");
+  ok(body.message.includes("dex"));
+  assertEquals(t.db.calls.length, 0);
 });

@@ -1,12 +1,15 @@
 // POST /functions/v1/scan (pg_cron + pg_net in production, the local stack's cron runner
-// locally): read every enabled market source in parallel, ingest all quotes with ONE call of
-// public.ingest_scan, then compute strategy signals. A failing source is reported and the others
-// are still ingested. Callers authenticate with the service-role key or SCAN_SECRET.
+// locally): read the enabled market sources in parallel — every one, or those the body names
+// (`{ "sources": ["binance"] }`: each venue has its own schedule at its own cadence, decision
+// 0033) — and ingest each source's quotes with ONE call of public.ingest_scan as soon as that
+// venue answered, then compute strategy signals. A failing or slow source is reported and never
+// holds back the others. Callers authenticate with the service-role key or SCAN_SECRET.
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { functionApp, methodNotAllowed } from "../_shared/app.ts";
 import type { MarketSource, Quote, ScanResult } from "../_shared/domain/market.ts";
 import { denoEnv, type Env, notConfigured } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
+import { parseCadence, refreshSeconds } from "../_shared/domain/cadence.ts";
 import { createAdapters, enabledSources } from "../_shared/market/sources.ts";
 import {
   type HistoryBatch,
@@ -69,6 +72,12 @@ export interface SourceReport {
   failure?: string;
   httpStatus?: number;
   backoffUntil?: string;
+  /** How often each of the source's instruments is refreshed, in seconds (decision 0033). */
+  cadenceSeconds?: number;
+  /** The venue time of the newest quote delivered. */
+  lastQuoteAt?: string;
+  /** The venue's clock minus ours, measured on the answer (ms). */
+  skewMs?: number;
 }
 
 /** One source's outcome as `public.record_source_health` stores it. */
@@ -80,24 +89,34 @@ export interface SourceHealth {
   httpStatus?: number;
   message?: string;
   backoffUntil?: string;
+  cadenceSeconds?: number;
+  lastQuoteAt?: string;
+  skewMs?: number;
 }
 
 /** The scan's per-source report as health rows: failing, backing off, or live. */
 export function sourceHealth(report: ScanResponse["sources"]): SourceHealth[] {
-  return (Object.entries(report) as [MarketSource, SourceReport][]).map(([source, r]) =>
-    r.error
-      ? {
-        source,
-        state: "failing",
-        quotes: 0,
-        failure: r.failure ?? "other",
-        ...(r.httpStatus ? { httpStatus: r.httpStatus } : {}),
-        message: r.error.slice(0, 300),
-      }
-      : r.backoffUntil && r.quotes === 0
-      ? { source, state: "backoff", quotes: 0, backoffUntil: r.backoffUntil }
-      : { source, state: "ok", quotes: r.quotes }
-  );
+  return (Object.entries(report) as [MarketSource, SourceReport][]).map(([source, r]) => ({
+    ...healthState(source, r),
+    ...(r.cadenceSeconds ? { cadenceSeconds: r.cadenceSeconds } : {}),
+    ...(r.lastQuoteAt ? { lastQuoteAt: r.lastQuoteAt } : {}),
+    ...(r.skewMs !== undefined ? { skewMs: r.skewMs } : {}),
+  }));
+}
+
+function healthState(source: MarketSource, r: SourceReport): SourceHealth {
+  return r.error
+    ? {
+      source,
+      state: "failing",
+      quotes: 0,
+      failure: r.failure ?? "other",
+      ...(r.httpStatus ? { httpStatus: r.httpStatus } : {}),
+      message: r.error.slice(0, 300),
+    }
+    : r.backoffUntil && r.quotes === 0
+    ? { source, state: "backoff", quotes: 0, backoffUntil: r.backoffUntil }
+    : { source, state: "ok", quotes: r.quotes };
 }
 
 export interface ScanResponse {
@@ -223,6 +242,70 @@ function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** One source's part of a scan. */
+interface SourceRun {
+  source: MarketSource;
+  report: SourceReport;
+  quotes: Quote[];
+  /** The time of this source's ingest (when the venue answered). */
+  scannedAt: string;
+  /** Absent when the source delivered no quote (nothing was ingested for it). */
+  ingest?: IngestResult;
+  backfilled?: ScanResponse["backfill"];
+}
+
+function sumIngests(results: IngestResult[]): IngestResult {
+  const total: IngestResult = {
+    instruments: 0,
+    movers: 0,
+    stale: 0,
+    pruned: 0,
+    broadcasts: 0,
+    skipped: 0,
+  };
+  for (const r of results) {
+    for (const key of Object.keys(total) as (keyof IngestResult)[]) total[key] += r[key];
+  }
+  return total;
+}
+
+/**
+ * The sources a call asks for: `{ "sources": ["binance"] }` (each venue's own schedule), else
+ * every enabled source. A source that is not enabled (MARKET_SOURCES), or a body that is not
+ * such a list, is a 400.
+ */
+async function requestedSources(req: Request, enabled: MarketSource[]): Promise<MarketSource[]> {
+  const text = await req.text();
+  if (!text.trim()) return enabled;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new HttpError(
+      400,
+      "invalid_body",
+      'The scan takes a JSON body: {} or { "sources": ["binance"] }.',
+    );
+  }
+  const list = typeof body === "object" && body !== null && !Array.isArray(body)
+    ? (body as { sources?: unknown }).sources
+    : Symbol("invalid");
+  if (list === undefined) return enabled;
+  if (!Array.isArray(list) || list.length === 0 || !list.every((s) => typeof s === "string")) {
+    throw new HttpError(400, "invalid_body", "sources must be a non-empty list of source names.");
+  }
+  const wanted = [...new Set(list as string[])];
+  const off = wanted.filter((s) => !(enabled as string[]).includes(s));
+  if (off.length > 0) {
+    throw new HttpError(
+      400,
+      "source_not_enabled",
+      `Not scanned here: ${off.join(", ")} (MARKET_SOURCES is ${enabled.join(", ")}).`,
+    );
+  }
+  return wanted as MarketSource[];
+}
+
 export function createScanApp(deps: ScanDeps = {}) {
   const env = deps.env ?? denoEnv;
   const now = deps.now ?? (() => new Date());
@@ -234,6 +317,7 @@ export function createScanApp(deps: ScanDeps = {}) {
   const app = functionApp("scan", { cors: false });
   // Sources whose past this instance has replayed, or found kept by the scans already.
   const covered = new Set<MarketSource>();
+  let signalsRunning = false;
 
   /**
    * Before a source that can replay its past (the simulated market) is first ingested by this
@@ -268,100 +352,164 @@ export function createScanApp(deps: ScanDeps = {}) {
     return total;
   }
 
-  app.post("/", async (c) => {
-    authorize(env, c.req.raw);
-    const started = performance.now();
-    const sources = enabledSources(env);
-    const db = makeDb(env);
-    const scannedAt = now().toISOString();
-
-    const settled = await Promise.allSettled(
-      sources.map((source) => {
-        const adapter = adapters[source];
-        if (!adapter) return Promise.reject(new Error(`no adapter for ${source}`));
-        // Each request has its own timeout (8 s); the caller's signal is not passed on, as
-        // Deno aborts it once the response is sent (legacy behaviour) and pg_net waits 30 s.
-        return adapter.fetchQuotes({ fetch: deps.fetch, now });
-      }),
-    );
-    const report: ScanResponse["sources"] = {};
-    const quotes: Quote[] = [];
-    settled.forEach((result, i) => {
-      const source = sources[i]!;
-      if (result.status === "fulfilled") {
-        const { quotes: q, skipped, inactive, illiquid, backoffUntil } = result.value;
-        quotes.push(...q);
-        report[source] = {
-          quotes: q.length,
-          skipped,
-          inactive,
-          illiquid,
-          ...(backoffUntil ? { backoffUntil } : {}),
-        };
-      } else {
-        console.warn(`[scan] ${source} failed: ${message(result.reason)}`);
-        const reason = result.reason;
-        const counts = reason instanceof MarketSourceError ? reason.counts : undefined;
-        report[source] = {
-          quotes: 0,
-          ...(counts ?? NO_ROWS),
-          error: message(reason),
-          failure: reason instanceof MarketSourceError ? reason.kind : "other",
-          ...(reason instanceof MarketSourceError && reason.status
-            ? { httpStatus: reason.status }
-            : {}),
-        };
-      }
-    });
-
-    // A failed backfill is reported; the scan goes on and the next one tries again.
-    let backfilled: ScanResponse["backfill"];
+  /** One source: read it, then (its past first, if needed) ingest its quotes at once. */
+  async function scanSource(
+    source: MarketSource,
+    db: ScanDb,
+    cadence: Record<MarketSource, number>,
+  ): Promise<SourceRun> {
+    const adapter = adapters[source];
+    let report: SourceReport;
+    let quotes: Quote[] = [];
+    let skewMs: number | undefined;
     try {
-      backfilled = await backfill(sources, db, new Date(scannedAt));
-    } catch (err) {
-      console.warn(`[scan] backfill failed: ${message(err)}`);
-      backfilled = { samples: 0, instruments: 0, error: message(err) };
+      if (!adapter) throw new Error(`no adapter for ${source}`);
+      // Each request has its own timeout (8 s); the caller's signal is not passed on, as
+      // Deno aborts it once the response is sent (legacy behaviour) and pg_net waits 30 s.
+      const r = await adapter.fetchQuotes({ fetch: deps.fetch, now });
+      quotes = r.quotes;
+      skewMs = r.skewMs;
+      report = {
+        quotes: r.quotes.length,
+        skipped: r.skipped,
+        inactive: r.inactive,
+        illiquid: r.illiquid,
+        ...(r.backoffUntil ? { backoffUntil: r.backoffUntil } : {}),
+      };
+    } catch (reason) {
+      console.warn(`[scan] ${source} failed: ${message(reason)}`);
+      const counts = reason instanceof MarketSourceError ? reason.counts : undefined;
+      report = {
+        quotes: 0,
+        ...(counts ?? NO_ROWS),
+        error: message(reason),
+        failure: reason instanceof MarketSourceError ? reason.kind : "other",
+        ...(reason instanceof MarketSourceError && reason.status
+          ? { httpStatus: reason.status }
+          : {}),
+      };
     }
-
-    const ingest = await db.ingest(quotes, scannedAt);
-
-    // The sources' state is shown to users; failing to store it does not fail the scan.
+    report.cadenceSeconds = refreshSeconds(source, cadence[source]);
+    if (skewMs !== undefined) report.skewMs = skewMs;
+    const newest = quotes.reduce<string | null>(
+      (max, q) => (max === null || Date.parse(q.ts) > Date.parse(max) ? q.ts : max),
+      null,
+    );
+    if (newest) report.lastQuoteAt = newest;
+    // The ingest's time is when this venue answered, not when the scan began: a quote stamped
+    // more than 5 s after it is refused by the database (a venue clock ahead of ours).
+    const scannedAt = now().toISOString();
+    let backfilled: ScanResponse["backfill"];
+    if (quotes.length > 0 && adapter?.history) {
+      // A failed backfill is reported; the scan goes on and the next one tries again.
+      try {
+        backfilled = await backfill([source], db, new Date(scannedAt));
+      } catch (err) {
+        console.warn(`[scan] backfill failed: ${message(err)}`);
+        backfilled = { samples: 0, instruments: 0, error: message(err) };
+      }
+    }
+    const ingest = quotes.length > 0 ? await db.ingest(quotes, scannedAt) : undefined;
+    // The source's state is shown to users; failing to store it does not fail the scan.
     try {
-      await db.recordHealth?.(sourceHealth(report), scannedAt);
+      await db.recordHealth?.(sourceHealth({ [source]: report }), scannedAt);
     } catch (err) {
       console.warn(`[scan] source health not recorded: ${message(err)}`);
     }
+    return { source, report, quotes, scannedAt, ingest, backfilled };
+  }
 
-    // Signals are a by-product: their failure is reported, the scan itself succeeded.
-    let signalReport: ScanResponse["signals"];
+  app.post("/", async (c) => {
+    authorize(env, c.req.raw);
+    const started = performance.now();
+    const enabled = enabledSources(env);
+    const sources = await requestedSources(c.req.raw, enabled);
+    let cadence: Record<MarketSource, number>;
     try {
-      signalReport = { computed: await signals({ env, scannedAt, quotes }) };
+      cadence = parseCadence(
+        env("MARKET_CADENCE_SECONDS"),
+        Number(env("SCAN_INTERVAL_SECONDS") ?? Number.NaN),
+      );
     } catch (err) {
-      console.warn(`[scan] signals failed: ${message(err)}`);
-      signalReport = { computed: 0, error: message(err) };
+      throw new HttpError(500, "market_cadence_invalid", message(err));
+    }
+    const db = makeDb(env);
+
+    // Each source is read and ingested on its own: a slow or failing venue never holds back the
+    // others' quotes (the database serialises the ingests).
+    const settled = await Promise.allSettled(sources.map((s) => scanSource(s, db, cadence)));
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason;
+    const runs = settled.map((r) => (r as PromiseFulfilledResult<SourceRun>).value);
+
+    const report: ScanResponse["sources"] = {};
+    const quotes: Quote[] = [];
+    let backfilled: ScanResponse["backfill"];
+    for (const run of runs) {
+      report[run.source] = run.report;
+      quotes.push(...run.quotes);
+      if (run.backfilled) backfilled = run.backfilled;
+    }
+    // With nothing to ingest the scan still runs the database's upkeep (stale movers, retention).
+    const scannedAt = runs.find((r) => r.ingest)?.scannedAt ?? now().toISOString();
+    const ingests = runs.filter((r) => r.ingest);
+    const ingest = ingests.length > 0
+      ? sumIngests(ingests.map((r) => r.ingest!))
+      : await db.ingest([], scannedAt);
+
+    // Signals are a by-product: their failure is reported, the scan itself succeeded. One step at
+    // a time per instance (venues are scanned by concurrent calls); it computes once per candle.
+    let signalReport: ScanResponse["signals"];
+    if (signalsRunning) {
+      signalReport = { computed: 0 };
+    } else {
+      try {
+        signalsRunning = true;
+        signalReport = { computed: await signals({ env, scannedAt, quotes }) };
+      } catch (err) {
+        console.warn(`[scan] signals failed: ${message(err)}`);
+        signalReport = { computed: 0, error: message(err) };
+      } finally {
+        signalsRunning = false;
+      }
     }
 
-    // Alerts come after the signals (confluence reads them), and after the answer: the scan
-    // never waits for them (decision 0029). Hosted edge functions keep the work alive through
-    // EdgeRuntime.waitUntil; the local host keeps running promises. enqueue_alerts is a no-op
-    // for a scan already enqueued, so the one retry cannot double a job. The outbox keeps the
-    // jobs when the worker cannot be woken: the schedule delivers them then.
+    // Alerts come after the signals (confluence reads them), once per ingest (enqueue_alerts reads
+    // the movers that ingest wrote), and after the answer: the scan never waits for them (decision
+    // 0029). Hosted edge functions keep the work alive through EdgeRuntime.waitUntil; the local
+    // host keeps running promises. enqueue_alerts is a no-op for a scan already enqueued, so the
+    // one retry cannot double a job. The outbox keeps the jobs when the worker cannot be woken:
+    // the schedule delivers them then.
     let alerts: ScanResponse["alerts"];
     if (db.enqueueAlerts) {
       const enqueue = db.enqueueAlerts.bind(db);
-      const work = (async () => {
-        let result: AlertsResult;
+      const stamps = ingests.length > 0
+        ? [...new Set(ingests.map((r) => r.scannedAt))]
+        : [scannedAt];
+      const enqueueOnce = async (stamp: string): Promise<AlertsResult | null> => {
         try {
-          result = await enqueue(scannedAt);
+          return await enqueue(stamp);
         } catch (first) {
           console.warn(`[scan] alerts failed, retrying once: ${message(first)}`);
           try {
-            result = await enqueue(scannedAt);
+            return await enqueue(stamp);
           } catch (err) {
             console.warn(`[scan] alerts failed: ${message(err)}`);
-            return;
+            return null;
           }
         }
+      };
+      const work = (async () => {
+        const result: AlertsResult = { alerts: 0, jobs: 0 };
+        let enqueued = false;
+        for (const stamp of stamps) {
+          const r = await enqueueOnce(stamp);
+          if (!r) continue;
+          enqueued = true;
+          result.alerts += r.alerts;
+          result.jobs += r.jobs;
+        }
+        if (!enqueued) return;
         if (result.jobs > 0) {
           await (deps.deliver ?? ((e: Env) => invokeDelivery(e, deps.fetch)))(env).catch((err) =>
             console.warn(`[scan] delivery not woken: ${message(err)}`)

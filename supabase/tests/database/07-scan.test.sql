@@ -218,20 +218,21 @@ select is(
    where i.symbol = 'WIN/USDT' and h.ts = pg_temp.t()),
   array[100, 1000]::numeric[], 'the quote was appended to the history at its ts');
 
--- GAP: the last sample before each cut-off, however old.
+-- GAP: a reference at most 1.5 windows old (decision 0033), else the young-instrument tolerance;
+-- a gap longer than that leaves the window null instead of a percent from a stale sample.
 select is(
   (select array[m.pct_10sec, m.pct_5min, m.pct_10min, m.pct_15min, m.pct_20min, m.pct_25min, m.pct_30min, m.pct_3hour]
    from pg_temp.mover('GAP/USDT') m),
-  array[20, 20, 20, 20, 50, 50, 50, 50]::numeric[],
-  'across gaps each window uses the last sample before its cut-off');
+  array[null, null, null, 20, 20, 20, 20, 50]::numeric[],
+  'across gaps a window uses a sample at most 1.5 windows old, else it is null');
 select is((pg_temp.mover('GAP/USDT')).price_3hour_ago, 40::numeric, 'a gap before 3 h uses the older sample');
 
--- TWO: 20 s of history sets the 10-second window only.
-select is((pg_temp.mover('TWO/USDT')).pct_10sec, 10::numeric, 'two samples 20 s apart: the 10-second window is set');
+-- TWO: two samples 20 s apart are not two samples within 15 s: the 10-second window is null.
+select is((pg_temp.mover('TWO/USDT')).pct_10sec, null::numeric, 'two samples 20 s apart: the 10-second window is null');
 select ok((select m.pct_5min is null and m.pct_10min is null and m.pct_30min is null and m.pct_3hour is null
                   and m.price_3hour_ago is null from pg_temp.mover('TWO/USDT') m),
   'and the 5-minute and longer windows are null (20 s is not half of 5 min)');
-select is((pg_temp.mover('TWO/USDT')).pct, 10::numeric, 'pct falls back to the longest window that has a percent');
+select is((pg_temp.mover('TWO/USDT')).pct, 0::numeric, 'pct is 0 when no window has a percent');
 select ok(exists (select 1 from public.price_history h join public.instruments i on i.id = h.instrument_id
                   where i.symbol = 'TWO/USDT' and h.ts = pg_temp.t()),
   'a ts with another offset is the same instant');
@@ -240,7 +241,7 @@ select ok(exists (select 1 from public.price_history h join public.instruments i
 select is((pg_temp.mover('TOL/USDT')).pct_5min, 25::numeric,
   'without a sample 5 min old, the oldest sample at least 2.5 min old is the reference');
 select is((pg_temp.mover('TOL/USDT')).pct_10min, null::numeric, 'a 4-minute-old sample is too young for 10 min');
-select is((pg_temp.mover('TOL/USDT')).pct_10sec, 25::numeric, 'the 10-second window uses the 4-minute-old sample');
+select is((pg_temp.mover('TOL/USDT')).pct_10sec, null::numeric, 'the 10-second window does not use a 4-minute-old sample');
 select is((pg_temp.mover('TOL/USDT')).pct, 25::numeric, 'pct falls back to the 5-minute percent');
 
 -- NEW: a brand-new instrument has no percent yet.
@@ -304,7 +305,7 @@ select is(
    from unnest(array[0, 5, 10, 15, 20, 25, 30]) w, public.movers_feed(w) f where f.symbol = 'WIN/USDT'),
   array[1.0101, -60, -75, 150, -50, -20, 25]::numeric[],
   'movers_feed(window) returns WIN''s percent of each window');
-select is((select f.pct from public.movers_feed(15) f where f.symbol = 'TWO/USDT'), 10::numeric,
+select is((select f.pct from public.movers_feed(15) f where f.symbol = 'TOL/USDT'), 25::numeric,
   'movers_feed falls back to pct where the window has no percent');
 select is((select f.price_3hour_ago from public.movers_feed(30) f where f.symbol = 'GAP/USDT'), 40::numeric,
   'movers_feed carries price_3hour_ago');
@@ -343,8 +344,8 @@ select is((select pool_url from public.instruments where symbol = 'PEPE/WETH'),
   'https://www.geckoterminal.com/eth/pools/0xabc', 'a quote without pool link keeps the known link');
 select is((select network from public.instruments where symbol = 'PEPE/WETH'), 'ethereum',
   'a quote without network keeps the known network');
-select is((pg_temp.mover('PEPE/WETH')).pct_10sec, 10::numeric,
-  'the 10-second window compares with the previous scan''s sample (the latest before the cut-off)');
+select is((pg_temp.mover('PEPE/WETH')).pct_10sec, null::numeric,
+  'the 10-second window is null when the previous sample is 40 s old (no two samples within 15 s)');
 select is((pg_temp.mover('PEPE/WETH')).price, 0.000013574, 'the mover has the new price');
 select is((pg_temp.mover('PEPE/WETH')).ts, pg_temp.t('10 seconds'), 'and the new scan''s time');
 select is((pg_temp.mover('WIN/USDT')).ts, pg_temp.t(), 'movers not in the scan are left as they were');

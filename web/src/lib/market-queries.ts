@@ -43,6 +43,8 @@ export function toMoverEntry(row: FeedRow): MoverEntry | null {
     pct_3hour: toNumber(row.pct_3hour),
     volume_24h: toNumber(row.volume_24h),
     ts: row.ts ?? new Date(0).toISOString(),
+    // The venue's quote time (decision 0033).
+    ...(row.quoted_at ? { quoted_at: row.quoted_at } : {}),
   };
 }
 

@@ -89,7 +89,15 @@ export interface MoverEntry {
   window_used: number;
   pct_3hour: number | null;
   volume_24h: number | null;
+  /** When the ingest that wrote this row ran. */
   ts: string;
+  /** The venue's own time of the quote (decision 0033); absent in rows from before it. */
+  quoted_at?: string;
+}
+
+/** The quote's time on the venue's clock, else the ingest's. */
+export function quoteTime(entry: Pick<MoverEntry, "ts" | "quoted_at">): string {
+  return entry.quoted_at ?? entry.ts;
 }
 
 /** Payload of a `movers` event: the scan's top movers for one window, strongest first. */

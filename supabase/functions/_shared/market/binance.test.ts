@@ -1,6 +1,14 @@
 import { deepStrictEqual, ok, rejects, strictEqual as assertEquals } from "node:assert/strict";
-import { BINANCE_TICKER_URL, createBinanceAdapter, splitBinanceSymbol } from "./binance.ts";
-import { fakeFetch, jsonResponse, loadMarketFixture } from "./testing.ts";
+import {
+  BINANCE_PRICE_URL,
+  BINANCE_TICKER_URL,
+  BINANCE_WEIGHT_PER_MINUTE,
+  BINANCE_WEIGHT_SHARE,
+  binanceWeightPerMinute,
+  createBinanceAdapter,
+  splitBinanceSymbol,
+} from "./binance.ts";
+import { fakeFetch, jsonResponse, loadMarketFixture, manualClock } from "./testing.ts";
 import { MarketSourceError } from "./types.ts";
 
 const NOW = () => new Date("2026-03-02T12:00:05.000Z");
@@ -136,4 +144,72 @@ Deno.test("binance: the base URL can point at a mirror or a test server", async 
     createBinanceAdapter({ baseUrl: "api.binance.us" }).fetchQuotes({ fetch: f.fetch }),
     (err) => err instanceof MarketSourceError && err.kind === "config",
   );
+});
+
+// ---------------------------------------------------------------------------------------------
+// Cheap prices, a heavy ticker once a minute, venue time (decision 0033)
+// ---------------------------------------------------------------------------------------------
+
+Deno.test("binance: the 24 h ticker once a minute, the weight-4 price list in between", async () => {
+  const ticker = await loadMarketFixture("binance-ticker-24hr");
+  const prices = await loadMarketFixture("binance-ticker-price");
+  const clock = manualClock("2026-03-02T12:00:05.000Z");
+  const f = fakeFetch((url) =>
+    jsonResponse(url.endsWith("/ticker/24hr") ? ticker : prices, 200, {
+      date: clock.now().toUTCString(),
+    })
+  );
+  const adapter = createBinanceAdapter();
+  const first = await adapter.fetchQuotes({ fetch: f.fetch, now: clock.now });
+  assertEquals(first.quotes.length, 13);
+  clock.advance(2_000);
+  const second = await adapter.fetchQuotes({ fetch: f.fetch, now: clock.now });
+  deepStrictEqual(f.calls.map((c) => c.url), [BINANCE_TICKER_URL, BINANCE_PRICE_URL]);
+  // The same 13 pairs at their new prices, with the ticker's volume and links; NEWUSDT (not in
+  // the ticker), the delisted BCCUSDT and the halted LUNAUSDT are inactive, ADAUSDT malformed.
+  assertEquals(second.quotes.length, 13);
+  const btc = second.quotes.find((q) => q.symbol === "BTC/USDT")!;
+  assertEquals(btc.price, 66952.1);
+  assertEquals(btc.volume24h, 1452368711.5294122);
+  assertEquals(btc.poolUrl, "https://www.binance.com/en/trade/BTC_USDT?type=spot");
+  // No time in the price list: the venue's clock at the answer (Date header, same second here).
+  assertEquals(btc.ts, "2026-03-02T12:00:07.000Z");
+  assertEquals(second.inactive, 3);
+  assertEquals(second.skipped, 1);
+  // 58 s later still the price list; at 60 s after the ticker, the ticker again.
+  for (let i = 0; i < 28; i++) {
+    clock.advance(2_000);
+    await adapter.fetchQuotes({ fetch: f.fetch, now: clock.now });
+  }
+  assertEquals(f.calls.filter((c) => c.url === BINANCE_TICKER_URL).length, 1);
+  clock.advance(2_000);
+  await adapter.fetchQuotes({ fetch: f.fetch, now: clock.now });
+  assertEquals(f.calls.filter((c) => c.url === BINANCE_TICKER_URL).length, 2);
+  assertEquals(f.calls.length, 31);
+});
+
+Deno.test("binance: at a price every 2 s the scanner spends under 200 weight a minute, under a fifth of 6000", () => {
+  // 29 price lists and one 24 h ticker a minute.
+  assertEquals(binanceWeightPerMinute(2), 29 * 4 + 80);
+  ok(binanceWeightPerMinute(2) <= BINANCE_WEIGHT_PER_MINUTE * BINANCE_WEIGHT_SHARE);
+  ok(binanceWeightPerMinute(1) <= 1200);
+  // Calling the 24 h ticker every 2 s would be 2400 a minute: over the fifth.
+  ok(binanceWeightPerMinute(2, 2_000) > 1200);
+});
+
+Deno.test("binance: a venue clock 3 s ahead is measured and stamps the prices", async () => {
+  const ticker = await loadMarketFixture("binance-ticker-24hr");
+  const prices = await loadMarketFixture("binance-ticker-price");
+  const clock = manualClock("2026-03-02T12:00:05.000Z");
+  const f = fakeFetch((url) =>
+    jsonResponse(url.endsWith("/ticker/24hr") ? ticker : prices, 200, {
+      date: new Date(clock.now().getTime() + 3_000).toUTCString(),
+    })
+  );
+  const adapter = createBinanceAdapter();
+  await adapter.fetchQuotes({ fetch: f.fetch, now: clock.now });
+  clock.advance(2_000);
+  const result = await adapter.fetchQuotes({ fetch: f.fetch, now: clock.now });
+  assertEquals(result.skewMs, 3_500);
+  assertEquals(result.quotes[0]!.ts, "2026-03-02T12:00:10.500Z");
 });

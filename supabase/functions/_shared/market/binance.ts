@@ -1,6 +1,9 @@
-// Binance spot: every symbol's 24 h ticker in one call (`GET /api/v3/ticker/24hr`, request
-// weight 80 of the 6000 per minute an IP may use). Only pairs quoted in USDT, USDC or FDUSD are
-// kept, so every price is in (a dollar stablecoin).
+// Binance spot. Prices come from the all-symbol price call (`GET /api/v3/ticker/price`, request
+// weight 4); the all-symbol 24 h ticker (`GET /api/v3/ticker/24hr`, weight 80), which brings the
+// 24 h volume and tells delisted and halted symbols apart, is read once a minute (default) and
+// whenever nothing is known yet. At a call every 2 s that is 29 × 4 + 1 × 80 = 196 of the 6000
+// weight a minute an IP may use, well inside the fifth (1200) we allow ourselves (decision 0033).
+// Only pairs quoted in USDT, USDC or FDUSD are kept, so every price is in a dollar stablecoin.
 import { cexVenueKey, type Quote } from "../domain/market.ts";
 import {
   Backoff,
@@ -9,6 +12,7 @@ import {
   requestContext,
   toNumber,
   venueBaseUrl,
+  venueClock,
   type VenueOptions,
 } from "./http.ts";
 import {
@@ -25,6 +29,25 @@ import {
 export const BINANCE_API = "https://api.binance.com";
 export const BINANCE_TICKER_PATH = "/api/v3/ticker/24hr";
 export const BINANCE_TICKER_URL = `${BINANCE_API}${BINANCE_TICKER_PATH}`;
+export const BINANCE_PRICE_PATH = "/api/v3/ticker/price";
+export const BINANCE_PRICE_URL = `${BINANCE_API}${BINANCE_PRICE_PATH}`;
+/** Request weights of the two calls without a symbol (Binance spot REST market data). */
+export const BINANCE_WEIGHTS = { price: 4, ticker24h: 80 } as const;
+/** The request weight an IP may use per minute, and the share of it the scanner may spend. */
+export const BINANCE_WEIGHT_PER_MINUTE = 6000;
+export const BINANCE_WEIGHT_SHARE = 0.2;
+/** How often the 24 h ticker is read by default. */
+export const BINANCE_FULL_TICKER_EVERY_MS = 60_000;
+
+/** Request weight a minute at a price call every `cadenceSeconds` and a 24 h ticker every `fullEveryMs`. */
+export function binanceWeightPerMinute(
+  cadenceSeconds: number,
+  fullEveryMs = BINANCE_FULL_TICKER_EVERY_MS,
+): number {
+  const calls = 60 / cadenceSeconds;
+  const full = Math.min(calls, 60_000 / fullEveryMs);
+  return Math.ceil((calls - full) * BINANCE_WEIGHTS.price + full * BINANCE_WEIGHTS.ticker24h);
+}
 /** Quote assets kept, longest first so `FDUSD` wins over a shorter suffix. */
 export const BINANCE_QUOTES = ["FDUSD", "USDT", "USDC"] as const;
 
@@ -97,21 +120,89 @@ export function parseBinanceTickers(
   return { quotes, skipped, inactive, illiquid: 0 };
 }
 
-export function createBinanceAdapter(venue: VenueOptions = {}): MarketAdapter {
+/**
+ * Maps the price list (`[{ symbol, price }]`, no time and no volume) onto what the last 24 h
+ * ticker said: a symbol it quoted gets its price now, stamped `venueNow` (the venue's clock at
+ * the answer), with the 24 h volume of that ticker. A pair the ticker did not quote (delisted,
+ * halted, listed since) is `inactive` until the next ticker; malformed rows are `skipped`.
+ */
+export function parseBinancePrices(
+  body: unknown,
+  known: ReadonlyMap<string, Quote>,
+  venueNow: Date,
+): { quotes: Quote[] } & RowCounts {
+  if (!Array.isArray(body)) {
+    throw new MarketSourceError("binance", "parse", "ticker/price did not return a list");
+  }
+  const ts = venueNow.toISOString();
+  const quotes: Quote[] = [];
+  let skipped = 0;
+  let inactive = 0;
+  for (const row of body) {
+    if (!isRecord(row) || typeof row.symbol !== "string" || !/^[^\s/]{2,40}$/u.test(row.symbol)) {
+      skipped++;
+      continue;
+    }
+    if (!splitBinanceSymbol(row.symbol)) continue;
+    const price = toNumber(row.price);
+    if (price === null || price < 0) {
+      skipped++;
+      continue;
+    }
+    const last = known.get(row.symbol);
+    if (!last || price === 0) {
+      inactive++;
+      continue;
+    }
+    quotes.push({ ...last, price, ts });
+  }
+  return { quotes, skipped, inactive, illiquid: 0 };
+}
+
+export interface BinanceAdapterOptions extends VenueOptions {
+  /** How often the 24 h ticker (weight 80) is read; default once a minute. */
+  fullTickerEveryMs?: number;
+}
+
+export function createBinanceAdapter(venue: BinanceAdapterOptions = {}): MarketAdapter {
   const backoff = new Backoff();
+  const fullEvery = venue.fullTickerEveryMs ?? BINANCE_FULL_TICKER_EVERY_MS;
+  // The last 24 h ticker's quotes by Binance symbol (volume, links), and when it was read.
+  let known = new Map<string, Quote>();
+  let fullAt = Number.NEGATIVE_INFINITY;
   return {
     source: "binance",
     async fetchQuotes(opts: FetchQuotesOptions = {}): Promise<FetchQuotesResult> {
       const base = venueBaseUrl("binance", "BINANCE_API_URL", venue.baseUrl, BINANCE_API);
       const ctx = requestContext("binance", backoff, venue, opts);
-      const paused = backoff.activeAt(ctx.now());
+      const now = ctx.now();
+      const paused = backoff.activeAt(now);
       if (paused) return { quotes: [], ...NO_ROWS, source: "binance", backoffUntil: paused };
-      const answer = await getJson(ctx, `${base}${BINANCE_TICKER_PATH}`);
+      const full = known.size === 0 || now.getTime() - fullAt >= fullEvery;
+      const answer = await getJson(
+        ctx,
+        `${base}${full ? BINANCE_TICKER_PATH : BINANCE_PRICE_PATH}`,
+      );
       if (!answer.ok) {
         return { quotes: [], ...NO_ROWS, source: "binance", backoffUntil: answer.backoffUntil };
       }
-      const rows = parseBinanceTickers(answer.body, ctx.now());
-      return quotesOrEmpty("binance", "ticker/24hr", rows, (answer.body as unknown[]).length);
+      const { skewMs, venueNow } = venueClock(answer);
+      const skew = skewMs === null ? {} : { skewMs };
+      const received = Array.isArray(answer.body) ? answer.body.length : 0;
+      if (full) {
+        const rows = parseBinanceTickers(answer.body, venueNow);
+        const result = quotesOrEmpty("binance", "ticker/24hr", rows, received);
+        known = new Map(result.quotes.map((q) => [binanceSymbolOf(q), q]));
+        fullAt = now.getTime();
+        return { ...result, ...skew };
+      }
+      const rows = parseBinancePrices(answer.body, known, venueNow);
+      return { ...quotesOrEmpty("binance", "ticker/price", rows, received), ...skew };
     },
   };
+}
+
+/** `BTC/USDT` → `BTCUSDT`, the symbol as Binance spells it. */
+function binanceSymbolOf(quote: Quote): string {
+  return quote.symbol.replace("/", "");
 }

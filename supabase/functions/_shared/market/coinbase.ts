@@ -8,6 +8,7 @@ import {
   requestContext,
   toNumber,
   venueBaseUrl,
+  venueClock,
   type VenueOptions,
 } from "./http.ts";
 import {
@@ -122,9 +123,14 @@ export function createCoinbaseAdapter(venue: VenueOptions = {}): MarketAdapter {
       if (!answer.ok) {
         return { quotes: [], ...NO_ROWS, source: "coinbase", backoffUntil: answer.backoffUntil };
       }
-      const rows = parseCoinbaseProducts(answer.body, ctx.now());
+      // The product list has no time of its own: its prices are the venue's at the answer.
+      const { skewMs, venueNow } = venueClock(answer);
+      const rows = parseCoinbaseProducts(answer.body, venueNow);
       const received = (answer.body as { products: unknown[] }).products.length;
-      return quotesOrEmpty("coinbase", "market/products", rows, received);
+      return {
+        ...quotesOrEmpty("coinbase", "market/products", rows, received),
+        ...(skewMs === null ? {} : { skewMs }),
+      };
     },
   };
 }

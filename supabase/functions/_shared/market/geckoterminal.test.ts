@@ -1,5 +1,6 @@
 import { deepStrictEqual, ok, rejects, strictEqual as assertEquals } from "node:assert/strict";
 import { dexVenueKey } from "../domain/market.ts";
+import { DEX_NETWORK_COUNT } from "../domain/cadence.ts";
 import {
   createDexAdapter,
   DEX_NETWORK_IDS,
@@ -450,4 +451,8 @@ Deno.test("dex: EVM pool addresses are keyed lower-case, others as they are", ()
     dexVenueKey("solana", "HKuJrP5tYQLbEUdjKwjgnHs2957QKjR2iWhJKTtMa1xs"),
     "solana:HKuJrP5tYQLbEUdjKwjgnHs2957QKjR2iWhJKTtMa1xs",
   );
+});
+
+Deno.test("dex: the rotation has as many networks as the cadence's refresh interval assumes", () => {
+  assertEquals(DEX_NETWORK_IDS.length, DEX_NETWORK_COUNT);
 });

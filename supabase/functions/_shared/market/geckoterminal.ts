@@ -9,6 +9,7 @@ import {
   requestContext,
   toNumber,
   venueBaseUrl,
+  venueClock,
   type VenueOptions,
 } from "./http.ts";
 import {
@@ -239,9 +240,14 @@ export function createDexAdapter(venue: DexAdapterOptions = {}): MarketAdapter &
       if (!answer.ok) {
         return { quotes: [], ...NO_ROWS, source: "dex", backoffUntil: answer.backoffUntil };
       }
-      const rows = parseGeckoTerminalPools(answer.body, networkId, ctx.now(), floor);
+      // Pools carry no update time: their prices are the venue's at the answer.
+      const { skewMs, venueNow } = venueClock(answer);
+      const rows = parseGeckoTerminalPools(answer.body, networkId, venueNow, floor);
       const received = (answer.body as { data: unknown[] }).data.length;
-      return quotesOrEmpty("dex", `${networkId} trending pools`, rows, received);
+      return {
+        ...quotesOrEmpty("dex", `${networkId} trending pools`, rows, received),
+        ...(skewMs === null ? {} : { skewMs }),
+      };
     },
   };
 }

@@ -1,5 +1,5 @@
 import { ok, rejects, strictEqual as assertEquals, throws } from "node:assert/strict";
-import { Backoff, getJson, retryAfterMs, toNumber, venueBaseUrl } from "./http.ts";
+import { Backoff, getJson, retryAfterMs, toNumber, venueBaseUrl, venueClock } from "./http.ts";
 import { MarketSourceError } from "./types.ts";
 
 const NOW = new Date("2026-03-02T12:00:00.000Z");
@@ -94,4 +94,23 @@ Deno.test("a base URL setting must be an absolute http(s) URL", () => {
   ) {
     throws(() => venueBaseUrl("binance", "BINANCE_API_URL", bad, fallback), /BINANCE_API_URL/);
   }
+});
+
+Deno.test("venueClock: the Date header gives the venue's clock; under a second of skew is none", () => {
+  const receivedAt = new Date("2026-03-02T12:00:05.400Z");
+  const none = venueClock({ headers: new Headers(), receivedAt });
+  assertEquals(none.skewMs, null);
+  assertEquals(none.venueNow.toISOString(), "2026-03-02T12:00:05.400Z");
+  const same = venueClock({
+    headers: new Headers({ date: "Mon, 02 Mar 2026 12:00:05 GMT" }),
+    receivedAt,
+  });
+  assertEquals(same.skewMs, 100);
+  assertEquals(same.venueNow.toISOString(), "2026-03-02T12:00:05.400Z");
+  const behind = venueClock({
+    headers: new Headers({ date: "Mon, 02 Mar 2026 11:59:58 GMT" }),
+    receivedAt,
+  });
+  assertEquals(behind.skewMs, -6_900);
+  assertEquals(behind.venueNow.toISOString(), "2026-03-02T11:59:58.500Z");
 });

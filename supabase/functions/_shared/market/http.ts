@@ -49,7 +49,30 @@ export interface RequestContext {
   backoff: Backoff;
 }
 
-export type JsonAnswer = { ok: true; body: unknown } | { ok: false; backoffUntil: string };
+export type JsonAnswer =
+  | { ok: true; body: unknown; headers: Headers; receivedAt: Date }
+  | { ok: false; backoffUntil: string };
+
+/**
+ * The venue's clock as one answer shows it. `skewMs` is the venue's clock minus ours from the
+ * HTTP `Date` header (whole seconds, so the header's second is taken at its middle), null when
+ * the answer has none. A skew within the header's resolution (under a second) is no skew:
+ * `venueNow` is then the time the answer arrived, else that time moved by the skew.
+ */
+export function venueClock(
+  answer: { headers: Headers; receivedAt: Date },
+): { skewMs: number | null; venueNow: Date } {
+  const header = answer.headers.get("date");
+  const at = header ? Date.parse(header) : Number.NaN;
+  if (Number.isNaN(at)) return { skewMs: null, venueNow: answer.receivedAt };
+  const skewMs = Math.round(at + 500 - answer.receivedAt.getTime());
+  return {
+    skewMs,
+    venueNow: Math.abs(skewMs) < 1000
+      ? answer.receivedAt
+      : new Date(answer.receivedAt.getTime() + skewMs),
+  };
+}
 
 /** Settles like `work`, or rejects once `signal` aborts (even if `work` ignores the signal). */
 function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -151,7 +174,7 @@ export async function getJson(ctx: RequestContext, url: string): Promise<JsonAns
     );
   }
   try {
-    return { ok: true, body: JSON.parse(text) };
+    return { ok: true, body: JSON.parse(text), headers: res.headers, receivedAt: ctx.now() };
   } catch (err) {
     throw new MarketSourceError(
       ctx.source,

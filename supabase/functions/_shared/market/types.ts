@@ -32,6 +32,8 @@ export interface FetchQuotesResult extends RowCounts {
    * the adapter does not call it again. `quotes` is empty then.
    */
   backoffUntil?: string;
+  /** The venue's clock minus ours, measured on this answer (`venueClock`); absent when unknown. */
+  skewMs?: number;
 }
 
 /**

@@ -75,6 +75,8 @@ export type SourceHealthRow = Pick<
   | "backoff_until"
   | "last_attempt_at"
   | "last_success_at"
+  | "cadence_seconds"
+  | "last_quote_at"
 >;
 /** Sources are re-read every 15 s (a scan every 10 s by default). */
 export const SOURCE_HEALTH_REFETCH_MS = 15_000;
@@ -83,7 +85,7 @@ async function getSourceHealth(): Promise<SourceHealthRow[]> {
   const { data, error } = await supabase
     .from("source_health")
     .select(
-      "source, state, quotes, failure, http_status, backoff_until, last_attempt_at, last_success_at",
+      "source, state, quotes, failure, http_status, backoff_until, last_attempt_at, last_success_at, cadence_seconds, last_quote_at",
     )
     .order("source");
   if (error) throw error;

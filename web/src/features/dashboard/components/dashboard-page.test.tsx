@@ -439,28 +439,39 @@ describe("DashboardPage: list", () => {
     expect(within(rows[2]).getByText("Coinbase")).toBeInTheDocument();
   });
 
-  it("refreshes the age labels every 5 seconds", async () => {
+  it("shows each quote's data age on the venue's clock, every second, and marks rows older than the window", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const now = Date.now();
     renderDashboard({
       movers: [
-        mover({ symbol: "A/USDT", ts: new Date(now - 4_000).toISOString() }),
+        // The venue's quote time decides, not the ingest's.
+        mover({
+          symbol: "A/USDT",
+          ts: new Date(now).toISOString(),
+          quoted_at: new Date(now - 4_000).toISOString(),
+        }),
         mover({ symbol: "B/USDT", ts: new Date(now - 5 * 60_000).toISOString() }),
         mover({ symbol: "C/USDT", ts: new Date(now - 3 * 3_600_000).toISOString() }),
         mover({ symbol: "D/USDT", ts: new Date(now - 2 * 86_400_000).toISOString() }),
       ],
     });
     await tableReady();
-    const times = () =>
-      within(table())
-        .getAllByRole("row")
-        .slice(1)
-        .map((row) => row.querySelector("time")?.textContent);
-    expect(times()).toEqual(["Now", "5 min ago", "3h ago", "2d ago"]);
-    act(() => vi.advanceTimersByTime(5000));
-    expect(times()[0]).toMatch(/^(9|1\d)s ago$|^Now$/);
-    act(() => vi.advanceTimersByTime(5000));
-    expect(times()[0]).toMatch(/^1\ds ago$/);
+    const rows = () => within(table()).getAllByRole("row").slice(1);
+    const ages = () => rows().map((row) => row.querySelector("time")?.textContent);
+    expect(within(table()).getByRole("columnheader", { name: "Data age" })).toBeInTheDocument();
+    expect(ages()).toEqual(["4 s", "5 min", "3 h", "2 d"]);
+    // The 15-minute window: quotes of 3 hours and 2 days are stale, in words.
+    expect(rows().map((row) => row.getAttribute("data-stale"))).toEqual([
+      null,
+      null,
+      "true",
+      "true",
+    ]);
+    expect(within(rows()[2]!).getByText("stale")).toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(1000));
+    expect(ages()[0]).toMatch(/^[56] s$/);
+    act(() => vi.advanceTimersByTime(3000));
+    expect(ages()[0]).toMatch(/^[89] s$/);
   });
 
   it("puts live entries on top", async () => {

@@ -214,12 +214,11 @@ export function DashboardPage({
                 <MoversTable
                   entries={shown}
                   windowMinutes={windowMinutes}
-                  now={now}
                   onAnalyse={setAnalysed}
                 />
               </div>
               <div className="md:hidden">
-                <MoverCards entries={shown} now={now} onAnalyse={setAnalysed} />
+                <MoverCards entries={shown} windowMinutes={windowMinutes} onAnalyse={setAnalysed} />
               </div>
             </>
           )}

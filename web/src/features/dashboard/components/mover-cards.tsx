@@ -1,22 +1,26 @@
-import type { MoverEntry } from "@domain/realtime";
+import { isQuoteStale } from "@domain/quote-age";
+import { type MoverEntry, quoteTime } from "@domain/realtime";
 import { LineChartIcon } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { formatAge } from "../utils/format-market";
+import { formatQuoteAge, formatWindowShort } from "../utils/format-market";
 import { BuyLink } from "./buy-link";
 import { PercentText } from "./percent-text";
 import { PriceText } from "./price-text";
+import { QUOTE_AGE_REFRESH_MS, useNow } from "../hooks/use-now";
+import { StaleMark } from "./stale-mark";
 
 type MoverCardsProps = {
   entries: readonly MoverEntry[];
-  now: number;
+  windowMinutes: number;
   onAnalyse: (entry: MoverEntry) => void;
 };
 
 /** The phone list: one card per mover. */
-export function MoverCards({ entries, now, onAnalyse }: MoverCardsProps) {
+export function MoverCards({ entries, windowMinutes, onAnalyse }: MoverCardsProps) {
   const { t } = useTranslation("dashboard");
+  const now = useNow(QUOTE_AGE_REFRESH_MS);
   return (
     <ul aria-label={t("table.caption")} className="flex flex-col gap-3">
       {entries.map((entry) => (
@@ -49,9 +53,17 @@ export function MoverCards({ entries, now, onAnalyse }: MoverCardsProps) {
                 </dd>
               </div>
               <div className="text-right">
-                <dt className="text-muted-foreground">{t("table.time")}</dt>
-                <dd>
-                  <time dateTime={entry.ts}>{formatAge(t, entry.ts, now)}</time>
+                <dt className="text-muted-foreground">{t("table.dataAge")}</dt>
+                <dd data-testid="data-age">
+                  <time dateTime={quoteTime(entry)}>
+                    {formatQuoteAge(t, quoteTime(entry), now)}
+                  </time>
+                  {isQuoteStale(quoteTime(entry), windowMinutes, now) ? (
+                    <StaleMark
+                      label={t("table.stale")}
+                      hint={t("table.staleHint", { window: formatWindowShort(t, windowMinutes) })}
+                    />
+                  ) : null}
                 </dd>
               </div>
             </dl>

@@ -1,23 +1,27 @@
-import type { MoverEntry } from "@domain/realtime";
+import { isQuoteStale } from "@domain/quote-age";
+import { type MoverEntry, quoteTime } from "@domain/realtime";
 import { LineChartIcon } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button";
-import { formatAge, formatWindowShort } from "../utils/format-market";
+import { cn } from "@/lib/utils";
+import { formatQuoteAge, formatWindowShort } from "../utils/format-market";
 import { BuyLink } from "./buy-link";
 import { PercentText } from "./percent-text";
 import { PriceText } from "./price-text";
+import { QUOTE_AGE_REFRESH_MS, useNow } from "../hooks/use-now";
+import { StaleMark } from "./stale-mark";
 
 type MoversTableProps = {
   entries: readonly MoverEntry[];
   windowMinutes: number;
-  /** The current time, ticking every 5 s, for the age labels. */
-  now: number;
   onAnalyse: (entry: MoverEntry) => void;
 };
 
 /** The desktop list: one row per mover. */
-export function MoversTable({ entries, windowMinutes, now, onAnalyse }: MoversTableProps) {
+export function MoversTable({ entries, windowMinutes, onAnalyse }: MoversTableProps) {
   const { t } = useTranslation("dashboard");
+  // Each row shows its quote's age in seconds (decision 0033): this list re-renders every second.
+  const now = useNow(QUOTE_AGE_REFRESH_MS);
   const head = "px-3 py-2 text-left text-xs font-medium text-muted-foreground uppercase";
 
   return (
@@ -42,7 +46,7 @@ export function MoversTable({ entries, windowMinutes, now, onAnalyse }: MoversTa
               {t("table.exchange")}
             </th>
             <th scope="col" className={head}>
-              {t("table.time")}
+              {t("table.dataAge")}
             </th>
             <th scope="col" className={head}>
               {t("table.analysis")}
@@ -53,54 +57,68 @@ export function MoversTable({ entries, windowMinutes, now, onAnalyse }: MoversTa
           </tr>
         </thead>
         <tbody>
-          {entries.map((entry) => (
-            <tr
-              key={entry.instrument_id}
-              // The quote's time: `npm run bench` measures how old a quote is when it is rendered.
-              data-ts={entry.ts}
-              className="border-t hover:bg-muted/30"
-            >
-              <th scope="row" className="px-3 py-2 text-left font-semibold">
-                <button
-                  type="button"
-                  className="rounded-sm underline-offset-4 hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
-                  onClick={() => onAnalyse(entry)}
+          {entries.map((entry) => {
+            const quotedAt = quoteTime(entry);
+            const stale = isQuoteStale(quotedAt, windowMinutes, now);
+            return (
+              <tr
+                key={entry.instrument_id}
+                // The quote's venue time: `npm run bench` measures how old a quote is when rendered.
+                data-ts={quotedAt}
+                data-stale={stale ? "true" : undefined}
+                className={cn("border-t hover:bg-muted/30", stale && "text-muted-foreground")}
+              >
+                <th scope="row" className="px-3 py-2 text-left font-semibold">
+                  <button
+                    type="button"
+                    className="rounded-sm underline-offset-4 hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+                    onClick={() => onAnalyse(entry)}
+                  >
+                    {entry.symbol}
+                  </button>
+                </th>
+                <td className="px-3 py-2 text-right">
+                  <PercentText pct={entry.pct} />
+                </td>
+                <td className="px-3 py-2 text-right">
+                  <PriceText price={entry.price_3hour_ago} />
+                </td>
+                <td className="px-3 py-2 text-right">
+                  <PriceText price={entry.price} />
+                </td>
+                <td className="max-w-48 truncate px-3 py-2 text-muted-foreground">
+                  {entry.exchange}
+                </td>
+                <td
+                  className="px-3 py-2 whitespace-nowrap text-muted-foreground"
+                  data-testid="data-age"
                 >
-                  {entry.symbol}
-                </button>
-              </th>
-              <td className="px-3 py-2 text-right">
-                <PercentText pct={entry.pct} />
-              </td>
-              <td className="px-3 py-2 text-right">
-                <PriceText price={entry.price_3hour_ago} />
-              </td>
-              <td className="px-3 py-2 text-right">
-                <PriceText price={entry.price} />
-              </td>
-              <td className="max-w-48 truncate px-3 py-2 text-muted-foreground">
-                {entry.exchange}
-              </td>
-              <td className="px-3 py-2 whitespace-nowrap text-muted-foreground">
-                <time dateTime={entry.ts}>{formatAge(t, entry.ts, now)}</time>
-              </td>
-              <td className="px-3 py-2">
-                <Button
-                  type="button"
-                  size="sm"
-                  variant="secondary"
-                  aria-label={t("table.openAnalysis", { symbol: entry.symbol })}
-                  onClick={() => onAnalyse(entry)}
-                >
-                  <LineChartIcon aria-hidden="true" />
-                  {t("table.analysis")}
-                </Button>
-              </td>
-              <td className="px-3 py-2">
-                <BuyLink entry={entry} />
-              </td>
-            </tr>
-          ))}
+                  <time dateTime={quotedAt}>{formatQuoteAge(t, quotedAt, now)}</time>
+                  {stale ? (
+                    <StaleMark
+                      label={t("table.stale")}
+                      hint={t("table.staleHint", { window: formatWindowShort(t, windowMinutes) })}
+                    />
+                  ) : null}
+                </td>
+                <td className="px-3 py-2">
+                  <Button
+                    type="button"
+                    size="sm"
+                    variant="secondary"
+                    aria-label={t("table.openAnalysis", { symbol: entry.symbol })}
+                    onClick={() => onAnalyse(entry)}
+                  >
+                    <LineChartIcon aria-hidden="true" />
+                    {t("table.analysis")}
+                  </Button>
+                </td>
+                <td className="px-3 py-2">
+                  <BuyLink entry={entry} />
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>

@@ -87,4 +87,30 @@ describe("SourceHealth", () => {
       /^BinanceFallando: el exchange respondió HTTP 503 · último éxito: /,
     );
   });
+
+  it("shows each venue's cadence and the age of its newest quote on the venue's clock", async () => {
+    const live = (source: string, cadence: number, quoteAge: number) => ({
+      source,
+      state: "ok",
+      quotes: 12,
+      failure: null,
+      http_status: null,
+      backoff_until: null,
+      last_attempt_at: ago(1_000),
+      last_success_at: ago(1_000),
+      cadence_seconds: cadence,
+      last_quote_at: ago(quoteAge),
+    });
+    supabaseMock.setTable("source_health", {
+      data: [live("binance", 2, 1_500), live("dex", 15, 40_000)],
+      error: null,
+    });
+    renderWithProviders(<SourceHealth now={NOW} />);
+    expect(await items()).toEqual([
+      "BinanceLive · 12 quotes · every 2 s · last quote: 1 s old",
+      "DEX pools (GeckoTerminal)Live · 12 quotes · every 15 s · last quote: 40 s old",
+    ]);
+    await i18n.changeLanguage("de");
+    expect((await items())[0]).toBe("BinanceLive · 12 Kurse · alle 2 s · letzter Kurs: 1 s alt");
+  });
 });

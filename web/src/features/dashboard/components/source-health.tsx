@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { cn } from "@/lib/utils";
 import { dashboardQueries, type SourceHealthRow } from "../api/queries";
-import { formatAge } from "../utils/format-market";
+import { formatAge, formatQuoteAge, formatSeconds } from "../utils/format-market";
 
 /** A source not scanned for this long is shown as stale (the scanner is not running for it). */
 export const SOURCE_STALE_MS = 5 * 60_000;
@@ -53,6 +53,17 @@ export function SourceHealth({ now }: { now: number }) {
         text: `${t("sources.failing", {
           reason: t(`sources.failures.${failure}`, { status: row.http_status ?? "?" }),
         })} · ${lastSuccess}`,
+      };
+    }
+    // Each venue's cadence and the age of its newest quote on the venue's clock (decision 0033).
+    if (row.cadence_seconds && row.last_quote_at) {
+      return {
+        tone: "ok",
+        text: t("sources.liveCadence", {
+          count: row.quotes,
+          cadence: formatSeconds(t, Number(row.cadence_seconds)),
+          age: formatQuoteAge(t, row.last_quote_at, now),
+        }),
       };
     }
     return {
