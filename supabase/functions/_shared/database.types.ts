@@ -237,6 +237,72 @@ export type Database = {
           },
         ];
       };
+      candles_1h: {
+        Row: {
+          bucket: string;
+          close: number;
+          high: number;
+          instrument_id: number;
+          low: number;
+          open: number;
+          samples: number;
+          volume: number;
+        };
+        Insert: {
+          bucket: string;
+          close: number;
+          high: number;
+          instrument_id: number;
+          low: number;
+          open: number;
+          samples: number;
+          volume?: number;
+        };
+        Update: {
+          bucket?: string;
+          close?: number;
+          high?: number;
+          instrument_id?: number;
+          low?: number;
+          open?: number;
+          samples?: number;
+          volume?: number;
+        };
+        Relationships: [];
+      };
+      candles_5m: {
+        Row: {
+          bucket: string;
+          close: number;
+          high: number;
+          instrument_id: number;
+          low: number;
+          open: number;
+          samples: number;
+          volume: number;
+        };
+        Insert: {
+          bucket: string;
+          close: number;
+          high: number;
+          instrument_id: number;
+          low: number;
+          open: number;
+          samples: number;
+          volume?: number;
+        };
+        Update: {
+          bucket?: string;
+          close?: number;
+          high?: number;
+          instrument_id?: number;
+          low?: number;
+          open?: number;
+          samples?: number;
+          volume?: number;
+        };
+        Relationships: [];
+      };
       canned_replies: {
         Row: {
           content: string;
@@ -487,6 +553,7 @@ export type Database = {
           pool_url: string | null;
           price: number;
           price_3hour_ago: number | null;
+          quoted_at: string | null;
           source: string;
           symbol: string;
           ts: string;
@@ -512,6 +579,7 @@ export type Database = {
           pool_url?: string | null;
           price: number;
           price_3hour_ago?: number | null;
+          quoted_at?: string | null;
           source?: string;
           symbol: string;
           ts?: string;
@@ -537,6 +605,7 @@ export type Database = {
           pool_url?: string | null;
           price?: number;
           price_3hour_ago?: number | null;
+          quoted_at?: string | null;
           source?: string;
           symbol?: string;
           ts?: string;
@@ -628,7 +697,12 @@ export type Database = {
         Row: {
           alert_confluence_min: number;
           alert_cooldown_minutes: number;
+          alert_daily_cap: number | null;
           alert_directions: string;
+          alert_escalation_step: number;
+          alert_quiet_dumps: boolean;
+          alert_quiet_end: string | null;
+          alert_quiet_start: string | null;
           alert_unsubscribe_token: string;
           avatar_url: string | null;
           banned: boolean;
@@ -655,7 +729,12 @@ export type Database = {
         Insert: {
           alert_confluence_min?: number;
           alert_cooldown_minutes?: number;
+          alert_daily_cap?: number | null;
           alert_directions?: string;
+          alert_escalation_step?: number;
+          alert_quiet_dumps?: boolean;
+          alert_quiet_end?: string | null;
+          alert_quiet_start?: string | null;
           alert_unsubscribe_token?: string;
           avatar_url?: string | null;
           banned?: boolean;
@@ -682,7 +761,12 @@ export type Database = {
         Update: {
           alert_confluence_min?: number;
           alert_cooldown_minutes?: number;
+          alert_daily_cap?: number | null;
           alert_directions?: string;
+          alert_escalation_step?: number;
+          alert_quiet_dumps?: boolean;
+          alert_quiet_end?: string | null;
+          alert_quiet_start?: string | null;
           alert_unsubscribe_token?: string;
           avatar_url?: string | null;
           banned?: boolean;
@@ -711,9 +795,12 @@ export type Database = {
       source_health: {
         Row: {
           backoff_until: string | null;
+          cadence_seconds: number | null;
+          clock_skew_ms: number | null;
           failure: string | null;
           http_status: number | null;
           last_attempt_at: string;
+          last_quote_at: string | null;
           last_success_at: string | null;
           message: string | null;
           quotes: number;
@@ -722,9 +809,12 @@ export type Database = {
         };
         Insert: {
           backoff_until?: string | null;
+          cadence_seconds?: number | null;
+          clock_skew_ms?: number | null;
           failure?: string | null;
           http_status?: number | null;
           last_attempt_at: string;
+          last_quote_at?: string | null;
           last_success_at?: string | null;
           message?: string | null;
           quotes?: number;
@@ -733,9 +823,12 @@ export type Database = {
         };
         Update: {
           backoff_until?: string | null;
+          cadence_seconds?: number | null;
+          clock_skew_ms?: number | null;
           failure?: string | null;
           http_status?: number | null;
           last_attempt_at?: string;
+          last_quote_at?: string | null;
           last_success_at?: string | null;
           message?: string | null;
           quotes?: number;
@@ -850,10 +943,16 @@ export type Database = {
           awaiting_admin: boolean;
           content: string;
           created_at: string;
+          desk_rank: number | null;
+          desk_waiting_since: string | null;
+          first_response_at: string | null;
           id: string;
+          overdue_notified_at: string | null;
           priority: Database["public"]["Enums"]["ticket_priority"];
+          response_due_at: string;
           status: Database["public"]["Enums"]["ticket_status"];
           subject: string;
+          support_plan: Database["public"]["Enums"]["plan"];
           ticket_number: number;
           updated_at: string;
           user_id: string;
@@ -862,10 +961,16 @@ export type Database = {
           awaiting_admin?: boolean;
           content: string;
           created_at?: string;
+          desk_rank?: never;
+          desk_waiting_since?: never;
+          first_response_at?: string | null;
           id?: string;
+          overdue_notified_at?: string | null;
           priority?: Database["public"]["Enums"]["ticket_priority"];
+          response_due_at?: string;
           status?: Database["public"]["Enums"]["ticket_status"];
           subject: string;
+          support_plan?: Database["public"]["Enums"]["plan"];
           ticket_number?: number;
           updated_at?: string;
           user_id?: string;
@@ -874,10 +979,16 @@ export type Database = {
           awaiting_admin?: boolean;
           content?: string;
           created_at?: string;
+          desk_rank?: never;
+          desk_waiting_since?: never;
+          first_response_at?: string | null;
           id?: string;
+          overdue_notified_at?: string | null;
           priority?: Database["public"]["Enums"]["ticket_priority"];
+          response_due_at?: string;
           status?: Database["public"]["Enums"]["ticket_status"];
           subject?: string;
+          support_plan?: Database["public"]["Enums"]["plan"];
           ticket_number?: number;
           updated_at?: string;
           user_id?: string;
@@ -1223,7 +1334,9 @@ export type Database = {
         Args: Record<PropertyKey, never>;
         Returns: {
           active_subscriptions: number;
+          admin_plans: number;
           banned_users: number;
+          complimentary_subscriptions: number;
           online_users: number;
           recent_signups: number;
           total_revenue: number;
@@ -1323,6 +1436,27 @@ export type Database = {
           username: string;
         }[];
       };
+      history_candles: {
+        Args: { instrument: number; resolution?: string };
+        Returns: {
+          bucket: string;
+          close: number;
+          high: number;
+          low: number;
+          open: number;
+          volume: number;
+        }[];
+      };
+      history_compare: {
+        Args: { instruments: number[]; range?: string };
+        Returns: {
+          exchange: string;
+          instrument_id: number;
+          points: Json;
+          symbol: string;
+        }[];
+      };
+      history_insights: { Args: { instrument: number }; Returns: Json };
       ingest_backfill: { Args: { batch: Json; until?: string }; Returns: Json };
       ingest_scan: {
         Args: { quotes: Json; scanned_at?: string };
@@ -1359,6 +1493,7 @@ export type Database = {
           pool_url: string;
           price: number;
           price_3hour_ago: number;
+          quoted_at: string;
           source: string;
           symbol: string;
           ts: string;
@@ -1391,6 +1526,18 @@ export type Database = {
         Args: { reports: Json; scanned_at?: string };
         Returns: number;
       };
+      run_candle_rollup: {
+        Args: { since?: string };
+        Returns: {
+          candles_1h: number;
+          candles_5m: number;
+          pruned: number;
+        }[];
+      };
+      run_support_escalation: {
+        Args: Record<PropertyKey, never>;
+        Returns: number;
+      };
       signal_track_record: {
         Args: { period?: string };
         Returns: {
@@ -1403,6 +1550,10 @@ export type Database = {
           signals: number;
           strategy: Database["public"]["Enums"]["strategy"];
         }[];
+      };
+      support_response_target: {
+        Args: { plan: Database["public"]["Enums"]["plan"] };
+        Returns: string;
       };
       ticket_senders: {
         Args: { tid: string };
