@@ -11,6 +11,7 @@ import { parse as parseToml } from "smol-toml";
 import { ensureSecrets, type StackOptions, type StackSecrets } from "./config.ts";
 import { openDatabase, READY_MARKER, type Db } from "./database.ts";
 import { startCron, scanIntervalMs, type CronRunner } from "./cron.ts";
+import { startRetention, type RetentionRunner } from "./retention.ts";
 import { StackError } from "./errors.ts";
 import { startFunctionsHost, type FunctionsHost } from "./functions/host.ts";
 import { parseSize } from "./body-limit.ts";
@@ -205,9 +206,11 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
   let functions: FunctionsHost | null = null;
   let stripe: StripeStandIn | null = null;
   let cron: CronRunner | null = null;
+  let retention: RetentionRunner | null = null;
   let alerts: AlertServices | null = null;
   const stop = async () => {
     await cron?.stop();
+    await retention?.stop();
     await alerts?.stop();
     await stripe?.close();
     await realtime?.stop();
@@ -357,6 +360,11 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
         log,
       });
       alerts?.startCron(url, secrets.secretKey);
+    }
+    // What the hourly pg_cron job `retention` does on a hosted project (docs/retention.md).
+    if (opts.cron !== false) {
+      retention = startRetention({ db, log });
+      void retention.tick();
     }
     mark("ready");
     return { url, secrets, db, app, realtime: rt, stripe, alerts, migrations, timings, stop };

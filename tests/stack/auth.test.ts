@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
-import { anonClient, uniqueEmail } from "../support/clients.ts";
+import { anonClient, stackInfo, uniqueEmail } from "../support/clients.ts";
 
 describe("auth through supabase-js", () => {
   it("signs up, signs in, refreshes, reads the user and signs out", async () => {
@@ -25,11 +25,18 @@ describe("auth through supabase-js", () => {
     expect(me.data.user?.id).toBe(signUp.data.user?.id);
 
     expect((await client.auth.signOut()).error).toBeNull();
-    // The signed-out session is gone: its access token no longer names a user (as GoTrue
-    // answers: 403 session_not_found), and its refresh token is revoked.
+    // The signed-out session is gone: its access token no longer names a user (GoTrue answers
+    // 403 session_not_found, which supabase-js reports as a missing session), and its refresh
+    // token is revoked.
     const after = await anonClient().auth.getUser(first.access_token);
     expect(after.data.user).toBeNull();
-    expect(after.error).toMatchObject({ status: 403, code: "session_not_found" });
+    expect(after.error?.name).toBe("AuthSessionMissingError");
+    const { url, publishableKey } = stackInfo();
+    const raw = await fetch(`${url}/auth/v1/user`, {
+      headers: { apikey: publishableKey, authorization: `Bearer ${first.access_token}` },
+    });
+    expect(raw.status).toBe(403);
+    expect(await raw.json()).toMatchObject({ error_code: "session_not_found" });
     const reuse = await anonClient().auth.refreshSession({
       refresh_token: refreshed.data.session!.refresh_token,
     });
