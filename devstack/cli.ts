@@ -2,6 +2,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { defaultOptions } from "./config.ts";
+import { backupDatabase, restoreDatabase } from "./backup.ts";
 import { openDatabase } from "./database.ts";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./demo-accounts.ts";
 import { StackError } from "./errors.ts";
@@ -110,8 +111,22 @@ const command = process.argv[2];
 try {
   if (command === "start" || command === "dev") await run(command);
   else if (command === "db:reset") await resetDatabase();
-  else {
-    console.error("usage: devstack/cli.ts start | dev | db:reset");
+  else if (command === "db:backup") {
+    // Run with the stack stopped (PGlite's folder has one user at a time).
+    const file =
+      process.argv[3] ??
+      `backups/moverscan-${new Date().toISOString().replace(/[:.]/g, "-")}.backup`;
+    const bytes = await backupDatabase(defaultOptions(), file);
+    console.log(`Backed up the database to ${file} (${(bytes / 1024 / 1024).toFixed(1)} MB).`);
+  } else if (command === "db:restore") {
+    const file = process.argv[3];
+    if (!file) throw new StackError("usage: npm run db:restore -- <file>", "USAGE");
+    await restoreDatabase(defaultOptions(), file);
+    console.log(`Restored ${file}; start the stack with npm start.`);
+  } else {
+    console.error(
+      "usage: devstack/cli.ts start | dev | db:reset | db:backup [file] | db:restore <file>",
+    );
     process.exit(2);
   }
 } catch (err) {

@@ -12,6 +12,7 @@ import { ensureSecrets, type StackOptions, type StackSecrets } from "./config.ts
 import { openDatabase, READY_MARKER, type Db } from "./database.ts";
 import { startMarketCron, type CronRunner } from "./cron.ts";
 import { rollupIntervalMs, startHistoryCron, type HistoryCron } from "./history-cron.ts";
+import { startRetention, type RetentionRunner } from "./retention.ts";
 import { StackError } from "./errors.ts";
 import { startFunctionsHost, type FunctionsHost } from "./functions/host.ts";
 import { parseSize } from "./body-limit.ts";
@@ -209,10 +210,12 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
   let stripe: StripeStandIn | null = null;
   let cron: CronRunner | null = null;
   let historyCron: HistoryCron | null = null;
+  let retention: RetentionRunner | null = null;
   let alerts: AlertServices | null = null;
   const stop = async () => {
     await cron?.stop();
     await historyCron?.stop();
+    await retention?.stop();
     await alerts?.stop();
     await stripe?.close();
     await realtime?.stop();
@@ -370,6 +373,11 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
         intervalMs: rollupIntervalMs(),
         log,
       });
+    }
+    // What the hourly pg_cron job `retention` does on a hosted project (docs/retention.md).
+    if (opts.cron !== false) {
+      retention = startRetention({ db, log });
+      void retention.tick();
     }
     mark("ready");
     return { url, secrets, db, app, realtime: rt, stripe, alerts, migrations, timings, stop };

@@ -16,6 +16,5 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     fileParallelism: false,
-    passWithNoTests: true,
   },
 });

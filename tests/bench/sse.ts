@@ -76,6 +76,11 @@ async function connect(url: string, token: string): Promise<Client> {
   return client;
 }
 
+/**
+ * On PostgreSQL pass a database of its own (run.ts: `freshDatabase`): on the database the fan-out
+ * and ingest parts had filled, the bench's one new symbol never entered the window's list of
+ * movers, so no stream had anything to deliver (issue 30).
+ */
 export async function benchSse(label: string, databaseUrl?: string): Promise<string> {
   const tmp = mkdtempSync(path.join(tmpdir(), "bench-sse-"));
   const stack = await startStack({
@@ -167,8 +172,18 @@ export async function benchSse(label: string, databaseUrl?: string): Promise<str
       }
     }
     latencies.sort((a, b) => a - b);
+    // A part that delivered nothing cannot report a time: it fails, in words.
+    if (latencies.length === 0) {
+      return (
+        `/api/sse ${label}: FAILED — ${CLIENTS} clients connected, but none of the ` +
+        `${CLIENTS * ROUNDS} scan events reached them within 30 s (missed ${missed})`
+      );
+    }
     const line = (p: number) => `${percentile(latencies, p).toFixed(0)} ms`;
     return [
+      ...(missed > 0
+        ? [`/api/sse ${label}: FAILED — ${missed} of ${CLIENTS * ROUNDS} scan events never arrived`]
+        : []),
       `/api/sse ${label}: ${CLIENTS} clients connected in ${(connectMs / 1000).toFixed(1)} s; ` +
         `${ROUNDS} scans delivered to ${latencies.length}/${CLIENTS * ROUNDS} (missed ${missed}): ` +
         `p50 ${line(50)}, p95 ${line(95)}, max ${(latencies.at(-1) ?? 0).toFixed(0)} ms`,

@@ -250,3 +250,49 @@ test("a private group is joined through its invite link after logging in", async
   await page.getByRole("link", { name: "Go to Groups" }).click();
   await expect(groupCard(page, "your-groups", name)).toBeVisible();
 });
+
+test("sending faster than the limit says how long to wait and keeps the unsent text", async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const name = `E2E Fast ${Date.now().toString(36)}`;
+  const a = await user(browser, "enterprise@demo.local");
+  contexts = [a.context];
+  await createGroup(a.page, name, true);
+  // The SPA's own REST headers (publishable key and the user's token), read off its requests.
+  const restCall = a.page.waitForRequest(
+    (r) => r.url().includes("/rest/v1/") && Boolean(r.headers()["authorization"]),
+  );
+  await groupCard(a.page, "your-groups", name).getByRole("link", { name: "Open Chat" }).click();
+  await expect(a.page.getByLabel("Message", { exact: true })).toBeEnabled();
+  const request = await restCall;
+  const headers = await request.allHeaders();
+  const groupId = new URL(a.page.url()).searchParams.get("groupId") ?? "";
+  expect(groupId).not.toBe("");
+
+  // The database takes 10 messages per 10 s per user and group: 10 go out at once through REST
+  // (a loaded machine types too slowly to beat the window), the 11th is typed and refused.
+  const sent = await Promise.all(
+    Array.from({ length: 10 }, (_, i) =>
+      a.page.request.post(new URL("/rest/v1/messages", request.url()).toString(), {
+        headers: {
+          apikey: headers.apikey!,
+          authorization: headers.authorization!,
+          "content-type": "application/json",
+        },
+        data: { group_id: groupId, content: `quick ${i + 1}` },
+      }),
+    ),
+  );
+  expect(sent.map((r) => r.status())).toEqual(Array(10).fill(201));
+  await send(a.page, "one too many");
+  const failed = message(a.page, "one too many").getByTestId("chat-failed");
+  await expect(failed).toContainText(/You're sending messages too fast — try again in \d+ s/);
+  // The unsent text stays in the list; once the window has passed, Retry sends it.
+  await expect(message(a.page, "one too many")).toBeVisible();
+  await a.page.waitForTimeout(10_500);
+  await failed.getByRole("button", { name: "Retry" }).click();
+  await expect(message(a.page, "one too many").getByTestId("chat-failed")).toHaveCount(0);
+  await expect(message(a.page, "one too many")).toHaveCount(1);
+  expect(a.errors).toEqual([]);
+});

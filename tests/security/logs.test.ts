@@ -25,39 +25,81 @@ const post = (route: string, body: unknown, headers: Record<string, string> = {}
     body: JSON.stringify(body),
   });
 
+/** Waits until the log stops growing (the stack writes a refusal's line after answering). */
+async function settledLog(): Promise<string> {
+  let last = -1;
+  for (let i = 0; i < 40 && stack.output().length !== last; i++) {
+    last = stack.output().length;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return stack.output();
+}
+
+/** Runs one refused call and returns its answer and the log lines it added. */
+async function refused(call: () => Promise<Response>) {
+  const before = (await settledLog()).length;
+  const res = await call();
+  const body = (await res.json()) as Record<string, unknown>;
+  const lines = (await settledLog()).slice(before).split("\n").filter(Boolean);
+  return { status: res.status, body, lines };
+}
+
 describe("the stack's log", () => {
   it("holds one line per refused query, without SQL, parameters, hashes or e-mail addresses", async () => {
     const marker = "secret-marker-7f3a9c";
     const email = `log-${Date.now()}@example.test`;
     const signUp = await post("/auth/v1/signup", { email, password: "correct-horse-1" });
     const { access_token: token } = (await signUp.json()) as { access_token: string };
-    const before = stack.output().length;
+    const start = (await settledLog()).length;
+    const auth = { authorization: `Bearer ${token}` };
 
-    // Refused by privileges/RLS (anon), by a constraint and by a trigger rule.
-    await post("/rest/v1/user_blocks", { blocked_id: marker });
-    await post(
-      "/rest/v1/support_tickets",
-      { subject: marker, message: marker },
-      {
-        authorization: `Bearer ${token}`,
-      },
-    );
-    await post(
-      "/rest/v1/rpc/promote_self",
-      { secret: marker },
-      { authorization: `Bearer ${token}` },
-    );
-    // Sign-ups the database cannot store (they logged the row, bcrypt hash included).
-    await post("/auth/v1/signup", { email: `${"a".repeat(300)}@example.test`, password: marker });
-    await post("/auth/v1/signup", { email: `a\u0000${email}`, password: marker });
-    await post("/auth/v1/signup", { email, password: `${marker}-2` });
-    await new Promise((r) => setTimeout(r, 300));
+    // Refused by the database: a value of the wrong type, a check constraint, a trigger rule.
+    const badValue = await refused(() => post("/rest/v1/user_blocks", { blocked_id: marker }));
+    expect(badValue.status).toBe(400);
+    expect(badValue.body.code).toBe("22P02");
+    expect(badValue.lines).toEqual(['refused 22P02: invalid input syntax for type uuid: "…"']);
 
-    const log = stack.output().slice(before);
+    const ticket = await refused(() =>
+      post("/rest/v1/support_tickets", { subject: marker, content: "too short" }, auth),
+    );
+    expect(ticket.status).toBe(400);
+    expect(ticket.body.code).toBe("23514");
+    expect(ticket.lines).toHaveLength(1);
+    expect(ticket.lines[0]).toMatch(/^refused 23514: .*support_tickets_content_check/);
+
+    const promote = await refused(() =>
+      post("/rest/v1/rpc/promote_self", { secret: marker }, auth),
+    );
+    expect(promote.status).toBe(403);
+    expect(promote.body.code).toBe("PT403");
+    expect(promote.lines).toEqual(["refused PT403: Admin self-promotion is disabled"]);
+
+    // Nothing of the refused ticket was stored.
+    const tickets = await fetch(`${stack.url}/rest/v1/support_tickets?select=id`, {
+      headers: { apikey: stack.publishableKey, ...auth },
+    });
+    expect(await tickets.json()).toEqual([]);
+
+    // Sign-ups refused before the database (they logged the row, bcrypt hash included): the
+    // caller hears why, the log stays quiet.
+    const long = await refused(() =>
+      post("/auth/v1/signup", { email: `${"a".repeat(300)}@example.test`, password: marker }),
+    );
+    expect([long.status, long.body.error_code]).toEqual([400, "validation_failed"]);
+    const nul = await refused(() =>
+      post("/auth/v1/signup", { email: `a\u0000${email}`, password: marker }),
+    );
+    expect([nul.status, nul.body.error_code]).toEqual([400, "validation_failed"]);
+    const again = await refused(() => post("/auth/v1/signup", { email, password: `${marker}-2` }));
+    expect([again.status, again.body.error_code]).toEqual([422, "user_already_exists"]);
+    expect([...long.lines, ...nul.lines, ...again.lines]).toEqual([]);
+
+    const log = stack.output().slice(start);
     expect(log).not.toContain(marker);
     expect(log).not.toMatch(/\$2[aby]\$\d\d\$/);
     expect(log).not.toMatch(/insert into|select .* from/i);
     expect(log).not.toContain(token);
+    expect(log).not.toContain(email);
     for (const line of log.split("\n").filter(Boolean)) expect(line.length).toBeLessThan(300);
   });
 });

@@ -73,9 +73,17 @@ describe("anonymous visitors", () => {
       expect(error === null ? data : [], table).toEqual([]);
     }
     const movers = await anon.from("movers").select("*");
-    expect(movers.error).not.toBeNull();
+    expect(movers.status).toBe(401);
+    expect(movers.error).toMatchObject({
+      code: "42501",
+      message: "permission denied for table movers",
+    });
     const feed = await anon.rpc("movers_feed", { window_minutes: 30 });
-    expect(feed.error).not.toBeNull();
+    expect(feed.status).toBe(401);
+    expect(feed.error).toMatchObject({
+      code: "42501",
+      message: "permission denied for function movers_feed",
+    });
   });
 });
 
@@ -83,7 +91,10 @@ describe("market data by plan", () => {
   it("gives a user without a plan no market data", async () => {
     for (const { client } of [await demoUser("free@demo.local"), await signedInUser()]) {
       const feed = await client.rpc("movers_feed", { window_minutes: 30 });
-      expect(feed.error).not.toBeNull();
+      expect(feed.error).toMatchObject({
+        code: "PT403",
+        message: "Active subscription required",
+      });
       expect(feed.status).toBe(403);
       const instruments = await client.from("instruments").select("*");
       expect(instruments.error).toBeNull();
@@ -99,7 +110,10 @@ describe("market data by plan", () => {
     expect(ok.data!.every((m) => m.window_used === 30)).toBe(true);
     for (const w of [0, 5, 15, 25]) {
       const refused = await client.rpc("movers_feed", { window_minutes: w });
-      expect(refused.error, `window ${w}`).not.toBeNull();
+      expect(refused.error, `window ${w}`).toMatchObject({
+        code: "PT403",
+        message: `The basic plan does not offer a ${w} minute window`,
+      });
       expect(refused.status).toBe(403);
     }
     const instruments = await client.from("instruments").select("id");
@@ -114,7 +128,10 @@ describe("market data by plan", () => {
       expect(ok.data![0]?.window_used).toBe(w);
     }
     const refused = await client.rpc("movers_feed", { window_minutes: 5 });
-    expect(refused.error).not.toBeNull();
+    expect(refused.error).toMatchObject({
+      code: "PT403",
+      message: "The pro plan does not offer a 5 minute window",
+    });
     expect(refused.status).toBe(403);
   });
 
@@ -334,7 +351,11 @@ describe("groups and messages", () => {
     const asAdmin = await joiner.client
       .from("group_members")
       .insert({ group_id: pub.id, user_id: joiner.user.id, role: "admin" });
-    expect(asAdmin.error).not.toBeNull();
+    expect(asAdmin.status).toBe(403);
+    expect(asAdmin.error).toMatchObject({
+      code: "42501",
+      message: 'new row violates row-level security policy for table "group_members"',
+    });
 
     const wrongCode = await joiner.client.rpc("join_group_by_invite", {
       code: "00000000-0000-4000-8000-0000000000ff",
@@ -482,7 +503,10 @@ describe("support tickets", () => {
     const closed = await basic.client
       .from("ticket_messages")
       .insert({ ticket_id: TICKET.basicClosed, content: "One more thing" });
-    expect(closed.error).not.toBeNull();
+    expect(closed.error).toMatchObject({
+      code: "PT409",
+      message: "This ticket is closed; replies are no longer possible",
+    });
     expect(closed.status).toBe(409);
   });
 
@@ -566,12 +590,16 @@ describe("admin RPCs", () => {
         client.rpc("admin_set_ticket_status", { ticket: TICKET.proOpen, new_status: "closed" }),
       ];
       for (const res of await Promise.all(calls)) {
-        expect(res.error).not.toBeNull();
+        expect(res.error).toMatchObject({ code: "PT403", message: "Admin access required" });
         expect(res.status).toBe(403);
       }
     }
     const anon = await anonClient().rpc("admin_stats");
-    expect(anon.error).not.toBeNull();
+    expect(anon.status).toBe(401);
+    expect(anon.error).toMatchObject({
+      code: "42501",
+      message: "permission denied for function admin_stats",
+    });
     const { data } = await target.client.from("profiles").select("plan, banned").single();
     expect(data).toEqual({ plan: "none", banned: false });
   });

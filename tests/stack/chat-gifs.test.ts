@@ -2,7 +2,7 @@
 // GIF (checked by content) as themselves, fellow members download it, outsiders cannot;
 // the paged history RPC serves it with the message.
 import { describe, expect, it } from "vitest";
-import { anonClient, signedInUser } from "../support/clients.ts";
+import { anonClient, serviceClient, signedInUser } from "../support/clients.ts";
 
 const GIF = new Uint8Array([
   0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 1, 0, 1, 0, 0x80, 0, 0, 0xff, 0xff, 0xff, 0, 0, 0, 0x21, 0xf9,
@@ -16,6 +16,14 @@ function gifForm(bytes: Uint8Array, groupId: string, type = "image/gif"): FormDa
   form.set("groupId", groupId);
   return form;
 }
+
+/** Storage's answer to a write its policies refuse: HTTP 400 carrying statusCode 403. */
+const RLS_REFUSAL = {
+  name: "StorageApiError",
+  status: 400,
+  statusCode: "403",
+  message: "new row violates row-level security policy",
+};
 
 const statusOf = (error: unknown) => (error as { context?: Response }).context?.status;
 
@@ -67,7 +75,12 @@ describe("chat GIFs", () => {
 
     // An outsider can neither download nor upload into the group.
     const refusedDownload = await outsider.client.storage.from("chat-gifs").download(objectPath);
-    expect(refusedDownload.error).not.toBeNull();
+    expect(refusedDownload.error).toMatchObject({
+      name: "StorageApiError",
+      status: 400,
+      statusCode: "404",
+      message: "Object not found",
+    });
     const refusedUpload = await outsider.client.functions.invoke("chat-gif", {
       body: gifForm(GIF, groupId),
     });
@@ -77,7 +90,7 @@ describe("chat GIFs", () => {
       .upload(`${groupId}/${outsider.user.id}/${crypto.randomUUID()}.gif`, GIF, {
         contentType: "image/gif",
       });
-    expect(direct.error).not.toBeNull();
+    expect(direct.error).toMatchObject(RLS_REFUSAL);
 
     // A member cannot write into another member's folder, even directly.
     const foreign = await member.client.storage
@@ -85,7 +98,16 @@ describe("chat GIFs", () => {
       .upload(`${groupId}/${owner.user.id}/${crypto.randomUUID()}.gif`, GIF, {
         contentType: "image/gif",
       });
-    expect(foreign.error).not.toBeNull();
+    expect(foreign.error).toMatchObject(RLS_REFUSAL);
+    // Nothing of either refused upload was stored.
+    const files = await serviceClient()
+      .storage.from("chat-gifs")
+      .list(`${groupId}/${owner.user.id}`);
+    expect(files.data?.map((o) => o.name.split("/").pop())).toEqual([objectPath.split("/").pop()]);
+    const outsiders = await serviceClient()
+      .storage.from("chat-gifs")
+      .list(`${groupId}/${outsider.user.id}`);
+    expect(outsiders.data).toEqual([]);
   });
 
   it("refuses a PNG named .gif with 415 and an anonymous caller with 401", async () => {

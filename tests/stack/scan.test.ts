@@ -42,8 +42,11 @@ describe("the scan through the Data API", () => {
   it("is refused to users and visitors", async () => {
     const { client } = await demoUser("enterprise@demo.local");
     for (const c of [client, anonClient()]) {
-      const { error } = await c.rpc("ingest_scan", { quotes: [] as never });
-      expect(error).not.toBeNull();
+      const { error, status } = await c.rpc("ingest_scan", { quotes: [] as never });
+      // Refused by the function's privileges, not by a failure inside it.
+      expect(error?.code).toBe("42501");
+      expect(error?.message).toBe("permission denied for function ingest_scan");
+      expect(status).toBe(c === client ? 403 : 401);
     }
   });
 

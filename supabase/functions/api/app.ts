@@ -66,7 +66,11 @@ export function createApiApp(deps: ApiDeps = {}) {
   };
 
   app.onError((err) => {
-    if (err instanceof HttpError) return apiError(err.status, err.code, err.message);
+    if (err instanceof HttpError) {
+      const res = apiError(err.status, err.code, err.message);
+      for (const [name, value] of Object.entries(err.headers)) res.headers.set(name, value);
+      return res;
+    }
     console.error("[api]", err);
     return apiError(500, "internal_error", "Something went wrong on our side. Please try again.");
   });

@@ -47,8 +47,11 @@ export function dbFail(
       throw new HttpError(404, "not_found", message);
     case "PT409":
       throw new HttpError(409, "conflict", message);
-    case "PT429":
-      throw new HttpError(429, "too_many_requests", message);
+    case "PT429": {
+      // The database's write limits say how long to wait (`details`: retry-after=N).
+      const wait = /^retry-after=(\d+)$/.exec(error.details ?? "")?.[1];
+      throw new HttpError(429, "too_many_requests", message, wait ? { "Retry-After": wait } : {});
+    }
     case "42501":
       throw new HttpError(403, "forbidden", opts.fallback ?? "You are not allowed to do this.");
     case "23505":

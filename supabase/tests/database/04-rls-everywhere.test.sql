@@ -83,7 +83,9 @@ select is(
   (select count(*)::int from pg_class c join pg_namespace n on n.oid = c.relnamespace
     where n.nspname in ('public', 'graphql_public', 'storage') and c.relkind in ('r', 'p') and not c.relrowsecurity),
   0, 'no table without row-level security in an exposed schema');
-select is((select count(*)::int from pg_policies where cmd = 'ALL'), 0, 'no policy anywhere is FOR ALL');
+-- pg_cron's own cron.job and cron.job_run_details carry its FOR ALL policies (as on hosted).
+select is((select count(*)::int from pg_policies where cmd = 'ALL' and schemaname <> 'cron'), 0,
+  'no policy of ours is FOR ALL');
 
 select ok(passed, descr) from checks order by ord;
 

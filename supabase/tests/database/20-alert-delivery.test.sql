@@ -7,7 +7,7 @@ create extension if not exists pgtap with schema extensions;
 set local search_path = public, extensions;
 set local client_min_messages = warning;
 
-select plan(51);
+select plan(52);
 
 delete from auth.users;
 delete from private.outbox;
@@ -53,10 +53,27 @@ select is(has_function_privilege('authenticated', 'public.move_telegram_chat(tex
 select is(has_table_privilege('authenticated', 'private.outbox', 'select'), false, 'users cannot read the outbox');
 
 select is(has_function_privilege('authenticated', 'private.schedule_delivery()', 'execute'), false, 'users cannot schedule delivery');
+create function pg_temp.delivery_jobs() returns text language plpgsql as $$
+declare
+  res text;
+begin
+  execute 'select string_agg(schedule || '' '' || command, '';'') from cron.job where jobname = ''deliver-alerts'''
+    into res;
+  return res;
+end;
+$$;
 select case when exists (select 1 from pg_extension where extname = 'pg_cron')
-  then pass('pg_cron is installed: delivery was scheduled by the migration')
+              and exists (select 1 from pg_extension where extname = 'pg_net')
+  then is(pg_temp.delivery_jobs(), '15 seconds select private.invoke_delivery()',
+          'with pg_cron and pg_net the migration scheduled delivery every 15 seconds')
   else throws_ok('select private.schedule_delivery()', '55000', null,
                  'without pg_cron and pg_net, scheduling delivery says what is missing') end;
+select case when exists (select 1 from pg_extension where extname = 'pg_cron')
+              and not exists (select 1 from pg_extension where extname = 'pg_net')
+  then is(pg_temp.delivery_jobs(), null, 'pg_cron without pg_net: no delivery job that could not reach the function')
+  when exists (select 1 from pg_extension where extname = 'pg_cron')
+  then isnt(pg_temp.delivery_jobs(), null, 'the delivery job is in cron.job')
+  else skip('pg_cron is not loaded into this database', 1) end;
 
 -- Detection.
 set local role service_role;

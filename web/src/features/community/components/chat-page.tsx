@@ -24,6 +24,7 @@ import { MembersSheet } from "./members-sheet";
 import { MessageComposer } from "./message-composer";
 import { type DisplayMessage } from "./message-item";
 import { MessageList } from "./message-list";
+import { writeLimitMessage } from "@/lib/write-limit";
 
 export const GROUPS_PATH = "/community/groups";
 
@@ -179,9 +180,11 @@ function GroupChat({ groupId }: { groupId: string }) {
       })
       .then(() => pendingActions.remove(message.id))
       .catch((error: Error) => {
-        pendingActions.setStatus(message.id, "failed", error.message);
+        // Too fast: the text stays in the list as a failed message the user can retry.
+        const text = writeLimitMessage(error) ?? error.message;
+        pendingActions.setStatus(message.id, "failed", text);
         if (handleSessionExpired(error)) return;
-        toast.error(t("chat.sendFailed"), { description: error.message });
+        toast.error(t("chat.sendFailed"), { description: text });
       });
   };
 

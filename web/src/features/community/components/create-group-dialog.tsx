@@ -29,6 +29,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { Textarea } from "@/components/ui/textarea";
 import { useSessionExpiredHandler } from "@/lib/session-expired";
 import { type CreateGroupInput, createGroupInputSchema, useCreateGroup } from "../api/create-group";
+import { writeLimitMessage } from "@/lib/write-limit";
 
 const EMPTY: CreateGroupInput = { name: "", description: "", isPublic: true };
 
@@ -52,7 +53,9 @@ export function CreateGroupDialog() {
       },
       onError: (error) => {
         if (handleSessionExpired(error)) return;
-        toast.error(t("groups.createFailed"), { description: error.message });
+        toast.error(t("groups.createFailed"), {
+          description: writeLimitMessage(error) ?? error.message,
+        });
       },
     }),
   );

@@ -26,6 +26,7 @@ import {
   type ReportReason,
   useReportUser,
 } from "../api/report-user";
+import { writeLimitMessage } from "@/lib/write-limit";
 
 type ReportDialogProps = {
   userId: string;
@@ -66,7 +67,10 @@ export function ReportDialog({
           if (handleSessionExpired(error)) return;
           const code = (error as { code?: unknown }).code;
           toast.error(t("chat.error"), {
-            description: code === ALREADY_REPORTED ? t("report.already") : error.message,
+            description:
+              code === ALREADY_REPORTED
+                ? t("report.already")
+                : (writeLimitMessage(error) ?? error.message),
           });
         },
       },

@@ -1,8 +1,9 @@
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { i18n } from "@/i18n/i18n";
 import { renderWithProviders } from "@/testing/render";
 import { supabaseMock } from "@/testing/supabase-mock";
+import { dashboardQueries } from "../api/queries";
 import { SourceHealth } from "./source-health";
 
 const NOW = Date.parse("2026-06-01T12:00:00Z");
@@ -74,9 +75,16 @@ describe("SourceHealth", () => {
 
   it("shows nothing before the first scan", async () => {
     supabaseMock.setTable("source_health", { data: [], error: null });
-    renderWithProviders(<SourceHealth now={NOW} />);
-    await new Promise((r) => setTimeout(r, 50));
+    const { queryClient } = renderWithProviders(<SourceHealth now={NOW} />);
+    // The absence must be the answer's, not the loading state's: wait for the empty list to land.
+    await waitFor(() =>
+      expect(queryClient.getQueryState(dashboardQueries.sourceHealth().queryKey)?.status).toBe(
+        "success",
+      ),
+    );
+    expect(queryClient.getQueryData(dashboardQueries.sourceHealth().queryKey)).toEqual([]);
     expect(screen.queryByRole("heading", { name: "Sources" })).not.toBeInTheDocument();
+    expect(screen.queryByTestId("source-health")).not.toBeInTheDocument();
   });
 
   it("speaks Spanish", async () => {

@@ -1,4 +1,5 @@
 import { i18n } from "@/i18n/i18n";
+import { writeLimitMessage } from "@/lib/write-limit";
 
 function field(error: unknown, key: string): unknown {
   return typeof error === "object" && error !== null
@@ -16,6 +17,8 @@ function field(error: unknown, key: string): unknown {
  * - 42501: row-level security refused the write (not an admin, a banned account, not the owner).
  */
 export function supportErrorText(error: unknown): string | null {
+  const tooFast = writeLimitMessage(error);
+  if (tooFast) return tooFast;
   switch (field(error, "code")) {
     case "PT409":
       return i18n.t("support:errors.closed");

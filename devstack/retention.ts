@@ -1,0 +1,76 @@
+// The local stand-in for the hourly pg_cron job `retention` (migration 20261125600000,
+// docs/retention.md): calls private.run_retention() on the stack's database every
+// RETENTION_INTERVAL_SECONDS (default 3600), unless pg_cron already runs the job there. Logs a
+// line when it removed something or failed, never when there was nothing to do.
+import type { Tx } from "./database.ts";
+
+export const DEFAULT_RETENTION_INTERVAL_SECONDS = 3600;
+
+export interface RetentionRunner {
+  /** Runs the job once now; resolves with the rows removed per rule (null when pg_cron runs it). */
+  tick(): Promise<Record<string, number> | null>;
+  stop(): Promise<void>;
+}
+
+/** RETENTION_INTERVAL_SECONDS as milliseconds (default one hour); a bad value falls back. */
+export function retentionIntervalMs(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.RETENTION_INTERVAL_SECONDS);
+  return (Number.isFinite(n) && n >= 1 ? n : DEFAULT_RETENTION_INTERVAL_SECONDS) * 1000;
+}
+
+export function startRetention(opts: {
+  db: Tx;
+  intervalMs?: number;
+  log?: (line: string) => void;
+}): RetentionRunner {
+  const log = opts.log ?? ((l: string) => console.log(l));
+  let running: Promise<Record<string, number> | null> | null = null;
+  let stopped = false;
+
+  const scheduledByPgCron = async () => {
+    const [row] = await opts.db.query<{ job: string | null }>(
+      "select to_regclass('cron.job')::text as job",
+    );
+    if (!row?.job) return false;
+    const jobs = await opts.db.query<{ n: number }>(
+      "select count(*)::int as n from cron.job where jobname = 'retention'",
+    );
+    return (jobs[0]?.n ?? 0) > 0;
+  };
+
+  const run = async (): Promise<Record<string, number> | null> => {
+    try {
+      if (await scheduledByPgCron()) return null;
+      const [row] = await opts.db.query<{ removed: Record<string, number> | string }>(
+        "select private.run_retention() as removed",
+      );
+      const removed =
+        typeof row?.removed === "string"
+          ? (JSON.parse(row.removed) as Record<string, number>)
+          : (row?.removed ?? {});
+      const parts = Object.entries(removed).filter(([, n]) => n > 0);
+      if (parts.length) log(`[retention] removed ${parts.map(([t, n]) => `${n} ${t}`).join(", ")}`);
+      return removed;
+    } catch (err) {
+      if (!stopped) log(`[retention] failed: ${(err as Error).message}`);
+      return {};
+    }
+  };
+
+  const tick = () => {
+    if (stopped) return Promise.resolve(null);
+    running ??= run().finally(() => (running = null));
+    return running;
+  };
+  const timer = setInterval(() => void tick(), opts.intervalMs ?? retentionIntervalMs());
+  timer.unref?.();
+
+  return {
+    tick,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
