@@ -11,7 +11,9 @@
 --   order_books, funding_rates 7 days (market snapshots)
 --   billing_events             400 days (Stripe's idempotency needs days; a year for audits)
 --   private.promotion_attempts 30 days (the limit looks back one hour)
---   private.alert_marks        30 days after the last alert (cooldowns are hours)
+--   private.alert_state_marks  30 days after the last alert (cooldowns are hours)
+--   private.alert_scans        30 days (a scan's enqueue is repeated within seconds, if at all)
+--   private.alert_messages     31 days, once no outbox job points at it any more
 --
 -- price_history and movers stay pruned by ingest_scan on every scan (per-plan history and the
 -- staleness window); user content (chat, tickets, reports, groups) stays until its owner or an
@@ -29,7 +31,8 @@ create index order_books_snapshot_idx on public.order_books (snapshot_at);
 create index funding_rates_fetched_idx on public.funding_rates (fetched_at);
 create index billing_events_received_idx on public.billing_events (received_at);
 create index promotion_attempts_attempted_idx on private.promotion_attempts (attempted_at);
-create index alert_marks_last_alert_idx on private.alert_marks (last_alert_at);
+-- (alert_state_marks_age_idx and alert_messages_scanned_idx exist already.)
+create index outbox_message_idx on private.outbox (message_id) where message_id is not null;
 
 -- Deletes what the rules no longer keep, as of `at` (default now), and returns how many rows
 -- each rule removed, e.g. {"strategy_signals": 29000, "activity_logs": 0, ...}.
@@ -82,9 +85,19 @@ begin
   get diagnostics n = row_count;
   removed := removed || jsonb_build_object('promotion_attempts', n);
 
-  delete from private.alert_marks where last_alert_at < at - interval '30 days';
+  delete from private.alert_state_marks where last_alert_at < at - interval '30 days';
   get diagnostics n = row_count;
-  removed := removed || jsonb_build_object('alert_marks', n);
+  removed := removed || jsonb_build_object('alert_state_marks', n);
+
+  delete from private.alert_scans where scanned_at < at - interval '30 days';
+  get diagnostics n = row_count;
+  removed := removed || jsonb_build_object('alert_scans', n);
+
+  delete from private.alert_messages m
+  where m.scanned_at < at - interval '31 days'
+    and not exists (select 1 from private.outbox o where o.message_id = m.id);
+  get diagnostics n = row_count;
+  removed := removed || jsonb_build_object('alert_messages', n);
 
   return removed;
 end;

@@ -6,7 +6,7 @@ create extension if not exists pgtap with schema extensions;
 set local search_path = public, extensions;
 set local client_min_messages = warning;
 
-select plan(29);
+select plan(31);
 
 -- The job's clock: everything below is dated relative to it.
 create function pg_temp.at() returns timestamptz language sql immutable as $$ select '2026-09-01 12:00:00+00'::timestamptz $$;
@@ -60,9 +60,18 @@ insert into private.promotion_attempts (user_id, succeeded, attempted_at) values
 
 insert into public.instruments (id, symbol, exchange, exchange_type) overriding system value values
   (930001, 'OLD/USDT', 'Binance', 'cex');
-insert into private.alert_marks (user_id, instrument_id, direction, last_price, last_alert_at) values
-  ('a3000000-0000-4000-8000-000000000001', 930001, 'pump', 1, pg_temp.at() - interval '31 days'),
-  ('a3000000-0000-4000-8000-000000000001', 930001, 'dump', 1, pg_temp.at() - interval '29 days');
+insert into private.alert_state_marks (state_id, instrument_id, direction, last_price, last_move, last_alert_at) values
+  (930001, 930001, 'pump', 1, 10, pg_temp.at() - interval '31 days'),
+  (930001, 930001, 'dump', 1, -10, pg_temp.at() - interval '29 days');
+insert into private.alert_scans (scanned_at) values
+  (pg_temp.at() - interval '31 days'), (pg_temp.at() - interval '29 days');
+-- Three 32-day-old messages: one free (goes), one still named by a pending job (stays); one new.
+insert into private.alert_messages (id, scanned_at, payload) overriding system value values
+  (930001, pg_temp.at() - interval '32 days', '{}'),
+  (930002, pg_temp.at() - interval '32 days', '{}'),
+  (930003, pg_temp.at() - interval '1 day', '{}');
+insert into private.outbox (kind, channel, payload, dedup_key, message_id) values
+  ('market_alert', 'email', '{}', 'retention-test-held-message', 930002);
 
 -- User content, however old, stays.
 insert into public.support_tickets (id, user_id, subject, content, created_at) values
@@ -111,8 +120,12 @@ select is((select array_agg(id order by id) from public.billing_events where id 
 select ok(not exists (select 1 from public.billing_events where id = 'evt_ret_old'), 'a 401-day-old billing event goes');
 select is((select array_agg(succeeded) from private.promotion_attempts where user_id = 'a3000000-0000-4000-8000-000000000001'),
   array[true], 'promotion attempts keep 30 days');
-select is((select array_agg(direction) from private.alert_marks where user_id = 'a3000000-0000-4000-8000-000000000001'),
+select is((select array_agg(direction) from private.alert_state_marks where state_id = 930001),
   array['dump'], 'alert marks go 30 days after their last alert');
+select is((select count(*)::int from private.alert_scans where scanned_at < pg_temp.at() - interval '30 days'),
+  0, 'enqueued-scan records keep 30 days');
+select is((select array_agg(id order by id) from private.alert_messages where id between 930001 and 930003),
+  array[930002, 930003]::bigint[], 'stored alert messages go after 31 days unless a job still names them');
 select ok(exists (select 1 from public.support_tickets where id = 'a3000000-0000-4000-8000-0000000000f1'),
   'a three-year-old ticket stays until its owner or an admin deletes it');
 select ok(exists (select 1 from public.messages where content = 'hello from the past'),
