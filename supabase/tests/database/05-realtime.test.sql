@@ -499,7 +499,7 @@ select is(
   (select array_agg(k order by k) from jsonb_object_keys(
      (select payload -> 'entries' -> 0 from realtime.messages where topic = 'market:movers:30')) k),
   array['exchange', 'exchange_type', 'id', 'instrument_id', 'network', 'pct', 'pct_3hour', 'pool_url', 'price',
-        'price_3hour_ago', 'source', 'symbol', 'ts', 'volume_24h', 'window_used'],
+        'price_3hour_ago', 'quoted_at', 'source', 'symbol', 'ts', 'volume_24h', 'window_used'],
   'an entry has exactly the fields of movers_feed''s rows'
 );
 
