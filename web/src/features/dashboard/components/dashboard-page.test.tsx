@@ -427,8 +427,8 @@ describe("DashboardPage: list", () => {
     const rows = within(table()).getAllByRole("row");
     expect(within(rows[0]).getByText("% (15 min)")).toBeInTheDocument();
     expect(within(rows[1]).getByText("+12.35%")).toHaveClass("text-success");
-    expect(within(rows[1]).getAllByText("$1.5000")).toHaveLength(1);
-    expect(within(rows[1]).getByText("$1.2000")).toBeInTheDocument();
+    expect(within(rows[1]).getAllByText("$1.500")).toHaveLength(1);
+    expect(within(rows[1]).getByText("$1.200")).toBeInTheDocument();
     const buy = within(rows[1]).getByRole("link", { name: /Buy PEPE\/WETH on Binance/ });
     expect(buy).toHaveAttribute("href", "https://example.com/pool/1");
     expect(buy).toHaveAttribute("target", "_blank");
