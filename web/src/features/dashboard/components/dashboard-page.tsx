@@ -91,6 +91,14 @@ export function DashboardPage() {
     [entries, selectedExchanges],
   );
   const counts = useMemo(() => filterOptions(entries), [entries]);
+  // The analysed mover as the live feed has it now: its quote is the chart's live candle.
+  const analysedLive = useMemo(
+    () =>
+      analysed
+        ? (entries.find((entry) => entry.instrument_id === analysed.instrument_id) ?? analysed)
+        : null,
+    [analysed, entries],
+  );
   const simulated = entries.some((entry) => entry.source === "simulated");
 
   if (isPending) {
@@ -222,7 +230,7 @@ export function DashboardPage() {
 
       {analysisWanted && (
         <Suspense fallback={null}>
-          <AnalysisDialog entry={analysed} onClose={() => setAnalysed(null)} />
+          <AnalysisDialog entry={analysedLive} onClose={() => setAnalysed(null)} />
         </Suspense>
       )}
     </div>
