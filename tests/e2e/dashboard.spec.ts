@@ -36,7 +36,7 @@ test("a subscriber sees movers arrive live, filters them and opens an analysis",
   // The list is full (the window's top 100) from the first scan on: live scans change its prices.
   const livePrices = () =>
     page
-      .locator("table tbody tr td:nth-child(4)")
+      .locator("table tbody tr td:nth-child(5)")
       .allTextContents()
       .then((prices) => prices.join(" "));
   const before = await livePrices();

@@ -1321,6 +1321,14 @@ export type Database = {
           ts: string | null;
         }[];
       };
+      movers_sparklines: {
+        Args: { window_minutes?: number };
+        Returns: {
+          instrument_id: number | null;
+          times: string[] | null;
+          prices: number[] | null;
+        }[];
+      };
       mute_alert_symbol: {
         Args: { symbol: string; minutes: number };
         Returns: string;

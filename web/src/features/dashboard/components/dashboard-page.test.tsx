@@ -325,7 +325,8 @@ describe("DashboardPage: filters", () => {
     fireEvent.click(screen.getByRole("checkbox", { name: "Aerodrome" }));
     expect(screen.getByRole("button", { name: "DEX: 1 selected" })).toBeInTheDocument();
     expect(symbols()).toEqual(["BRETT/WETH"]);
-  });
+    // Many role queries over a full table: slow in jsdom on a busy machine.
+  }, 20_000);
 });
 
 describe("DashboardPage: the user's exchanges (selected_exchanges)", () => {

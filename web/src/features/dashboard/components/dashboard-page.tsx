@@ -2,7 +2,7 @@ import { effectiveWindow } from "@domain/plans";
 import type { MoverEntry } from "@domain/realtime";
 import { useQuery } from "@tanstack/react-query";
 import { InfoIcon, RefreshCwIcon } from "lucide-react";
-import { lazy, Suspense, useMemo, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router-dom";
 import { toast } from "sonner";
@@ -50,6 +50,8 @@ import { SourceHealth } from "./source-health";
 import { WindowSelector } from "./window-selector";
 
 const NO_ENTRIES: MoverEntry[] = [];
+/** New movers without a sparkline trigger a new read of all sparklines at most this often. */
+const SPARKLINES_MIN_REFRESH_MS = 15_000;
 
 /** /dashboard (subscribers only; the route guard sees to that). */
 export function DashboardPage() {
@@ -61,6 +63,11 @@ export function DashboardPage() {
     ? effectiveWindow(profile.plan, profile.selected_window_minutes)
     : 30;
   const feed = useQuery({ ...dashboardQueries.feed(windowMinutes), enabled: profile !== null });
+  // Every row's last 30 minutes in one request (not one per row), refreshed every minute.
+  const sparklines = useQuery({
+    ...dashboardQueries.sparklines(windowMinutes),
+    enabled: profile !== null,
+  });
   const { status } = useMoversStream(windowMinutes, { enabled: profile !== null });
   const now = useNow();
   const [analysed, setAnalysed] = useState<MoverEntry | null>(null);
@@ -91,6 +98,19 @@ export function DashboardPage() {
     [entries, selectedExchanges],
   );
   const counts = useMemo(() => filterOptions(entries), [entries]);
+  // A mover that entered the list since the sparklines were read: read them again (one request
+  // for all rows, at most every 15 s), so every row gets its line.
+  const sparklinesMissing =
+    sparklines.data !== undefined &&
+    entries.some((entry) => !sparklines.data.has(entry.instrument_id));
+  const sparklinesAt = sparklines.dataUpdatedAt;
+  const refetchSparklines = sparklines.refetch;
+  useEffect(() => {
+    if (!sparklinesMissing) return;
+    const wait = Math.max(0, sparklinesAt + SPARKLINES_MIN_REFRESH_MS - Date.now());
+    const timer = setTimeout(() => void refetchSparklines(), wait);
+    return () => clearTimeout(timer);
+  }, [sparklinesMissing, sparklinesAt, refetchSparklines]);
   // The analysed mover as the live feed has it now: its quote is the chart's live candle.
   const analysedLive = useMemo(
     () =>
@@ -216,10 +236,16 @@ export function DashboardPage() {
                   windowMinutes={windowMinutes}
                   now={now}
                   onAnalyse={setAnalysed}
+                  sparklines={sparklines.data}
                 />
               </div>
               <div className="md:hidden">
-                <MoverCards entries={shown} now={now} onAnalyse={setAnalysed} />
+                <MoverCards
+                  entries={shown}
+                  now={now}
+                  onAnalyse={setAnalysed}
+                  sparklines={sparklines.data}
+                />
               </div>
             </>
           )}

@@ -1,4 +1,5 @@
 import type { MoverEntry } from "@domain/realtime";
+import type { Sparkline as SparklineData } from "../api/queries";
 import { LineChartIcon } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button";
@@ -7,15 +8,18 @@ import { formatAge } from "../utils/format-market";
 import { BuyLink } from "./buy-link";
 import { PercentText } from "./percent-text";
 import { PriceText } from "./price-text";
+import { Sparkline } from "./sparkline";
 
 type MoverCardsProps = {
   entries: readonly MoverEntry[];
   now: number;
   onAnalyse: (entry: MoverEntry) => void;
+  /** Each instrument's last 30 minutes (`movers_sparklines`), by instrument id. */
+  sparklines?: ReadonlyMap<number, SparklineData>;
 };
 
 /** The phone list: one card per mover. */
-export function MoverCards({ entries, now, onAnalyse }: MoverCardsProps) {
+export function MoverCards({ entries, now, onAnalyse, sparklines }: MoverCardsProps) {
   const { t } = useTranslation("dashboard");
   return (
     <ul aria-label={t("table.caption")} className="flex flex-col gap-3">
@@ -33,7 +37,14 @@ export function MoverCards({ entries, now, onAnalyse }: MoverCardsProps) {
                 </button>
                 <p className="truncate text-xs text-muted-foreground">{entry.exchange}</p>
               </div>
-              <PercentText pct={entry.pct} className="text-lg" />
+              <div className="flex shrink-0 items-center gap-2">
+                <Sparkline
+                  line={sparklines?.get(entry.instrument_id)}
+                  live={entry}
+                  pct={entry.pct}
+                />
+                <PercentText pct={entry.pct} className="text-lg" />
+              </div>
             </div>
             <dl className="grid grid-cols-3 gap-2 text-xs">
               <div>

@@ -1,4 +1,5 @@
 import type { MoverEntry } from "@domain/realtime";
+import type { Sparkline as SparklineData } from "../api/queries";
 import { LineChartIcon } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button";
@@ -6,6 +7,7 @@ import { formatAge, formatWindowShort } from "../utils/format-market";
 import { BuyLink } from "./buy-link";
 import { PercentText } from "./percent-text";
 import { PriceText } from "./price-text";
+import { Sparkline } from "./sparkline";
 
 type MoversTableProps = {
   entries: readonly MoverEntry[];
@@ -13,10 +15,18 @@ type MoversTableProps = {
   /** The current time, ticking every 5 s, for the age labels. */
   now: number;
   onAnalyse: (entry: MoverEntry) => void;
+  /** Each instrument's last 30 minutes (`movers_sparklines`), by instrument id. */
+  sparklines?: ReadonlyMap<number, SparklineData>;
 };
 
 /** The desktop list: one row per mover. */
-export function MoversTable({ entries, windowMinutes, now, onAnalyse }: MoversTableProps) {
+export function MoversTable({
+  entries,
+  windowMinutes,
+  now,
+  onAnalyse,
+  sparklines,
+}: MoversTableProps) {
   const { t } = useTranslation("dashboard");
   const head = "px-3 py-2 text-left text-xs font-medium text-muted-foreground uppercase";
 
@@ -32,7 +42,11 @@ export function MoversTable({ entries, windowMinutes, now, onAnalyse }: MoversTa
             <th scope="col" className={`${head} text-right`}>
               {t("table.percent", { window: formatWindowShort(t, windowMinutes) })}
             </th>
-            <th scope="col" className={`${head} text-right`}>
+            <th scope="col" className={head}>
+              {t("table.sparklineHeader")}
+            </th>
+            {/* Columns drop by priority on narrower screens: the 3-hour price first. */}
+            <th scope="col" className={`${head} hidden text-right 2xl:table-cell`}>
               {t("table.price3h")}
             </th>
             <th scope="col" className={`${head} text-right`}>
@@ -72,13 +86,23 @@ export function MoversTable({ entries, windowMinutes, now, onAnalyse }: MoversTa
               <td className="px-3 py-2 text-right">
                 <PercentText pct={entry.pct} />
               </td>
-              <td className="px-3 py-2 text-right">
+              <td className="px-3 py-2">
+                <Sparkline
+                  line={sparklines?.get(entry.instrument_id)}
+                  live={entry}
+                  pct={entry.pct}
+                />
+              </td>
+              <td className="hidden px-3 py-2 text-right 2xl:table-cell">
                 <PriceText price={entry.price_3hour_ago} />
               </td>
               <td className="px-3 py-2 text-right">
                 <PriceText price={entry.price} />
               </td>
-              <td className="max-w-48 truncate px-3 py-2 text-muted-foreground">
+              <td
+                className="max-w-36 truncate px-3 py-2 text-muted-foreground"
+                title={entry.exchange}
+              >
                 {entry.exchange}
               </td>
               <td className="px-3 py-2 whitespace-nowrap text-muted-foreground">
