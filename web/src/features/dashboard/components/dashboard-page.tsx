@@ -37,6 +37,7 @@ import {
   FilteredEmptyState,
   ThresholdOffNote,
 } from "./empty-state";
+import { FiltersSheet } from "./filters-sheet";
 import { MoverCards } from "./mover-cards";
 
 // The analysis (candles, indicators) is loaded on the first "Analysis" click, then stays mounted.
@@ -50,6 +51,8 @@ import { SourceHealth } from "./source-health";
 import { WindowSelector } from "./window-selector";
 
 const NO_ENTRIES: MoverEntry[] = [];
+/** Cards on a phone before "Show more". */
+const PHONE_PAGE_SIZE = 20;
 /** New movers without a sparkline trigger a new read of all sparklines at most this often. */
 const SPARKLINES_MIN_REFRESH_MS = 15_000;
 
@@ -92,6 +95,12 @@ export function DashboardPage() {
     [direction, minPercent, threshold, selectedExchanges, sources, networks, venues],
   );
   const shown = useMemo(() => filterMovers(entries, filters), [entries, filters]);
+  const activeFilters =
+    (direction !== "all" ? 1 : 0) +
+    (minPercent > 0 ? 1 : 0) +
+    [sources, networks, venues].filter((list) => list.length > 0).length;
+  // Phones show the first 20 cards and more on demand: a live scan never lengthens the page.
+  const [cardLimit, setCardLimit] = useState(PHONE_PAGE_SIZE);
   // The user's exchanges alone hide every entry: the other filters are not to blame.
   const noneFromSelectedExchanges = useMemo(
     () => !entries.some((entry) => inSelectedExchanges(entry, selectedExchanges)),
@@ -170,13 +179,20 @@ export function DashboardPage() {
 
       <SourceHealth now={now} />
 
-      <Card className="px-4 py-4">
+      <Card className="hidden px-4 py-4 md:flex">
         <MoverFilters
           entries={entries}
           threshold={threshold}
           selectedExchanges={selectedExchanges}
         />
       </Card>
+      <FiltersSheet activeCount={activeFilters}>
+        <MoverFilters
+          entries={entries}
+          threshold={threshold}
+          selectedExchanges={selectedExchanges}
+        />
+      </FiltersSheet>
 
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
         <section aria-labelledby="top-gainers" className="flex min-w-0 flex-col gap-4">
@@ -241,11 +257,30 @@ export function DashboardPage() {
               </div>
               <div className="md:hidden">
                 <MoverCards
-                  entries={shown}
+                  entries={shown.slice(0, cardLimit)}
                   now={now}
                   onAnalyse={setAnalysed}
                   sparklines={sparklines.data}
                 />
+                <div className="mt-3 flex flex-col items-center gap-2 text-sm text-muted-foreground">
+                  <span>
+                    {t("list.shownOf", {
+                      shown: Math.min(cardLimit, shown.length),
+                      total: shown.length,
+                    })}
+                  </span>
+                  {shown.length > cardLimit && (
+                    <Button
+                      type="button"
+                      variant="outline"
+                      onClick={() => setCardLimit((limit) => limit + PHONE_PAGE_SIZE)}
+                    >
+                      {t("list.showMore", {
+                        count: Math.min(PHONE_PAGE_SIZE, shown.length - cardLimit),
+                      })}
+                    </Button>
+                  )}
+                </div>
               </div>
             </>
           )}
