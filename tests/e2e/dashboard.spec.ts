@@ -13,7 +13,8 @@ async function logIn(page: Page, email: string, redirect: string) {
 test("a subscriber sees movers arrive live, filters them and opens an analysis", async ({
   page,
 }) => {
-  test.setTimeout(90_000);
+  // Long on a shared machine: the analysis now loads the chart library on demand.
+  test.setTimeout(150_000);
   const errors: string[] = [];
   page.on("pageerror", (err) => errors.push(err.message));
   await logIn(page, "enterprise@demo.local", "/dashboard");

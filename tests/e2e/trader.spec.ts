@@ -101,14 +101,53 @@ test("each movers row has its sparkline of the last 30 minutes, named by the row
   const count = await rows.count();
   expect(count).toBeGreaterThan(5);
   await expect(page.locator("table tbody [data-testid=sparkline]")).toHaveCount(count);
-  for (let i = 0; i < Math.min(count, 5); i++) {
-    const row = rows.nth(i);
-    const pct = (await row.locator("td").first().innerText()).trim();
-    const line = row.getByRole("img", { name: `Last 30 minutes: ${pct}` });
-    await expect(line).toBeVisible();
-    await expect(line).toHaveClass(pct.startsWith("+") ? /text-success/ : /text-destructive/);
+  // Each row's percent, its line's name and colour, read at one moment (scans reorder rows).
+  const named = await rows.evaluateAll((trs) =>
+    trs.slice(0, 10).map((tr) => {
+      const line = tr.querySelector("[data-testid=sparkline]")!;
+      return {
+        pct: tr.querySelector("td")!.textContent!.trim(),
+        name: line.getAttribute("aria-label"),
+        role: line.getAttribute("role"),
+        colour: line.classList.contains("text-success") ? "green" : "red",
+      };
+    }),
+  );
+  for (const row of named) {
+    expect(row).toEqual({
+      pct: row.pct,
+      name: `Last 30 minutes: ${row.pct}`,
+      role: "img",
+      colour: row.pct.startsWith("+") ? "green" : "red",
+    });
   }
   // One request for all rows, not one per row.
   expect(sparklineCalls.length).toBeGreaterThan(0);
   expect(sparklineCalls.length).toBeLessThan(count);
+});
+
+test("on a 390 px phone the movers start on the first screen, filters fold into a sheet", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await logIn(page, ENTERPRISE, "demo-password-1");
+  await page.goto("/dashboard");
+  const list = page.getByRole("list", { name: "Strongest movers of the selected time window" });
+  await expect(list.getByRole("listitem").first()).toBeVisible({ timeout: 30_000 });
+  // The first mover is on the first screen.
+  const first = (await list.getByRole("listitem").first().boundingBox())!;
+  expect(first.y + first.height / 2).toBeLessThan(844);
+  // 20 cards, then more on demand.
+  await expect(list.locator(":scope > li")).toHaveCount(20);
+  await expect(page.getByText(/^Showing 20 of \d+$/)).toBeVisible();
+  // Nothing wider than the screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  await page.getByRole("button", { name: "Filters", exact: true }).click();
+  const sheet = page.getByRole("dialog", { name: "Filters" });
+  await sheet.getByRole("button", { name: "Gains +" }).click();
+  await sheet.getByRole("button", { name: "Show movers" }).click();
+  await expect(page.getByRole("button", { name: "Filters (1 active)" })).toBeVisible();
+  await page.screenshot({ path: "tests/artifacts/screenshots/dashboard-phone-first-screen.png" });
 });
