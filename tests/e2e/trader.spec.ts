@@ -151,3 +151,45 @@ test("on a 390 px phone the movers start on the first screen, filters fold into 
   await expect(page.getByRole("button", { name: "Filters (1 active)" })).toBeVisible();
   await page.screenshot({ path: "tests/artifacts/screenshots/dashboard-phone-first-screen.png" });
 });
+
+test("a CSV export of the dashboard holds the rows of the table on screen", async ({ page }) => {
+  test.setTimeout(120_000);
+  await openDashboard(page);
+  const rows = page.locator("table tbody tr");
+  const onScreen = () =>
+    rows.evaluateAll((trs) =>
+      trs.map((tr) => [
+        tr.querySelector("th")!.textContent!.trim(),
+        tr.querySelector("td")!.textContent!.trim(),
+      ]),
+    );
+  // A scan may land between reading the table and exporting: try again then.
+  let matched = false;
+  for (let attempt = 0; attempt < 3 && !matched; attempt++) {
+    const before = await onScreen();
+    await page.getByRole("button", { name: "Export the movers on screen" }).click();
+    const download = page.waitForEvent("download");
+    await page.getByRole("menuitem", { name: "Download CSV" }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^movers-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.csv$/);
+    const text = await (
+      await file.createReadStream()
+    )
+      .toArray()
+      .then((c) => Buffer.concat(c).toString());
+    const after = await onScreen();
+    const lines = text.trimEnd().split("\r\n");
+    expect(lines[0]).toBe(
+      "Symbol,% (30 min),Price (3h) (USD),Price (Live) (USD),Exchange,Time,Exported at",
+    );
+    // Symbol and percent of each row (the guard puts a ' before a leading + or -).
+    const csvRows = lines.slice(1).map((line) => {
+      const [symbol, pct] = line.split(",");
+      return [symbol, pct.replace(/^'/, "")];
+    });
+    if (JSON.stringify(before) !== JSON.stringify(after)) continue;
+    expect(csvRows).toEqual(before);
+    matched = true;
+  }
+  expect(matched).toBe(true);
+});

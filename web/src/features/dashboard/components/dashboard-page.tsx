@@ -39,6 +39,7 @@ import {
 } from "./empty-state";
 import { FiltersSheet } from "./filters-sheet";
 import { MoverCards } from "./mover-cards";
+import { MoversExport } from "./movers-export";
 
 // The analysis (candles, indicators) is loaded on the first "Analysis" click, then stays mounted.
 const AnalysisDialog = lazy(() =>
@@ -213,15 +214,18 @@ export function DashboardPage() {
                 </span>
               </div>
             </div>
-            <Button
-              type="button"
-              variant="outline"
-              onClick={() => void refresh()}
-              disabled={refreshing || feed.isPending}
-            >
-              {refreshing ? <Spinner /> : <RefreshCwIcon aria-hidden="true" />}
-              {t("refresh")}
-            </Button>
+            <div className="flex flex-wrap items-center gap-2">
+              <MoversExport entries={shown} windowMinutes={windowMinutes} />
+              <Button
+                type="button"
+                variant="outline"
+                onClick={() => void refresh()}
+                disabled={refreshing || feed.isPending}
+              >
+                {refreshing ? <Spinner /> : <RefreshCwIcon aria-hidden="true" />}
+                {t("refresh")}
+              </Button>
+            </div>
           </div>
 
           {thresholdOff && userThreshold > 0 && <ThresholdOffNote threshold={userThreshold} />}
