@@ -193,3 +193,24 @@ test("a CSV export of the dashboard holds the rows of the table on screen", asyn
   }
   expect(matched).toBe(true);
 });
+
+test("the system theme follows an emulated colour-scheme change live", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto("/");
+  await expect(page.getByTestId("landing")).toBeVisible();
+  const html = page.locator("html");
+  // Dark (the default) → light → the system's.
+  await page.getByRole("button", { name: "Switch to light theme" }).first().click();
+  await page.getByRole("button", { name: "Follow the system's theme" }).first().click();
+  await expect(html).not.toHaveClass(/\bdark\b/);
+  expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("system");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect(html).toHaveClass(/\bdark\b/);
+  await page.emulateMedia({ colorScheme: "light" });
+  await expect(html).not.toHaveClass(/\bdark\b/);
+  // A reload keeps following the system from the first paint on.
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.reload();
+  await expect(html).toHaveClass(/\bdark\b/);
+  await expect(page.getByRole("button", { name: "Switch to dark theme" }).first()).toBeVisible();
+});
