@@ -36,7 +36,10 @@ describe("LandingPage", () => {
     supabaseMock.setTable("movers_teaser", { data: movers, error: null });
     renderRoute("/");
 
-    const pepe = (await screen.findByRole("heading", { name: "PEPE/USDT" })).closest("li")!;
+    // The page and its strip load lazily: give them time on a busy machine.
+    const pepe = (
+      await screen.findByRole("heading", { name: "PEPE/USDT" }, { timeout: 10_000 })
+    ).closest("li")!;
     expect(within(pepe).getByText("Binance")).toBeInTheDocument();
     expect(within(pepe).getByText("+12.35%")).toHaveClass("text-success");
     // A tiny price keeps its digits: subscript zeros, the full number as name and title.
