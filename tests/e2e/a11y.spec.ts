@@ -76,6 +76,8 @@ for (const language of LANGUAGES) {
       test(`${url} is axe-clean, titled and described (${language}, ${theme})`, async ({
         browser,
       }) => {
+        // axe over the dashboard's 100 rows (each with its sparkline) takes long on a shared machine.
+        test.setTimeout(150_000);
         // As a visitor first; a guarded page sends visitors to the login page: then as the admin.
         let context = await contextFor(browser, language, theme);
         try {

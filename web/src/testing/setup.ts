@@ -12,6 +12,13 @@ vi.mock("@/lib/supabase", async () => {
   return { supabase: supabaseMock.client };
 });
 
+// The canvas price chart (lightweight-charts) cannot draw in jsdom; the e2e suite checks it in
+// Chromium. Unit tests see a stand-in that lists the candles and lines it was handed.
+vi.mock("@/components/charts/price-chart", async () => {
+  const { PriceChartStandIn } = await import("./price-chart-stand-in");
+  return { PriceChart: PriceChartStandIn };
+});
+
 // Production loads one language chunk on demand; tests hold all four from the start.
 for (const [lng, bundles] of Object.entries(resources)) {
   for (const [ns, bundle] of Object.entries(bundles)) i18n.addResourceBundle(lng, ns, bundle);

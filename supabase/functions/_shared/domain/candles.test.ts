@@ -7,6 +7,7 @@ import {
   type PricePoint,
   timeTicks,
   toCandles,
+  withLiveQuote,
 } from "./candles.ts";
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0); // 12:00:00 UTC, a multiple of 5 minutes
@@ -173,5 +174,46 @@ describe("formatChartPrice", () => {
 
   it("shows a dash for a missing price", () => {
     expect(formatChartPrice(Number.NaN)).toBe("—");
+  });
+});
+
+describe("withLiveQuote", () => {
+  const T = Date.UTC(2026, 10, 21, 12, 0);
+  const candles = toCandles([
+    { ts: T, price: 10 },
+    { ts: T + 60_000, price: 11 },
+    { ts: T + 5 * 60_000, price: 12 },
+  ]);
+
+  it("moves the newest candle's close, high and low", () => {
+    const up = withLiveQuote(candles, { ts: T + 7 * 60_000, price: 13 });
+    expect(up).toHaveLength(2);
+    expect(up[1]).toMatchObject({ start: T + 5 * 60_000, open: 12, close: 13, high: 13, low: 12 });
+    const down = withLiveQuote(candles, { ts: new Date(T + 9 * 60_000).toISOString(), price: 9 });
+    expect(down[1]).toMatchObject({ open: 12, close: 9, high: 12, low: 9 });
+    expect(down[0]).toBe(candles[0]);
+  });
+
+  it("starts a new candle in a later bucket", () => {
+    const next = withLiveQuote(candles, { ts: T + 16 * 60_000, price: 14 });
+    expect(next).toHaveLength(3);
+    expect(next[2]).toEqual({
+      start: T + 15 * 60_000,
+      open: 14,
+      high: 14,
+      low: 14,
+      close: 14,
+      volume: 0,
+      count: 1,
+    });
+  });
+
+  it("returns the same candles for old, unchanged or unusable quotes", () => {
+    expect(withLiveQuote(candles, { ts: T + 2 * 60_000, price: 50 })).toBe(candles);
+    expect(withLiveQuote(candles, { ts: T + 6 * 60_000, price: 12 })).toBe(candles);
+    expect(withLiveQuote(candles, { ts: "not a time", price: 5 })).toBe(candles);
+    expect(withLiveQuote(candles, { ts: T + 6 * 60_000, price: 0 })).toBe(candles);
+    expect(withLiveQuote(candles, null)).toBe(candles);
+    expect(withLiveQuote([], { ts: T, price: 1 })).toEqual([]);
   });
 });

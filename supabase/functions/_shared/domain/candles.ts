@@ -164,3 +164,47 @@ export function formatChartPrice(price: number, locale = "en"): string {
   }
   return format.format(price);
 }
+
+/**
+ * The candles with a live quote folded in: a quote inside the newest candle's bucket moves its
+ * close (and high or low), a quote in a later bucket starts a new candle, an older quote changes
+ * nothing. Returns the same array when nothing changed, so a chart can tell a live tick from new
+ * data. A quote's volume is unknown: the live candle keeps the volume it had (0 when new).
+ */
+export function withLiveQuote(
+  candles: readonly Candle[],
+  quote: { ts: string | number; price: number } | null,
+  bucketMs = CANDLE_BUCKET_MS,
+): readonly Candle[] {
+  if (!quote || candles.length === 0) return candles;
+  const t = pointTime(quote.ts);
+  if (!Number.isFinite(t) || !Number.isFinite(quote.price) || quote.price <= 0) return candles;
+  const start = Math.floor(t / bucketMs) * bucketMs;
+  const last = candles[candles.length - 1];
+  if (start < last.start) return candles;
+  if (start === last.start) {
+    if (last.close === quote.price) return candles;
+    return [
+      ...candles.slice(0, -1),
+      {
+        ...last,
+        close: quote.price,
+        high: Math.max(last.high, quote.price),
+        low: Math.min(last.low, quote.price),
+        count: last.count + 1,
+      },
+    ];
+  }
+  return [
+    ...candles,
+    {
+      start,
+      open: quote.price,
+      high: quote.price,
+      low: quote.price,
+      close: quote.price,
+      volume: 0,
+      count: 1,
+    },
+  ];
+}

@@ -29,7 +29,7 @@ import {
   LOGS_EXPORTED,
 } from "../api/queries";
 import { useDebounced } from "../hooks/use-debounced";
-import { downloadText, toCsv } from "../utils/csv";
+import { downloadText, toCsv } from "@/lib/csv";
 import { formatDateTime } from "../utils/format";
 
 /** The actions the database logs (admin RPCs and promote_self). */

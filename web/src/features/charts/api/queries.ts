@@ -13,7 +13,8 @@ export type ChartSymbol = {
 
 /** How many of the strongest movers the charts page opens with. */
 export const DEFAULT_CHART_SYMBOLS = 3;
-export type ChartPoint = { t: number; price: number };
+/** A price sample; `volume` is the rolling 24-hour total the history stores (null: unknown). */
+export type ChartPoint = { t: number; price: number; volume: number | null };
 
 /** The instruments of the user's current movers, one per instrument, by symbol. */
 export function toChartSymbols(entries: readonly MoverEntry[]): ChartSymbol[] {
@@ -46,7 +47,7 @@ export function strongestSymbols(
 /** History rows as chart points (epoch ms), unusable ones dropped. */
 export function toChartPoints(rows: readonly HistoryRow[]): ChartPoint[] {
   return rows
-    .map((row) => ({ t: Date.parse(row.ts), price: row.price }))
+    .map((row) => ({ t: Date.parse(row.ts), price: row.price, volume: row.volume_24h }))
     .filter((point) => Number.isFinite(point.t) && Number.isFinite(point.price) && point.price > 0);
 }
 

@@ -68,11 +68,28 @@ describe("ChartsPage", () => {
     );
     await choose("SOL/USDT · Binance", "PEPE/WETH · Uniswap V3 (ethereum)");
     expect(screen.getByRole("button", { name: "Symbols: 2 selected" })).toBeInTheDocument();
-    const chart = await screen.findByRole("figure", {
-      name: "Price lines of the last 3 hours: PEPE/WETH (Uniswap V3 (ethereum)), SOL/USDT (Binance)",
-    });
+    // recharts is loaded on demand: give the import time on a busy machine.
+    const chart = await screen.findByRole(
+      "figure",
+      {
+        name: "Price lines of the last 3 hours: PEPE/WETH (Uniswap V3 (ethereum)), SOL/USDT (Binance)",
+      },
+      { timeout: 5000 },
+    );
     expect(chart).toBeInTheDocument();
     expect(screen.getByText("SOL/USDT (Binance): 5 points")).toBeInTheDocument();
+    // The candles of the first chosen symbol, and of another one once picked.
+    expect(
+      await screen.findByRole("img", { name: /^Candlestick chart of PEPE\/WETH/ }),
+    ).toBeInTheDocument();
+    fireEvent.change(screen.getByRole("combobox", { name: "Symbol" }), {
+      target: { value: "1" },
+    });
+    expect(
+      await screen.findByRole("img", {
+        name: /^Candlestick chart of SOL\/USDT \(Binance\): \d+ five-minute candles$/,
+      }),
+    ).toBeInTheDocument();
   });
 
   it("says when the selected symbols have no history", async () => {

@@ -18,6 +18,7 @@ import {
   strongestSymbols,
   type ChartRange,
 } from "../api/queries";
+import { type CandleSymbol, CandlesCard } from "./candles-card";
 import type { PriceSeries } from "./price-lines-chart";
 
 // recharts (about 110 KB gzipped) is loaded when there is something to draw, not with the page.
@@ -87,6 +88,19 @@ export function ChartsPage() {
         points: points.map((point) => ({ t: point.t, pct: (point.price / base - 1) * 100 })),
       },
     ];
+  });
+
+  const candleSymbols: CandleSymbol[] = chosen.flatMap((symbol, index) => {
+    const points = histories[index]?.data ?? [];
+    return points.length === 0
+      ? []
+      : [
+          {
+            id: String(symbol.instrumentId),
+            name: `${symbol.symbol} (${symbol.exchange})`,
+            points,
+          },
+        ];
   });
 
   return (
@@ -244,6 +258,8 @@ export function ChartsPage() {
           </Card>
         )
       )}
+
+      {!loading && candleSymbols.length > 0 && <CandlesCard symbols={candleSymbols} />}
     </div>
   );
 }

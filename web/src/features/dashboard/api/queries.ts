@@ -31,6 +31,34 @@ async function getRecentSignals(): Promise<SignalRow[]> {
   return (data ?? []).map((row) => ({ ...row, confidence: Number(row.confidence) }));
 }
 
+/** A mover's last 30 minutes for its sparkline: one price per minute, oldest first. */
+export type Sparkline = { times: number[]; prices: number[] };
+/** The sparklines are refetched every minute (they hold one sample per minute). */
+export const SPARKLINES_REFETCH_MS = 60_000;
+
+/** `movers_sparklines(window)`: every mover's last 30 minutes in one request, by instrument. */
+async function getSparklines(windowMinutes: number): Promise<Map<number, Sparkline>> {
+  const { data, error } = await supabase.rpc("movers_sparklines", {
+    window_minutes: windowMinutes,
+  });
+  if (error) throw error;
+  const lines = new Map<number, Sparkline>();
+  for (const row of data ?? []) {
+    const times: number[] = [];
+    const prices: number[] = [];
+    (row.times ?? []).forEach((ts, i) => {
+      const t = Date.parse(ts);
+      const price = Number(row.prices?.[i]);
+      if (Number.isFinite(t) && Number.isFinite(price) && price > 0) {
+        times.push(t);
+        prices.push(price);
+      }
+    });
+    lines.set(Number(row.instrument_id), { times, prices });
+  }
+  return lines;
+}
+
 /** The periods of the strategies' track record (`signal_track_record(period)`). */
 export const TRACK_RECORD_PERIODS = ["24h", "7d", "30d"] as const;
 export type TrackRecordPeriod = (typeof TRACK_RECORD_PERIODS)[number];
@@ -152,6 +180,13 @@ async function getInsights(instrumentId: number): Promise<Insights> {
 }
 
 export const dashboardQueries = {
+  /** Every mover's sparkline of a window: `['sparklines', window]`, refetched every minute. */
+  sparklines: (windowMinutes: number) =>
+    queryOptions({
+      queryKey: ["sparklines", windowMinutes] as const,
+      queryFn: () => getSparklines(windowMinutes),
+      refetchInterval: SPARKLINES_REFETCH_MS,
+    }),
   all: ["dashboard"] as const,
   /** `movers_feed(window)`, kept current by `useMoversStream(window)`. */
   feed: (windowMinutes: number) => marketQueries.feed(windowMinutes),

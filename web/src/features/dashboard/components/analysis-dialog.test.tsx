@@ -39,27 +39,43 @@ function history(
   }));
 }
 
-function renderDialog(rows: ReturnType<typeof history>) {
+function renderDialog(rows: ReturnType<typeof history>, live: Partial<MoverEntry> = {}) {
   const reads: unknown[] = [];
   supabaseMock.setRpc("price_history_for", (args) => {
     reads.push(args);
     return { data: rows, error: null };
   });
-  renderWithProviders(<AnalysisDialog entry={entry} onClose={() => {}} />);
+  renderWithProviders(<AnalysisDialog entry={{ ...entry, ...live }} onClose={() => {}} />);
   return { reads };
 }
 
 describe("AnalysisDialog", () => {
   it("charts 3 hours of 5-minute candles and rates a steady riser as low risk", async () => {
-    const { reads } = renderDialog(history(36, (i) => 1 * 1.002 ** i, 5_000_000));
+    // A live quote older than the history changes no candle.
+    const { reads } = renderDialog(
+      history(36, (i) => 1 * 1.002 ** i, 5_000_000),
+      {
+        ts: "2026-11-21T08:00:00Z",
+      },
+    );
     const dialog = await screen.findByRole("dialog", { name: /PEPE\/WETH/ });
     expect(await within(dialog).findByText("Preis-Chart")).toBeInTheDocument();
     expect(within(dialog).getByText("36 data points")).toBeInTheDocument();
     const chart = within(dialog).getByRole("img", { name: /36 five-minute candles/ });
     expect(chart.querySelectorAll('[data-slot="candle"]')).toHaveLength(36);
     expect(chart.querySelectorAll('[data-slot="candle"][data-color="up"]')).toHaveLength(36);
-    expect(chart.querySelectorAll('[data-slot="time-tick"]').length).toBeLessThanOrEqual(8);
-    expect(within(chart).getAllByText(/^\d\.\d{6}$/).length).toBeGreaterThan(0);
+    // EMA 9 and 21 and Bollinger (20, 2) over the 36 closes.
+    const lines = [...chart.querySelectorAll('[data-slot="line"]')].map((line) => [
+      line.textContent,
+      line.getAttribute("data-values"),
+    ]);
+    expect(lines).toEqual([
+      ["EMA 9", "28"],
+      ["EMA 21", "16"],
+      ["BB upper", "17"],
+      ["BB middle", "17"],
+      ["BB lower", "17"],
+    ]);
 
     expect(within(dialog).getByText("Bullish")).toBeInTheDocument();
     expect(within(dialog).getByRole("img", { name: "5 of 5 stars" })).toBeInTheDocument();
@@ -73,6 +89,18 @@ describe("AnalysisDialog", () => {
     ).toBeInTheDocument();
 
     expect(reads).toEqual([{ instrument: 7 }]);
+  });
+
+  it("folds the live quote into the newest candle or starts the next one", async () => {
+    // The history's last sample is at 11:55; the live quote at 12:07 opens the 12:05 candle.
+    renderDialog(
+      history(36, () => 1, null),
+      { ts: "2026-11-21T12:07:00Z", price: 1.5 },
+    );
+    const chart = await screen.findByRole("img", { name: /37 five-minute candles/ });
+    const last = [...chart.querySelectorAll('[data-slot="candle"]')].at(-1)!;
+    expect(last.getAttribute("data-start")).toBe(String(Date.parse("2026-11-21T12:05:00Z")));
+    expect(last.getAttribute("data-close")).toBe("1.5");
   });
 
   it("rates a thin, jumpy market as high risk", async () => {

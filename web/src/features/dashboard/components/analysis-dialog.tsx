@@ -1,18 +1,25 @@
 import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { computeAnalysis, type Trend } from "@domain/analysis";
-import { CANDLE_BUCKET_MS, toCandles } from "@domain/candles";
+import {
+  CANDLE_BUCKET_MS,
+  estimateIntervalVolumes,
+  toCandles,
+  withLiveQuote,
+} from "@domain/candles";
+import { bollinger, ema } from "@domain/indicators";
 import type { MoverEntry } from "@domain/realtime";
+import type { Candle } from "@domain/candles";
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangleIcon, XIcon } from "lucide-react";
 import { type ReactNode, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
+import { type ChartLine, PriceChart } from "@/components/charts/price-chart";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils";
 import { dashboardQueries } from "../api/queries";
 import { AnalysisDetails } from "./analysis-details";
-import { CandlestickChart } from "./candlestick-chart";
 import { ProAnalysis } from "./pro-analysis";
 
 const trendClass: Record<Trend, string> = {
@@ -22,7 +29,10 @@ const trendClass: Record<Trend, string> = {
 };
 
 type AnalysisDialogProps = {
-  /** The mover to analyse; null closes the dialog. */
+  /**
+   * The mover to analyse, as the live feed has it now (its quote becomes the chart's live
+   * candle); null closes the dialog.
+   */
   entry: MoverEntry | null;
   onClose: () => void;
   /** Actions on the symbol from other features (the route adds alerts' "Mute alerts"). */
@@ -30,8 +40,9 @@ type AnalysisDialogProps = {
 };
 
 /**
- * The per-symbol analysis: the last 3 hours of price history as 5-minute candles and the
- * analysis computed from them in the browser (`computeAnalysis`), with the disclaimer.
+ * The per-symbol analysis: the last 3 hours of price history as 5-minute candles (with the
+ * live quote as the newest candle, EMA 9/21 and Bollinger 20/2 over them, the volume beneath)
+ * and the analysis computed from them in the browser (`computeAnalysis`), with the disclaimer.
  */
 export function AnalysisDialog({ entry, onClose, symbolActions }: AnalysisDialogProps) {
   const { t } = useTranslation("dashboard");
@@ -78,16 +89,23 @@ function AnalysisBody({
   const { t } = useTranslation("dashboard");
   const history = useQuery(dashboardQueries.history(entry.instrument_id));
   const rows = history.data;
-  const candles = useMemo(
+  const historyCandles = useMemo(
     () =>
       rows
         ? toCandles(
-            rows.map(({ ts, price }) => ({ ts, price })),
+            estimateIntervalVolumes(
+              rows.map(({ ts, price, volume_24h }) => ({ ts, price, volume: volume_24h })),
+            ),
             CANDLE_BUCKET_MS,
           )
         : [],
     [rows],
   );
+  const candles = useMemo(
+    () => withLiveQuote(historyCandles, { ts: entry.ts, price: entry.price }),
+    [historyCandles, entry.ts, entry.price],
+  );
+  const lines = useOverlays(candles);
   const analysis = useMemo(() => {
     if (!rows) return null;
     const volume24h = rows.findLast((row) => row.volume_24h !== null)?.volume_24h;
@@ -143,8 +161,9 @@ function AnalysisBody({
                 {t("analysis.dataPoints", { count: history.data.length })}
               </span>
             </div>
-            <CandlestickChart
+            <PriceChart
               candles={candles}
+              lines={lines}
               label={t("analysis.chartLabel", { symbol: entry.symbol, count: candles.length })}
             />
           </Card>
@@ -160,4 +179,49 @@ function AnalysisBody({
       <ProAnalysis instrumentId={entry.instrument_id} symbol={entry.symbol} />
     </>
   );
+}
+
+/** EMA 9 and 21 and Bollinger Bands (20, 2) of the candles' closes, as chart overlays. */
+function useOverlays(candles: readonly Candle[]): ChartLine[] {
+  const { t } = useTranslation("dashboard");
+  return useMemo(() => {
+    const closes = candles.map((candle) => candle.close);
+    const line = (values: readonly (number | null)[]) =>
+      candles.map((candle, i) => ({ time: candle.start, value: values[i] ?? null }));
+    const bands = bollinger(closes, 20, 2);
+    return [
+      {
+        id: "ema9",
+        label: t("analysis.overlays.ema9"),
+        color: "#f59e0b",
+        points: line(ema(closes, 9)),
+      },
+      {
+        id: "ema21",
+        label: t("analysis.overlays.ema21"),
+        color: "#3b82f6",
+        points: line(ema(closes, 21)),
+      },
+      {
+        id: "bbUpper",
+        label: t("analysis.overlays.bbUpper"),
+        color: "#a855f7",
+        points: line(bands.upper),
+        dashed: true,
+      },
+      {
+        id: "bbMiddle",
+        label: t("analysis.overlays.bbMiddle"),
+        color: "#a855f7",
+        points: line(bands.middle),
+      },
+      {
+        id: "bbLower",
+        label: t("analysis.overlays.bbLower"),
+        color: "#a855f7",
+        points: line(bands.lower),
+        dashed: true,
+      },
+    ];
+  }, [candles, t]);
 }

@@ -2,7 +2,7 @@ import { effectiveWindow } from "@domain/plans";
 import type { MoverEntry } from "@domain/realtime";
 import { useQuery } from "@tanstack/react-query";
 import { InfoIcon, RefreshCwIcon } from "lucide-react";
-import { lazy, type ReactNode, Suspense, useMemo, useState } from "react";
+import { lazy, type ReactNode, Suspense, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router-dom";
 import { toast } from "sonner";
@@ -37,7 +37,9 @@ import {
   FilteredEmptyState,
   ThresholdOffNote,
 } from "./empty-state";
+import { FiltersSheet } from "./filters-sheet";
 import { MoverCards } from "./mover-cards";
+import { MoversExport } from "./movers-export";
 
 // The analysis (candles, indicators) is loaded on the first "Analysis" click, then stays mounted.
 const AnalysisDialog = lazy(() =>
@@ -50,6 +52,10 @@ import { SourceHealth } from "./source-health";
 import { WindowSelector } from "./window-selector";
 
 const NO_ENTRIES: MoverEntry[] = [];
+/** Cards on a phone before "Show more". */
+const PHONE_PAGE_SIZE = 20;
+/** New movers without a sparkline trigger a new read of all sparklines at most this often. */
+const SPARKLINES_MIN_REFRESH_MS = 15_000;
 
 /** /dashboard (subscribers only; the route guard sees to that). */
 /**
@@ -69,6 +75,11 @@ export function DashboardPage({
     ? effectiveWindow(profile.plan, profile.selected_window_minutes)
     : 30;
   const feed = useQuery({ ...dashboardQueries.feed(windowMinutes), enabled: profile !== null });
+  // Every row's last 30 minutes in one request (not one per row), refreshed every minute.
+  const sparklines = useQuery({
+    ...dashboardQueries.sparklines(windowMinutes),
+    enabled: profile !== null,
+  });
   const { status } = useMoversStream(windowMinutes, { enabled: profile !== null });
   const now = useNow();
   const [analysed, setAnalysed] = useState<MoverEntry | null>(null);
@@ -93,12 +104,39 @@ export function DashboardPage({
     [direction, minPercent, threshold, selectedExchanges, sources, networks, venues],
   );
   const shown = useMemo(() => filterMovers(entries, filters), [entries, filters]);
+  const activeFilters =
+    (direction !== "all" ? 1 : 0) +
+    (minPercent > 0 ? 1 : 0) +
+    [sources, networks, venues].filter((list) => list.length > 0).length;
+  // Phones show the first 20 cards and more on demand: a live scan never lengthens the page.
+  const [cardLimit, setCardLimit] = useState(PHONE_PAGE_SIZE);
   // The user's exchanges alone hide every entry: the other filters are not to blame.
   const noneFromSelectedExchanges = useMemo(
     () => !entries.some((entry) => inSelectedExchanges(entry, selectedExchanges)),
     [entries, selectedExchanges],
   );
   const counts = useMemo(() => filterOptions(entries), [entries]);
+  // A mover that entered the list since the sparklines were read: read them again (one request
+  // for all rows, at most every 15 s), so every row gets its line.
+  const sparklinesMissing =
+    sparklines.data !== undefined &&
+    entries.some((entry) => !sparklines.data.has(entry.instrument_id));
+  const sparklinesAt = sparklines.dataUpdatedAt;
+  const refetchSparklines = sparklines.refetch;
+  useEffect(() => {
+    if (!sparklinesMissing) return;
+    const wait = Math.max(0, sparklinesAt + SPARKLINES_MIN_REFRESH_MS - Date.now());
+    const timer = setTimeout(() => void refetchSparklines(), wait);
+    return () => clearTimeout(timer);
+  }, [sparklinesMissing, sparklinesAt, refetchSparklines]);
+  // The analysed mover as the live feed has it now: its quote is the chart's live candle.
+  const analysedLive = useMemo(
+    () =>
+      analysed
+        ? (entries.find((entry) => entry.instrument_id === analysed.instrument_id) ?? analysed)
+        : null,
+    [analysed, entries],
+  );
   const simulated = entries.some((entry) => entry.source === "simulated");
 
   if (isPending) {
@@ -150,13 +188,20 @@ export function DashboardPage({
 
       <SourceHealth now={now} />
 
-      <Card className="px-4 py-4">
+      <Card className="hidden px-4 py-4 md:flex">
         <MoverFilters
           entries={entries}
           threshold={threshold}
           selectedExchanges={selectedExchanges}
         />
       </Card>
+      <FiltersSheet activeCount={activeFilters}>
+        <MoverFilters
+          entries={entries}
+          threshold={threshold}
+          selectedExchanges={selectedExchanges}
+        />
+      </FiltersSheet>
 
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
         <section aria-labelledby="top-gainers" className="flex min-w-0 flex-col gap-4">
@@ -177,15 +222,18 @@ export function DashboardPage({
                 </span>
               </div>
             </div>
-            <Button
-              type="button"
-              variant="outline"
-              onClick={() => void refresh()}
-              disabled={refreshing || feed.isPending}
-            >
-              {refreshing ? <Spinner /> : <RefreshCwIcon aria-hidden="true" />}
-              {t("refresh")}
-            </Button>
+            <div className="flex flex-wrap items-center gap-2">
+              <MoversExport entries={shown} windowMinutes={windowMinutes} />
+              <Button
+                type="button"
+                variant="outline"
+                onClick={() => void refresh()}
+                disabled={refreshing || feed.isPending}
+              >
+                {refreshing ? <Spinner /> : <RefreshCwIcon aria-hidden="true" />}
+                {t("refresh")}
+              </Button>
+            </div>
           </div>
 
           {thresholdOff && userThreshold > 0 && <ThresholdOffNote threshold={userThreshold} />}
@@ -215,10 +263,35 @@ export function DashboardPage({
                   entries={shown}
                   windowMinutes={windowMinutes}
                   onAnalyse={setAnalysed}
+                  sparklines={sparklines.data}
                 />
               </div>
               <div className="md:hidden">
-                <MoverCards entries={shown} windowMinutes={windowMinutes} onAnalyse={setAnalysed} />
+                <MoverCards
+                  entries={shown.slice(0, cardLimit)}
+                  windowMinutes={windowMinutes}
+                  onAnalyse={setAnalysed}
+                  sparklines={sparklines.data}
+                />
+                <div className="mt-3 flex flex-col items-center gap-2 text-sm text-muted-foreground">
+                  <span>
+                    {t("list.shownOf", {
+                      shown: Math.min(cardLimit, shown.length),
+                      total: shown.length,
+                    })}
+                  </span>
+                  {shown.length > cardLimit && (
+                    <Button
+                      type="button"
+                      variant="outline"
+                      onClick={() => setCardLimit((limit) => limit + PHONE_PAGE_SIZE)}
+                    >
+                      {t("list.showMore", {
+                        count: Math.min(PHONE_PAGE_SIZE, shown.length - cardLimit),
+                      })}
+                    </Button>
+                  )}
+                </div>
               </div>
             </>
           )}
@@ -230,7 +303,7 @@ export function DashboardPage({
       {analysisWanted && (
         <Suspense fallback={null}>
           <AnalysisDialog
-            entry={analysed}
+            entry={analysedLive}
             onClose={() => setAnalysed(null)}
             symbolActions={symbolActions}
           />

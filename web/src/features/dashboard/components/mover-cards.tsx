@@ -1,5 +1,6 @@
 import { isQuoteStale } from "@domain/quote-age";
 import { type MoverEntry, quoteTime } from "@domain/realtime";
+import type { Sparkline as SparklineData } from "../api/queries";
 import { LineChartIcon } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button";
@@ -9,16 +10,19 @@ import { BuyLink } from "./buy-link";
 import { PercentText } from "./percent-text";
 import { PriceText } from "./price-text";
 import { QUOTE_AGE_REFRESH_MS, useNow } from "../hooks/use-now";
+import { Sparkline } from "./sparkline";
 import { StaleMark } from "./stale-mark";
 
 type MoverCardsProps = {
   entries: readonly MoverEntry[];
   windowMinutes: number;
   onAnalyse: (entry: MoverEntry) => void;
+  /** Each instrument's last 30 minutes (`movers_sparklines`), by instrument id. */
+  sparklines?: ReadonlyMap<number, SparklineData>;
 };
 
 /** The phone list: one card per mover. */
-export function MoverCards({ entries, windowMinutes, onAnalyse }: MoverCardsProps) {
+export function MoverCards({ entries, windowMinutes, onAnalyse, sparklines }: MoverCardsProps) {
   const { t } = useTranslation("dashboard");
   const now = useNow(QUOTE_AGE_REFRESH_MS);
   return (
@@ -37,7 +41,14 @@ export function MoverCards({ entries, windowMinutes, onAnalyse }: MoverCardsProp
                 </button>
                 <p className="truncate text-xs text-muted-foreground">{entry.exchange}</p>
               </div>
-              <PercentText pct={entry.pct} className="text-lg" />
+              <div className="flex shrink-0 items-center gap-2">
+                <Sparkline
+                  line={sparklines?.get(entry.instrument_id)}
+                  live={entry}
+                  pct={entry.pct}
+                />
+                <PercentText pct={entry.pct} className="text-lg" />
+              </div>
             </div>
             <dl className="grid grid-cols-3 gap-2 text-xs">
               <div>

@@ -1,5 +1,6 @@
 import { isQuoteStale } from "@domain/quote-age";
 import { type MoverEntry, quoteTime } from "@domain/realtime";
+import type { Sparkline as SparklineData } from "../api/queries";
 import { LineChartIcon } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button";
@@ -9,16 +10,19 @@ import { BuyLink } from "./buy-link";
 import { PercentText } from "./percent-text";
 import { PriceText } from "./price-text";
 import { QUOTE_AGE_REFRESH_MS, useNow } from "../hooks/use-now";
+import { Sparkline } from "./sparkline";
 import { StaleMark } from "./stale-mark";
 
 type MoversTableProps = {
   entries: readonly MoverEntry[];
   windowMinutes: number;
   onAnalyse: (entry: MoverEntry) => void;
+  /** Each instrument's last 30 minutes (`movers_sparklines`), by instrument id. */
+  sparklines?: ReadonlyMap<number, SparklineData>;
 };
 
 /** The desktop list: one row per mover. */
-export function MoversTable({ entries, windowMinutes, onAnalyse }: MoversTableProps) {
+export function MoversTable({ entries, windowMinutes, onAnalyse, sparklines }: MoversTableProps) {
   const { t } = useTranslation("dashboard");
   // Each row shows its quote's age in seconds (decision 0033): this list re-renders every second.
   const now = useNow(QUOTE_AGE_REFRESH_MS);
@@ -36,7 +40,11 @@ export function MoversTable({ entries, windowMinutes, onAnalyse }: MoversTablePr
             <th scope="col" className={`${head} text-right`}>
               {t("table.percent", { window: formatWindowShort(t, windowMinutes) })}
             </th>
-            <th scope="col" className={`${head} text-right`}>
+            <th scope="col" className={head}>
+              {t("table.sparklineHeader")}
+            </th>
+            {/* Columns drop by priority on narrower screens: the 3-hour price first. */}
+            <th scope="col" className={`${head} hidden text-right 2xl:table-cell`}>
               {t("table.price3h")}
             </th>
             <th scope="col" className={`${head} text-right`}>
@@ -80,13 +88,23 @@ export function MoversTable({ entries, windowMinutes, onAnalyse }: MoversTablePr
                 <td className="px-3 py-2 text-right">
                   <PercentText pct={entry.pct} />
                 </td>
-                <td className="px-3 py-2 text-right">
+                <td className="px-3 py-2">
+                  <Sparkline
+                    line={sparklines?.get(entry.instrument_id)}
+                    live={entry}
+                    pct={entry.pct}
+                  />
+                </td>
+                <td className="hidden px-3 py-2 text-right 2xl:table-cell">
                   <PriceText price={entry.price_3hour_ago} />
                 </td>
                 <td className="px-3 py-2 text-right">
                   <PriceText price={entry.price} />
                 </td>
-                <td className="max-w-48 truncate px-3 py-2 text-muted-foreground">
+                <td
+                  className="max-w-36 truncate px-3 py-2 text-muted-foreground"
+                  title={entry.exchange}
+                >
                   {entry.exchange}
                 </td>
                 <td

@@ -37,7 +37,7 @@ describe("SignalsCard", () => {
     expect(await screen.findByText("No signals in the last hour.")).toBeInTheDocument();
     const [operator, column, since] = filters[0];
     expect([operator, column]).toEqual(["gte", "computed_at"]);
-    expect(before - Date.parse(String(since))).toBeGreaterThanOrEqual(3_600_000 - 1000);
+    expect(before - Date.parse(String(since))).toBeGreaterThanOrEqual(3_600_000 - 10_000); // a busy machine renders slowly
     expect(dashboardQueries.signals().refetchInterval).toBe(60_000);
   });
 

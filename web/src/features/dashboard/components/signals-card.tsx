@@ -14,6 +14,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils";
+import { SignalsExport } from "./signals-export";
 import { dashboardQueries } from "../api/queries";
 
 /** How each strategy's past signals played out (`track-record-page.tsx`). */
@@ -54,6 +55,7 @@ export function SignalsCard() {
           <h2>{t("signals.title")}</h2>
         </CardTitle>
         <CardDescription>{t("signals.description")}</CardDescription>
+        <SignalsExport rows={signals.data ?? []} />
       </CardHeader>
       <CardContent>
         {signals.isPending ? (

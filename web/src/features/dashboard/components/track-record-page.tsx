@@ -8,6 +8,9 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { dashboardQueries, TRACK_RECORD_PERIODS, type TrackRecordPeriod } from "../api/queries";
+import { ExportMenu } from "@/components/export-menu";
+import { formatSignedPercent } from "@domain/format";
+import type { TrackRecordRow } from "../api/queries";
 import { PercentText } from "./percent-text";
 
 const DASHBOARD_PATH = "/dashboard";
@@ -41,19 +44,49 @@ export function TrackRecordPage() {
         <p className="text-muted-foreground">{t("trackRecord.description")}</p>
       </header>
 
-      <div role="group" aria-label={t("trackRecord.period")} className="flex flex-wrap gap-2">
-        {TRACK_RECORD_PERIODS.map((p) => (
-          <Button
-            key={p}
-            type="button"
-            size="sm"
-            variant={p === period ? "default" : "outline"}
-            aria-pressed={p === period}
-            onClick={() => setPeriod(p)}
-          >
-            {t(`trackRecord.periods.${PERIOD_KEYS[p]}`)}
-          </Button>
-        ))}
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <div role="group" aria-label={t("trackRecord.period")} className="flex flex-wrap gap-2">
+          {TRACK_RECORD_PERIODS.map((p) => (
+            <Button
+              key={p}
+              type="button"
+              size="sm"
+              variant={p === period ? "default" : "outline"}
+              aria-pressed={p === period}
+              onClick={() => setPeriod(p)}
+            >
+              {t(`trackRecord.periods.${PERIOD_KEYS[p]}`)}
+            </Button>
+          ))}
+        </div>
+        <ExportMenu<TrackRecordRow>
+          baseName={`track-record-${period}`}
+          label={t("trackRecord.export")}
+          rows={record.data ?? []}
+          columns={[
+            { header: t("trackRecord.columns.strategy"), value: (r) => strategyLabel(r.strategy) },
+            {
+              header: t("trackRecord.columns.horizon"),
+              value: (r) => t("trackRecord.hours", { count: r.horizonHours }),
+            },
+            { header: t("trackRecord.columns.signals"), value: (r) => r.signals },
+            { header: t("trackRecord.columns.hitRate"), value: (r) => percent.format(r.hitRate) },
+            {
+              header: t("trackRecord.columns.avgReturn"),
+              value: (r) =>
+                r.avgReturn === null
+                  ? ""
+                  : formatSignedPercent(r.avgReturn, i18n.resolvedLanguage ?? "en"),
+            },
+            {
+              header: t("trackRecord.columns.medianReturn"),
+              value: (r) =>
+                r.medianReturn === null
+                  ? ""
+                  : formatSignedPercent(r.medianReturn, i18n.resolvedLanguage ?? "en"),
+            },
+          ]}
+        />
       </div>
 
       <Card className="gap-3 px-0 py-0">

@@ -3,14 +3,6 @@ import { windowLabel } from "@domain/plans";
 import { quoteAge } from "@domain/quote-age";
 import type { TFunction } from "i18next";
 
-/** Decimals of a USD price: 4 as on the landing page, more for sub-cent tokens. */
-export function priceDigits(price: number): number {
-  const size = Math.abs(price);
-  if (size === 0 || size >= 0.01) return 4;
-  if (size >= 0.0001) return 6;
-  return 8;
-}
-
 /** "Now", "12s ago", "3 min ago", "2h ago", "1d ago" in the current language. */
 export function formatAge(t: TFunction<"dashboard">, ts: string, now: number): string {
   const label = ageLabel(ts, now);

@@ -1,6 +1,7 @@
-import { formatClockTime, formatSignedPercent, formatUsdPrice, isGain } from "@domain/format";
+import { formatClockTime, formatSignedPercent, isGain } from "@domain/format";
 import { TrendingDownIcon, TrendingUpIcon } from "lucide-react";
 import { useTranslation } from "react-i18next";
+import { Price } from "@/components/price";
 import { Card, CardContent } from "@/components/ui/card";
 import { cn } from "@/lib/utils";
 import type { MoverTeaser } from "../api/queries";
@@ -38,7 +39,9 @@ export function MoverCard({ mover }: MoverCardProps) {
         <dl className="flex items-end justify-between gap-3 text-sm">
           <div>
             <dt className="text-xs text-muted-foreground">{t("live.price")}</dt>
-            <dd className="font-mono tabular-nums">{formatUsdPrice(mover.price, locale)}</dd>
+            <dd>
+              <Price value={mover.price} />
+            </dd>
           </div>
           <div className="text-right">
             <dt className="text-xs text-muted-foreground">{t("live.time")}</dt>

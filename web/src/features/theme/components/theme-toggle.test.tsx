@@ -16,6 +16,11 @@ describe("ThemeToggle", () => {
     expect(document.documentElement).not.toHaveClass("dark");
     expect(localStorage.getItem("theme")).toBe("light");
 
+    // Then the system's theme: jsdom's colour scheme is light (matchMedia matches nothing).
+    fireEvent.click(screen.getByRole("button", { name: "Follow the system's theme" }));
+    expect(document.documentElement).not.toHaveClass("dark");
+    expect(localStorage.getItem("theme")).toBe("system");
+
     fireEvent.click(screen.getByRole("button", { name: "Switch to dark theme" }));
     expect(document.documentElement).toHaveClass("dark");
     expect(localStorage.getItem("theme")).toBe("dark");

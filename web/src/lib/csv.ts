@@ -33,3 +33,34 @@ export function downloadText(
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
+
+/** A column of an export: its header and its value, already in the reader's format. */
+export type ExportColumn<T> = { header: string; value: (row: T) => unknown };
+
+/**
+ * Exports rows as CSV or JSON for download: the columns named in the header row, then an
+ * "exported at" column holding the export time (the same in every row) so the file says when
+ * it was taken. Values arrive formatted in the reader's language; CSV fields are guarded against
+ * formula injection (`csvField`). JSON is an array of objects keyed by the same headers.
+ */
+export function exportRows<T>(
+  format: "csv" | "json",
+  baseName: string,
+  columns: readonly ExportColumn<T>[],
+  rows: readonly T[],
+  exportedAt: { header: string; value: string; fileStamp: string },
+): void {
+  const all = [...columns, { header: exportedAt.header, value: () => exportedAt.value }];
+  if (format === "csv") {
+    downloadText(`${baseName}-${exportedAt.fileStamp}.csv`, toCsv(all, rows));
+    return;
+  }
+  const objects = rows.map((row) =>
+    Object.fromEntries(all.map((column) => [column.header, column.value(row) ?? null])),
+  );
+  downloadText(
+    `${baseName}-${exportedAt.fileStamp}.json`,
+    `${JSON.stringify(objects, null, 2)}\n`,
+    "application/json;charset=utf-8",
+  );
+}
