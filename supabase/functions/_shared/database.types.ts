@@ -1501,6 +1501,14 @@ export type Database = {
           window_used: number;
         }[];
       };
+      movers_sparklines: {
+        Args: { window_minutes?: number };
+        Returns: {
+          instrument_id: number;
+          prices: number[];
+          times: string[];
+        }[];
+      };
       mute_alert_symbol: {
         Args: { minutes: number; symbol: string };
         Returns: string;
