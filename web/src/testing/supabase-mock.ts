@@ -38,7 +38,6 @@ export function testProfile(overrides: Partial<Profile> = {}): Profile {
     time_zone: null,
     alert_unsubscribe_token: "7d1f0c3e-2b4a-4c5d-9e8f-0a1b2c3d4e5f",
     locale: null,
-    time_zone: null,
     ...overrides,
   };
 }
