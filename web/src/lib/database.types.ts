@@ -1054,6 +1054,18 @@ export type Database = {
           created_at: string | null;
         }[];
       };
+      admin_alert_delivery_stats: {
+        Args: never;
+        Returns: {
+          channel: string | null;
+          sent: number | null;
+          p50_seconds: number | null;
+          p95_seconds: number | null;
+          failed: number | null;
+          in_doubt: number | null;
+          waiting: number | null;
+        }[];
+      };
       admin_ban_user: {
         Args: { target: string; reason: string };
         Returns: undefined;
@@ -1179,6 +1191,10 @@ export type Database = {
       };
       allowed_windows: {
         Args: { p: Database["public"]["Enums"]["plan"] };
+        Returns: number[];
+      };
+      begin_outbox_sends: {
+        Args: { worker: string; job_ids: number[]; results?: Json };
         Returns: number[];
       };
       blocked_users: {
