@@ -23,7 +23,7 @@ comment on column private.outbox.user_seq is
 comment on column private.outbox.send_started_at is
   'Set just before the request of a channel without an idempotency key; a lease that ends after it makes the job in_doubt.';
 
-create index if not exists outbox_fair_idx on private.outbox (created_at, user_seq, id)
+create index if not exists outbox_fair_idx on private.outbox (channel, created_at, user_seq, id)
   where status in ('pending', 'sending');
 create index if not exists outbox_recent_idx on private.outbox (channel, created_at)
   where status in ('sent', 'failed', 'in_doubt');
@@ -31,7 +31,11 @@ create index if not exists outbox_recent_idx on private.outbox (channel, created
 -- ---------------------------------------------------------------------------------------------
 -- Claim: fair order; a lease that ended mid-send makes the job in_doubt instead of due again.
 -- ---------------------------------------------------------------------------------------------
-create or replace function public.claim_outbox(worker text, max_jobs integer default 50, lease_seconds integer default 60)
+-- `only_channel` lets a worker claim for one channel at a time, so a channel with a shared
+-- limit (one Telegram bot) never holds back one without (each subscriber's own webhook).
+drop function public.claim_outbox(text, integer, integer);
+create function public.claim_outbox(worker text, max_jobs integer default 50, lease_seconds integer default 60,
+                                    only_channel text default null)
 returns table (id bigint, kind text, channel text, attempts integer, payload jsonb, target text, locale text)
   language plpgsql security definer
   set search_path = ''
@@ -41,6 +45,9 @@ declare
 begin
   if worker is null or char_length(worker) not between 1 and 100 then
     raise exception 'worker must name the worker (1-100 characters)' using errcode = '22023';
+  end if;
+  if only_channel is not null and only_channel not in ('email', 'discord', 'telegram') then
+    raise exception 'only_channel must be email, discord or telegram' using errcode = '22023';
   end if;
   max_jobs := least(greatest(coalesce(max_jobs, 50), 1), 1000);
   lease_seconds := least(greatest(coalesce(lease_seconds, 60), 5), 900);
@@ -54,6 +61,7 @@ begin
     with due as (
       select o.id from private.outbox o
       where o.status in ('pending', 'sending') and o.next_attempt_at <= now()
+        and (only_channel is null or o.channel = only_channel)
       order by o.created_at, o.user_seq, o.id
       limit max_jobs
       for update skip locked
@@ -77,8 +85,8 @@ begin
   end loop;
 end;
 $$;
-revoke execute on function public.claim_outbox(text, integer, integer) from public, anon, authenticated;
-grant execute on function public.claim_outbox(text, integer, integer) to service_role;
+revoke execute on function public.claim_outbox(text, integer, integer, text) from public, anon, authenticated;
+grant execute on function public.claim_outbox(text, integer, integer, text) to service_role;
 
 -- ---------------------------------------------------------------------------------------------
 -- Before a request without an idempotency key: record that it is being sent. One call carries
