@@ -46,7 +46,14 @@ export async function startAlertServices(
   const mail = await startMailDev({ host, smtpPort: opts.smtpPort, uiPort: opts.mailUiPort, log });
   let chat: ChatStandIn;
   try {
-    chat = await startChatStandIn({ host, port: opts.chatPort, log });
+    const resendRate = Number(env.RESEND_RATE_PER_SECOND);
+    chat = await startChatStandIn({
+      host,
+      port: opts.chatPort,
+      log,
+      // The stand-in meters the Resend team at the rate the workers are told was sold.
+      ...(Number.isFinite(resendRate) && resendRate > 0 ? { resendPerSecond: resendRate } : {}),
+    });
   } catch (err) {
     await mail.stop();
     throw err;
@@ -60,8 +67,22 @@ export async function startAlertServices(
     TELEGRAM_BOT_TOKEN: pick("TELEGRAM_BOT_TOKEN", "123456789:local-stand-in-token"),
     ALERT_EMAIL_FROM: pick("ALERT_EMAIL_FROM", "MoverScan Alerts <alerts@moverscan.local>"),
     ...(env.RESEND_API_KEY ? { RESEND_API_KEY: env.RESEND_API_KEY } : {}),
-    ...(env.RESEND_API_URL ? { RESEND_API_URL: env.RESEND_API_URL } : {}),
+    // A key without a URL locally: the Resend stand-in (RESEND_API_URL=<stand-in>/resend).
+    ...(env.RESEND_API_KEY
+      ? { RESEND_API_URL: pick("RESEND_API_URL", `${chat.url}/resend`) }
+      : {}),
   };
+  // The limits the workers pace by (decision 0031), when set.
+  for (const name of [
+    "TELEGRAM_PAID_BROADCAST",
+    "TELEGRAM_RATE_PER_SECOND",
+    "RESEND_RATE_PER_SECOND",
+    "RESEND_BATCH_SIZE",
+    "DELIVERY_CONCURRENCY",
+  ]) {
+    const value = env[name]?.trim();
+    if (value) functionsEnv[name] = value;
+  }
   let cron: DeliveryCron | null = null;
   let target: { apiUrl: string; serviceKey: string } | null = null;
   return {
