@@ -67,10 +67,8 @@ export async function startAlertServices(
     TELEGRAM_BOT_TOKEN: pick("TELEGRAM_BOT_TOKEN", "123456789:local-stand-in-token"),
     ALERT_EMAIL_FROM: pick("ALERT_EMAIL_FROM", "MoverScan Alerts <alerts@moverscan.local>"),
     ...(env.RESEND_API_KEY ? { RESEND_API_KEY: env.RESEND_API_KEY } : {}),
-    // A key without a URL locally: the Resend stand-in (RESEND_API_URL=<stand-in>/resend).
-    ...(env.RESEND_API_KEY
-      ? { RESEND_API_URL: pick("RESEND_API_URL", `${chat.url}/resend`) }
-      : {}),
+    // The Resend stand-in is at <CHAT_STANDIN_PORT's URL>/resend (set RESEND_API_URL to it).
+    ...(env.RESEND_API_URL ? { RESEND_API_URL: env.RESEND_API_URL } : {}),
   };
   // The limits the workers pace by (decision 0031), when set.
   for (const name of [

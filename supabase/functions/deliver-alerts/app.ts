@@ -21,7 +21,7 @@ import {
   type SendResult,
   telegramChannel,
 } from "./channels.ts";
-import { type Limits, limitsFrom } from "./pacing.ts";
+import { type Limits, limitsFrom, rateSetting } from "./pacing.ts";
 import type { Links } from "./messages.ts";
 
 /** The database side of the worker. */
@@ -249,6 +249,12 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
     ((e: Env) => supabaseOutboxDb(createServiceClient(e, "delivery_not_configured")));
   const app = functionApp("deliver-alerts", { cors: false });
   const limits = limitsFrom(env);
+  // Parallel senders per channel (DELIVERY_CONCURRENCY, default 64).
+  const concurrency = deps.concurrency ??
+    Math.min(1000, Math.max(1, Math.floor(rateSetting(env("DELIVERY_CONCURRENCY"), 64))));
+  // The claim's lease (DELIVERY_LEASE_SECONDS, default 60; 5-900).
+  const leaseSeconds = deps.leaseSeconds ??
+    Math.min(900, Math.max(5, Math.floor(rateSetting(env("DELIVERY_LEASE_SECONDS"), 60))));
   // Channels live as long as the app: their pacing state (token buckets per bot, chat, team and
   // webhook) spans invocations.
   let channels: Record<ChannelName, Channel> | null = null;
@@ -347,13 +353,13 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
       const size = deps.batch ?? claimSize(name, limits, channel);
       const batchSize = channel.sendBatch ? (channel.batchSize?.() ?? 1) : 1;
       while (now() - started < budget) {
-        const jobs = await db.claim(worker, size, deps.leaseSeconds ?? 60, name);
+        const jobs = await db.claim(worker, size, leaseSeconds, name);
         if (jobs.length === 0) break;
         report.claimed += jobs.length;
         if (batchSize > 1) {
           const chunks: Job[][] = [];
           for (let i = 0; i < jobs.length; i += batchSize) chunks.push(jobs.slice(i, i + batchSize));
-          await pool(chunks, deps.concurrency ?? 64, (chunk) => sendBatch(channel, chunk));
+          await pool(chunks, concurrency, (chunk) => sendBatch(channel, chunk));
         } else {
           // Jobs to one recipient go one after another (one Telegram chat, one Discord webhook's
           // bucket), in claim order; different recipients in parallel.
@@ -363,7 +369,7 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
             if (list) list.push(job);
             else groups.set(job.target, [job]);
           }
-          await pool([...groups.values()], deps.concurrency ?? 64, async (group) => {
+          await pool([...groups.values()], concurrency, async (group) => {
             for (const job of group) await sendOne(channel, job);
           });
         }

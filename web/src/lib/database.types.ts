@@ -1207,7 +1207,7 @@ export type Database = {
         }[];
       };
       claim_outbox: {
-        Args: { worker: string; max_jobs?: number; lease_seconds?: number };
+        Args: { worker: string; max_jobs?: number; lease_seconds?: number; only_channel?: string };
         Returns: {
           id: number | null;
           kind: string | null;
