@@ -1,10 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  discordViolation,
-  LimitBucket,
-  startChatStandIn,
-  type ChatStandIn,
-} from "./standins.ts";
+import { discordViolation, LimitBucket, startChatStandIn, type ChatStandIn } from "./standins.ts";
 
 let standIn: ChatStandIn;
 beforeAll(async () => {
@@ -162,7 +157,9 @@ describe("the services' documented limits", () => {
       const free = await Promise.all(Array.from({ length: 100 }, (_, i) => send(7000 + i)));
       const seconds = (Date.now() - started) / 1000;
       // The burst of 30 plus what 30 per second refills while the requests arrive.
-      expect(free.filter((s) => s === 200).length).toBeLessThanOrEqual(30 + Math.ceil(30 * seconds));
+      expect(free.filter((s) => s === 200).length).toBeLessThanOrEqual(
+        30 + Math.ceil(30 * seconds),
+      );
       expect(free.filter((s) => s === 429).length).toBeGreaterThan(0);
       const paid = await Promise.all(
         Array.from({ length: 100 }, (_, i) => send(8000 + i, { allow_paid_broadcast: true })),

@@ -403,7 +403,8 @@ describe("alert delivery", () => {
     const statsAfter = await admin.client.rpc("admin_alert_delivery_stats");
     expect(statsAfter.error).toBeNull();
     let doubtDelta = 0;
-    for (const r of statsAfter.data ?? []) doubtDelta += r.in_doubt - (doubtBefore.get(r.channel) ?? 0);
+    for (const r of statsAfter.data ?? [])
+      doubtDelta += (r.in_doubt ?? 0) - (doubtBefore.get(r.channel) ?? 0);
     expect(doubtDelta).toBe(doubted);
     // The worker was killed mid-batch: it had sent some, not all.
     expect(beforeKill).toBeGreaterThanOrEqual(3);

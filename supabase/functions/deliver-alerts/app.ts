@@ -109,7 +109,11 @@ export function supabaseOutboxDb(client: SupabaseClient): OutboxDb {
  * worker killed at any moment leaves at most the message each sender had in flight in doubt.
  */
 export class Progress {
-  private begins: { ids: number[]; resolve: (ok: Set<number>) => void; reject: (e: unknown) => void }[] = [];
+  private begins: {
+    ids: number[];
+    resolve: (ok: Set<number>) => void;
+    reject: (e: unknown) => void;
+  }[] = [];
   private done: { id: number; recipient: string }[] = [];
   private running: Promise<void> | null = null;
   constructor(private readonly db: OutboxDb, private readonly worker: string) {}
@@ -232,9 +236,14 @@ const CHANNELS: ChannelName[] = ["discord", "telegram", "email"];
  * of its request rate times its batch size.
  */
 export function claimSize(channel: ChannelName, limits: Limits, ch: Channel): number {
-  if (channel === "telegram") return Math.max(10, Math.min(1000, Math.floor(limits.telegramPerSecond * 10)));
+  if (channel === "telegram") {
+    return Math.max(10, Math.min(1000, Math.floor(limits.telegramPerSecond * 10)));
+  }
   if (channel === "email" && (ch.batchSize?.() ?? 1) > 1) {
-    return Math.max(10, Math.min(1000, Math.floor(limits.resendPerSecond * 10 * (ch.batchSize?.() ?? 1))));
+    return Math.max(
+      10,
+      Math.min(1000, Math.floor(limits.resendPerSecond * 10 * (ch.batchSize?.() ?? 1))),
+    );
   }
   if (channel === "email" && ch.idempotent?.()) {
     return Math.max(10, Math.min(1000, Math.floor(limits.resendPerSecond * 10)));
@@ -358,7 +367,9 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
         report.claimed += jobs.length;
         if (batchSize > 1) {
           const chunks: Job[][] = [];
-          for (let i = 0; i < jobs.length; i += batchSize) chunks.push(jobs.slice(i, i + batchSize));
+          for (let i = 0; i < jobs.length; i += batchSize) {
+            chunks.push(jobs.slice(i, i + batchSize));
+          }
           await pool(chunks, concurrency, (chunk) => sendBatch(channel, chunk));
         } else {
           // Jobs to one recipient go one after another (one Telegram chat, one Discord webhook's

@@ -116,8 +116,7 @@ export function emailChannel(deps: ChannelDeps): Channel {
   // One Resend team: RESEND_RATE_PER_SECOND requests per second across all its keys.
   const resendBucket = new TokenBucket(limits.resendPerSecond, 1, clockOf(deps));
   const resend = () => !!env("RESEND_API_KEY")?.trim();
-  const resendBase = () =>
-    (env("RESEND_API_URL")?.trim() || RESEND_API_URL).replace(/\/+$/, "");
+  const resendBase = () => (env("RESEND_API_URL")?.trim() || RESEND_API_URL).replace(/\/+$/, "");
   const resendBody = (job: Job, email: Email) => ({
     from,
     to: [job.target],
@@ -164,7 +163,9 @@ export function emailChannel(deps: ChannelDeps): Channel {
         const digest = new Uint8Array(
           await crypto.subtle.digest("SHA-256", new TextEncoder().encode(ids)),
         );
-        const key = `outbox-batch/${[...digest].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+        const key = `outbox-batch/${
+          [...digest].map((b) => b.toString(16).padStart(2, "0")).join("")
+        }`;
         await resendBucket.take();
         let res: Response;
         let failure: SendResult | null = null;
@@ -192,7 +193,7 @@ export function emailChannel(deps: ChannelDeps): Channel {
         } catch (err) {
           failure = { ok: false, error: `Resend unreachable: ${describe(err)}` };
         }
-        if (failure) for (const e of emails) results[e.i] = failure;
+        if (failure) { for (const e of emails) results[e.i] = failure; }
       }
       return results.map((r) => r!);
     },

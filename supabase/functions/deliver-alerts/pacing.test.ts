@@ -46,13 +46,27 @@ Deno.test("TokenBucket: waiting callers are served in order; pause holds everyth
 Deno.test("limits: documented defaults, and the settings for the higher sold rates", () => {
   const base = limitsFrom(envFrom({}));
   deepStrictEqual(
-    [base.telegramPerSecond, base.telegramPaidBroadcast, base.resendPerSecond, base.resendBatchSize],
+    [
+      base.telegramPerSecond,
+      base.telegramPaidBroadcast,
+      base.resendPerSecond,
+      base.resendBatchSize,
+    ],
     [30, false, 2, 100],
   );
   const paid = limitsFrom(
-    envFrom({ TELEGRAM_PAID_BROADCAST: "true", RESEND_RATE_PER_SECOND: "10", RESEND_BATCH_SIZE: "500" }),
+    envFrom({
+      TELEGRAM_PAID_BROADCAST: "true",
+      RESEND_RATE_PER_SECOND: "10",
+      RESEND_BATCH_SIZE: "500",
+    }),
   );
-  deepStrictEqual([paid.telegramPerSecond, paid.telegramPaidBroadcast, paid.resendPerSecond, paid.resendBatchSize], [
+  deepStrictEqual([
+    paid.telegramPerSecond,
+    paid.telegramPaidBroadcast,
+    paid.resendPerSecond,
+    paid.resendBatchSize,
+  ], [
     1000,
     true,
     10,

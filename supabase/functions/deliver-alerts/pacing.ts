@@ -116,6 +116,9 @@ export function limitsFrom(env: (name: string) => string | undefined): Limits {
     telegramChatPerSecond: 1,
     telegramGroupPerMinute: 20,
     resendPerSecond: rateSetting(env("RESEND_RATE_PER_SECOND"), 2),
-    resendBatchSize: Math.min(100, Math.max(1, Math.floor(rateSetting(env("RESEND_BATCH_SIZE"), 100)))),
+    resendBatchSize: Math.min(
+      100,
+      Math.max(1, Math.floor(rateSetting(env("RESEND_BATCH_SIZE"), 100))),
+    ),
   };
 }
