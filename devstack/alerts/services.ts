@@ -10,6 +10,8 @@ export interface AlertServicesOptions {
   mailUiPort: number;
   /** The Discord/Telegram stand-in's port (0: any free port). */
   chatPort: number;
+  /** The stand-ins keep request bodies (default true; off for the bench's largest runs). */
+  recordBodies?: boolean;
   /** Run the delivery schedule (default true). */
   cron?: boolean;
   deliveryIntervalMs?: number;
@@ -51,6 +53,7 @@ export async function startAlertServices(
       host,
       port: opts.chatPort,
       log,
+      recordBodies: opts.recordBodies,
       // The stand-in meters the Resend team at the rate the workers are told was sold.
       ...(Number.isFinite(resendRate) && resendRate > 0 ? { resendPerSecond: resendRate } : {}),
     });

@@ -47,6 +47,8 @@ export interface ChatStandInOptions {
   log?: (line: string) => void;
   /** The Resend team's request rate (default 2 per second; a raised limit when sold). */
   resendPerSecond?: number;
+  /** Keep each request's body (default true; the bench's 100,000 digests keep only the rest). */
+  recordBodies?: boolean;
   /** Milliseconds every Discord/Telegram/Resend answer waits (tests of workers killed mid-send). */
   delayMs?: number;
 }
@@ -168,6 +170,7 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
   let seq = 0;
   let messageId = 1000;
   let delayMs = opts.delayMs ?? 0;
+  const keep = opts.recordBodies !== false;
   // Discord's per-webhook bucket: 5 requests per 2 s.
   const buckets = new Map<string, { remaining: number; resetAt: number }>();
   // Telegram: one bot overall (30/s; 1000/s for paid broadcasts), 1/s per chat (short bursts
@@ -225,7 +228,7 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
         at: new Date().toISOString(),
         path: url.pathname,
         status,
-        body,
+        body: keep ? body : null,
         target: webhookId,
       });
     const now = Date.now();
@@ -326,7 +329,7 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
         at: new Date().toISOString(),
         path: url.pathname.replace(m[1]!, "<token>"),
         status,
-        body,
+        body: keep ? body : null,
         target: chat,
       });
     if (m[2] !== "sendMessage") {
@@ -481,7 +484,7 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
         at: new Date().toISOString(),
         path: url.pathname,
         status: 200,
-        body: e,
+        body: keep ? e : null,
         target: String(Array.isArray(e.to) ? e.to[0] : e.to),
       });
       return { id };

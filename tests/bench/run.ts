@@ -18,6 +18,7 @@ import { postgresAvailable, startTempPostgres } from "../support/postgres.ts";
 import { benchChat } from "./chat.ts";
 import { benchAdminUsers } from "./admin-users.ts";
 import { benchAlerts } from "./alerts.ts";
+import { benchAlertsDelivery } from "./alerts-delivery.ts";
 import { benchFanout } from "./fanout.ts";
 import { benchFreshness } from "./freshness.ts";
 import { benchIngest } from "./ingest.ts";
@@ -157,29 +158,47 @@ async function bench(label: string, env: Record<string, string>) {
   }
 }
 
+// `npm run bench -- alerts freshness`: only the named parts (all when none is named).
+const PARTS = ["startup", "freshness", "fanout", "ingest", "sse", "chat", "support", "admin-users", "alerts"];
+const named = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+const unknown = named.filter((p) => !PARTS.includes(p));
+if (unknown.length > 0) {
+  console.error(`Unknown bench part(s): ${unknown.join(", ")}. Parts: ${PARTS.join(", ")}.`);
+  process.exit(2);
+}
+const want = (part: string) => named.length === 0 || named.includes(part);
+
 console.log(`bench on ${process.platform}/${process.arch}, node ${process.version}\n`);
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-"));
 try {
-  await bench("PGlite", { DATA_DIR: path.join(tmp, "pglite") });
-  console.log(await benchFanout("PGlite"));
-  console.log(await benchIngest("PGlite"));
-  console.log(await benchSse("PGlite"));
-  console.log(await benchChat("PGlite"));
-  console.log(await benchSupportDesk("PGlite"));
-  console.log(await benchAdminUsers("PGlite"));
-  console.log(await benchAlerts("PGlite"));
+  if (want("startup") || want("freshness")) await bench("PGlite", { DATA_DIR: path.join(tmp, "pglite") });
+  if (want("fanout")) console.log(await benchFanout("PGlite"));
+  if (want("ingest")) console.log(await benchIngest("PGlite"));
+  if (want("sse")) console.log(await benchSse("PGlite"));
+  if (want("chat")) console.log(await benchChat("PGlite"));
+  if (want("support")) console.log(await benchSupportDesk("PGlite"));
+  if (want("admin-users")) console.log(await benchAdminUsers("PGlite"));
+  if (want("alerts")) {
+    console.log(await benchAlerts("PGlite"));
+    console.log(await benchAlertsDelivery("PGlite"));
+  }
   if (postgresAvailable()) {
     const pg = await startTempPostgres();
     try {
       // Cold on Postgres means an empty database (a fresh cluster); warm reuses it.
-      await bench("PostgreSQL 15", { DATA_DIR: path.join(tmp, "pg"), DATABASE_URL: pg.url });
-      console.log(await benchFanout("PostgreSQL 15", pg.url));
-      console.log(await benchIngest("PostgreSQL 15", pg.url));
-      console.log(await benchSse("PostgreSQL 15", pg.url));
-      console.log(await benchChat("PostgreSQL 15", pg.url));
-      console.log(await benchSupportDesk("PostgreSQL 15", pg.url));
-      console.log(await benchAdminUsers("PostgreSQL 15", pg.url));
-      console.log(await benchAlerts("PostgreSQL 15", pg.url));
+      if (want("startup") || want("freshness")) {
+        await bench("PostgreSQL 15", { DATA_DIR: path.join(tmp, "pg"), DATABASE_URL: pg.url });
+      }
+      if (want("fanout")) console.log(await benchFanout("PostgreSQL 15", pg.url));
+      if (want("ingest")) console.log(await benchIngest("PostgreSQL 15", pg.url));
+      if (want("sse")) console.log(await benchSse("PostgreSQL 15", pg.url));
+      if (want("chat")) console.log(await benchChat("PostgreSQL 15", pg.url));
+      if (want("support")) console.log(await benchSupportDesk("PostgreSQL 15", pg.url));
+      if (want("admin-users")) console.log(await benchAdminUsers("PostgreSQL 15", pg.url));
+      if (want("alerts")) {
+        console.log(await benchAlerts("PostgreSQL 15", pg.url));
+        console.log(await benchAlertsDelivery("PostgreSQL 15", pg.url));
+      }
     } finally {
       await pg.stop();
     }
