@@ -152,12 +152,12 @@ function page(list: ReceivedRequest[], failures: Map<Service, Failure>): string 
 </body></html>`;
 }
 
-async function readBody(req: http.IncomingMessage): Promise<string> {
+async function readBody(req: http.IncomingMessage, limit = 1_000_000): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > 1_000_000) throw new Error("body too large");
+    if (size > limit) throw new Error("body too large");
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString("utf8");
@@ -576,7 +576,11 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
         }
         if (req.method !== "POST")
           return send(res, 405, { error: "method_not_allowed", message: "Use POST." });
-        const raw = await readBody(req);
+        // A Resend batch carries up to 100 whole e-mails (Resend takes up to 40 MB per e-mail).
+        const raw = await readBody(
+          req,
+          url.pathname.startsWith("/resend/") ? 40_000_000 : 1_000_000,
+        );
         if (url.pathname.startsWith("/__standins/")) return await control(req, res, url, raw);
         if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
         if (DISCORD_PATH.test(url.pathname)) return discord(res, url, raw);

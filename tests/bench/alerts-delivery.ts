@@ -32,6 +32,8 @@ const SMTP_EMAILS = Number(process.env.BENCH_DELIVERY_SMTP ?? 300);
 type Channel = "discord" | "telegram" | "email";
 
 interface CaseResult {
+  /** Why it did not drain: jobs by status and the last error seen. */
+  why: string;
   jobs: number;
   drained: boolean;
   firstMs: number;
@@ -41,6 +43,9 @@ interface CaseResult {
 }
 
 const fmt = (ms: number) => (ms / 1000).toFixed(1);
+
+/** Invocations at once: WORKERS, but one for a shared limit (decision 0031: one bot, one team). */
+let workers = WORKERS;
 
 async function deliverOnce(stack: Stack): Promise<{ claimed: number }> {
   const res = await fetch(`${stack.url}/functions/v1/deliver-alerts`, {
@@ -88,14 +93,24 @@ async function runCase(
   const deadline = t0 + TIMEOUT_MS;
   let drained = false;
   while (Date.now() < deadline) {
-    const reports = await Promise.all(Array.from({ length: WORKERS }, () => deliverOnce(stack)));
+    const reports = await Promise.all(Array.from({ length: workers }, () => deliverOnce(stack)));
     if (reports.every((r) => r.claimed === 0)) {
       drained = true;
       break;
     }
   }
+  const states = await db.query<{ status: string; n: number | string; err: string | null }>(
+    `select status, count(*) as n, max(last_error) as err from private.outbox
+     where dedup_key like 'bench:' || $1 || ':%' group by status`,
+    [tag],
+  );
+  const why = states
+    .map((r) => `${r.n} ${r.status}${r.err ? ` (${r.err.slice(0, 120)})` : ""}`)
+    .join(", ");
   // A case that did not drain leaves nothing behind for the next one.
-  await db.query(`update private.outbox set status = 'cancelled' where status in ('pending', 'sending')`);
+  await db.query(
+    `update private.outbox set status = 'cancelled' where status in ('pending', 'sending')`,
+  );
   const rows = await db.query<{ ms: number | string | null; status: string }>(
     `select extract(epoch from (sent_at - created_at)) * 1000 as ms, status
      from private.outbox where dedup_key like 'bench:' || $1 || ':%'`,
@@ -106,6 +121,7 @@ async function runCase(
   // Jobs were committed at created_at ≈ t0 (the insert's transaction start).
   const sorted = [...sent].sort((a, b) => a - b);
   return {
+    why,
     jobs: rows.length,
     drained,
     firstMs: sorted[0] ?? NaN,
@@ -190,9 +206,7 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
       own.set(`${n}x${s}`, r);
       const head = `alerts ${label}: ${n} subscribers, ${s} symbols, own webhooks:`;
       if (!r.drained) {
-        out.push(
-          `${head} did not drain within ${fmt(TIMEOUT_MS)} s (${r.jobs} jobs): no time to report`,
-        );
+        out.push(`${head} did not drain within ${fmt(TIMEOUT_MS)} s (${r.why}): no time to report`);
         continue;
       }
       out.push(`${head} scan to last hand-off ${fmt(r.lastMs)} s`);
@@ -224,7 +238,7 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     out.push(
       smtp.drained
         ? `alerts ${label}: ${SMTP_EMAILS} subscribers, 20 symbols, SMTP (MailDev): scan to last hand-off ${fmt(smtp.lastMs)} s · email hand-off p50 ${fmt(smtp.p50)} s · p95 ${fmt(smtp.p95)} s`
-        : `alerts ${label}: ${SMTP_EMAILS} subscribers, SMTP (MailDev): did not drain within ${fmt(TIMEOUT_MS)} s`,
+        : `alerts ${label}: ${SMTP_EMAILS} subscribers, SMTP (MailDev): did not drain within ${fmt(TIMEOUT_MS)} s (${smtp.why})`,
     );
     const mails = (await (await fetch(`${stack.alerts!.mail.uiUrl}/email`)).json()) as {
       time?: string;
@@ -242,7 +256,9 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     // ---- Telegram: one bot (shared limit) -------------------------------------------------
     chat.reset();
     const tgQuote = new Date();
+    workers = 1;
     const tg = await runCase(stack, "telegram", "telegram", TELEGRAM_MESSAGES, 20, tgQuote);
+    workers = WORKERS;
     const tgRate = 30;
     const tgFloor = (TELEGRAM_MESSAGES / tgRate) * 1000;
     out.push(
@@ -250,7 +266,7 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
         ? `alerts ${label}: ${TELEGRAM_MESSAGES} subscribers, 20 symbols, one Telegram bot (${tgRate}/s): ` +
             `scan to last hand-off ${fmt(tg.lastMs)} s · floor ${fmt(tgFloor)} s · ` +
             `${((100 * tgFloor) / Math.max(tg.lastMs, 1)).toFixed(0)} % of the ceiling · p50 ${fmt(tg.p50)} s · p95 ${fmt(tg.p95)} s`
-        : `alerts ${label}: one Telegram bot: did not drain within ${fmt(TIMEOUT_MS)} s`,
+        : `alerts ${label}: one Telegram bot: did not drain within ${fmt(TIMEOUT_MS)} s (${tg.why})`,
     );
     const tgArrivals = chat.requests("telegram").filter((r) => r.status === 200);
     const tgRefused = chat.requests("telegram").filter((r) => r.status === 429).length;
@@ -293,7 +309,7 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     rmSync(tmp, { recursive: true, force: true });
   }
   out.push(
-    `alerts ${label}: (jobs written straight into the outbox as enqueue_alerts writes them; ${WORKERS} concurrent deliver-alerts invocations; a shared 2-core machine)`,
+    `alerts ${label}: (jobs written straight into the outbox as enqueue_alerts writes them; ${WORKERS} concurrent deliver-alerts invocations, one for the shared-limit channels; a shared 2-core machine)`,
   );
   return out.join("\n");
 }
@@ -328,7 +344,9 @@ async function resendPart(label: string, databaseUrl: string | undefined, tmp: s
       `update private.outbox set status = 'cancelled' where status in ('pending', 'sending')`,
     );
     const quote = new Date();
+    workers = 1;
     const r = await runCase(stack, "resend", "email", RESEND_EMAILS, 20, quote);
+    workers = WORKERS;
     const requests = Math.ceil(RESEND_EMAILS / 100);
     const floor = (requests / 2) * 1000;
     const chat = stack.alerts!.chat;
@@ -338,7 +356,7 @@ async function resendPart(label: string, databaseUrl: string | undefined, tmp: s
         ? `alerts ${label}: ${RESEND_EMAILS} subscribers, 20 symbols, one Resend team (2 requests/s, batch of 100): ` +
           `scan to last hand-off ${fmt(r.lastMs)} s · floor ${fmt(floor)} s (${requests} requests) · ` +
           `${refused} answered 429 · p50 ${fmt(r.p50)} s · p95 ${fmt(r.p95)} s`
-        : `alerts ${label}: one Resend team: did not drain within ${fmt(TIMEOUT_MS)} s`,
+        : `alerts ${label}: one Resend team: did not drain within ${fmt(TIMEOUT_MS)} s (${r.why})`,
       e2eLine(
         label,
         "Resend",

@@ -159,7 +159,17 @@ async function bench(label: string, env: Record<string, string>) {
 }
 
 // `npm run bench -- alerts freshness`: only the named parts (all when none is named).
-const PARTS = ["startup", "freshness", "fanout", "ingest", "sse", "chat", "support", "admin-users", "alerts"];
+const PARTS = [
+  "startup",
+  "freshness",
+  "fanout",
+  "ingest",
+  "sse",
+  "chat",
+  "support",
+  "admin-users",
+  "alerts",
+];
 const named = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 const unknown = named.filter((p) => !PARTS.includes(p));
 if (unknown.length > 0) {
@@ -171,7 +181,8 @@ const want = (part: string) => named.length === 0 || named.includes(part);
 console.log(`bench on ${process.platform}/${process.arch}, node ${process.version}\n`);
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-"));
 try {
-  if (want("startup") || want("freshness")) await bench("PGlite", { DATA_DIR: path.join(tmp, "pglite") });
+  if (want("startup") || want("freshness"))
+    await bench("PGlite", { DATA_DIR: path.join(tmp, "pglite") });
   if (want("fanout")) console.log(await benchFanout("PGlite"));
   if (want("ingest")) console.log(await benchIngest("PGlite"));
   if (want("sse")) console.log(await benchSse("PGlite"));
