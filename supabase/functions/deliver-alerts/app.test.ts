@@ -37,6 +37,11 @@ class FakeOutbox implements OutboxDb {
     this.failed.push({ id, retryAfter, permanent });
     return Promise.resolve(permanent ? "failed" : "pending");
   }
+  doubted: number[] = [];
+  doubt(id: number) {
+    this.doubted.push(id);
+    return Promise.resolve(true);
+  }
   moveTelegramChat(a: string, b: string) {
     this.moved.push([a, b]);
     return Promise.resolve();
@@ -216,4 +221,31 @@ Deno.test("deliver-alerts: Resend's batch call sends many e-mails in one request
   // All three batches were marked (in one call) before any request.
   const firstBegin = db.events.find((e) => e.startsWith("begin:"))!;
   deepStrictEqual(firstBegin.slice(6).split(",").map(Number).sort(), [1, 2, 3, 4, 5, 6, 7]);
+});
+
+Deno.test("deliver-alerts: a marked request that got no answer in time is recorded in doubt, not retried", async () => {
+  const db = new FakeOutbox();
+  db.queue = [job(1, "discord", "hook-slow"), job(2, "telegram", "-7")];
+  const results: Record<string, SendResult> = {
+    "hook-slow": { ok: false, error: "Discord unreachable: timed out", doubt: true },
+    "-7": { ok: false, error: "Telegram unreachable: connection refused", doubt: false },
+  };
+  const app = createDeliverApp({
+    env: envFrom({ SUPABASE_SERVICE_ROLE_KEY: KEY }),
+    db: () => db,
+    channels: {
+      email: fixed({}, []),
+      discord: fixed(results, []),
+      telegram: fixed(results, []),
+    },
+  });
+  const report = await (await app.fetch(
+    new Request("http://local/deliver-alerts", {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}` },
+    }),
+  )).json();
+  deepStrictEqual([report.inDoubt, report.retried], [1, 1]);
+  deepStrictEqual(db.doubted, [1]);
+  deepStrictEqual(db.failed.map((f) => f.id), [2]);
 });

@@ -46,6 +46,8 @@ export interface OutboxDb {
     retryAfter: number | undefined,
     permanent: boolean,
   ): Promise<string | null>;
+  /** A marked job's request got no answer in time: recorded in_doubt, not retried. */
+  doubt(id: number, worker: string, error: string): Promise<boolean>;
   moveTelegramChat(oldId: string, newId: string): Promise<void>;
   unsubscribe(token: string): Promise<boolean>;
 }
@@ -86,6 +88,15 @@ export function supabaseOutboxDb(client: SupabaseClient): OutboxDb {
       });
       if (error) throw new Error(`fail_outbox failed: ${error.message}`);
       return (data as string | null) ?? null;
+    },
+    async doubt(id, worker, message) {
+      const { data, error } = await client.rpc("doubt_outbox", {
+        job_id: id,
+        worker,
+        error: message,
+      });
+      if (error) throw new Error(`doubt_outbox failed: ${error.message}`);
+      return data === true;
     },
     async moveTelegramChat(oldId, newId) {
       const { error } = await client.rpc("move_telegram_chat", {
@@ -177,6 +188,8 @@ export interface DeliverReport {
   failed: number;
   /** Claimed jobs whose claim had ended before they were sent (another worker has them). */
   skipped: number;
+  /** Requests without an idempotency key that got no answer in time (recorded in_doubt). */
+  inDoubt: number;
   durationMs: number;
 }
 
@@ -301,15 +314,21 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
       retried: 0,
       failed: 0,
       skipped: 0,
+      inDoubt: 0,
       durationMs: 0,
     };
     const ch = channelsFor(db);
     const progress = new Progress(db, worker);
 
-    async function record(job: Job, result: SendResult): Promise<void> {
+    async function record(job: Job, result: SendResult, marked: boolean): Promise<void> {
       if (result.ok) {
         progress.complete(job.id, result.recipient);
         report.sent++;
+        return;
+      }
+      if (result.doubt && marked && (await db.doubt(job.id, worker, result.error))) {
+        report.inDoubt++;
+        console.warn(`[deliver-alerts] job ${job.id} (${job.channel}) in doubt: ${result.error}`);
         return;
       }
       const state = await db.fail(
@@ -325,7 +344,8 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
     }
 
     async function sendOne(channel: Channel, job: Job): Promise<void> {
-      if (!channel.idempotent?.()) {
+      const marked = !channel.idempotent?.();
+      if (marked) {
         // No idempotency key: the mark is committed before the request (decision 0031).
         const ok = await progress.begin([job.id]);
         if (!ok.has(job.id)) {
@@ -339,7 +359,7 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
       } catch (err) {
         result = { ok: false, error: err instanceof Error ? err.message : String(err) };
       }
-      await record(job, result);
+      await record(job, result, marked);
     }
 
     async function sendBatch(channel: Channel, jobs: Job[]): Promise<void> {
@@ -354,7 +374,7 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
         const error = err instanceof Error ? err.message : String(err);
         results = go.map(() => ({ ok: false as const, error }));
       }
-      for (const [i, job] of go.entries()) await record(job, results[i]!);
+      for (const [i, job] of go.entries()) await record(job, results[i]!, true);
     }
 
     async function runChannel(name: ChannelName): Promise<void> {

@@ -38,7 +38,16 @@ export type SendResult =
     retryAfter?: number;
     /** Never worth another try (a deleted webhook, a bot blocked by the user, a bad address). */
     permanent?: boolean;
+    /** No answer in time: the request may have arrived (decision 0031: not re-sent blindly). */
+    doubt?: boolean;
   };
+
+/** A request that was sent but not answered in time (as opposed to one that never left). */
+export function mayHaveArrived(err: unknown): boolean {
+  return err instanceof DOMException
+    ? err.name === "TimeoutError" || err.name === "AbortError"
+    : err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
+}
 
 export interface Channel {
   send(job: Job): Promise<SendResult>;
@@ -300,7 +309,11 @@ export function discordChannel(deps: ChannelDeps): Channel {
           signal: AbortSignal.timeout(15_000),
         });
       } catch (err) {
-        return { ok: false, error: `Discord unreachable: ${describe(err)}` };
+        return {
+          ok: false,
+          error: `Discord unreachable: ${describe(err)}`,
+          doubt: mayHaveArrived(err),
+        };
       }
       const remaining = res.headers.get("x-ratelimit-remaining");
       const resetAfter = Number(res.headers.get("x-ratelimit-reset-after"));
@@ -400,7 +413,11 @@ export function telegramChannel(deps: ChannelDeps): Channel {
         try {
           answer = await post(token, chat, text);
         } catch (err) {
-          return { ok: false, error: `Telegram unreachable: ${describe(err)}` };
+          return {
+            ok: false,
+            error: `Telegram unreachable: ${describe(err)}`,
+            doubt: mayHaveArrived(err),
+          };
         }
         const { res, data } = answer;
         if (res.ok && data?.ok) return { ok: true, recipient: `telegram:${chat}` };

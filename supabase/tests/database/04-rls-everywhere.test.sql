@@ -94,7 +94,7 @@ select functions_are('public', array['allowed_windows', 'fallback_window', 'plan
   'admin_list_users', 'admin_activity_logs', 'admin_reports', 'admin_review_report', 'admin_delete_message',
   'mute_alert_symbol', 'unsubscribe_alert_email',
   'enqueue_alerts', 'claim_outbox', 'complete_outbox', 'complete_outbox_batch', 'fail_outbox', 'move_telegram_chat',
-  'begin_outbox_sends', 'admin_alert_delivery_stats'],
+  'begin_outbox_sends', 'admin_alert_delivery_stats', 'doubt_outbox'],
   'the API exposes exactly these functions');
 
 -- Private helpers: only the policy helpers are callable by API roles; the logging, lookup and

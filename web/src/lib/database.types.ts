@@ -1226,6 +1226,10 @@ export type Database = {
         Args: { worker: string; results: Json };
         Returns: number;
       };
+      doubt_outbox: {
+        Args: { job_id: number; worker: string; error: string };
+        Returns: boolean;
+      };
       enqueue_alerts: {
         Args: { scanned_at: string };
         Returns: Json;
