@@ -10,6 +10,8 @@ export interface AlertServicesOptions {
   mailUiPort: number;
   /** The Discord/Telegram stand-in's port (0: any free port). */
   chatPort: number;
+  /** The stand-ins keep request bodies (default true; off for the bench's largest runs). */
+  recordBodies?: boolean;
   /** Run the delivery schedule (default true). */
   cron?: boolean;
   deliveryIntervalMs?: number;
@@ -46,7 +48,15 @@ export async function startAlertServices(
   const mail = await startMailDev({ host, smtpPort: opts.smtpPort, uiPort: opts.mailUiPort, log });
   let chat: ChatStandIn;
   try {
-    chat = await startChatStandIn({ host, port: opts.chatPort, log });
+    const resendRate = Number(env.RESEND_RATE_PER_SECOND);
+    chat = await startChatStandIn({
+      host,
+      port: opts.chatPort,
+      log,
+      recordBodies: opts.recordBodies,
+      // The stand-in meters the Resend team at the rate the workers are told was sold.
+      ...(Number.isFinite(resendRate) && resendRate > 0 ? { resendPerSecond: resendRate } : {}),
+    });
   } catch (err) {
     await mail.stop();
     throw err;
@@ -60,8 +70,20 @@ export async function startAlertServices(
     TELEGRAM_BOT_TOKEN: pick("TELEGRAM_BOT_TOKEN", "123456789:local-stand-in-token"),
     ALERT_EMAIL_FROM: pick("ALERT_EMAIL_FROM", "MoverScan Alerts <alerts@moverscan.local>"),
     ...(env.RESEND_API_KEY ? { RESEND_API_KEY: env.RESEND_API_KEY } : {}),
+    // The Resend stand-in is at <CHAT_STANDIN_PORT's URL>/resend (set RESEND_API_URL to it).
     ...(env.RESEND_API_URL ? { RESEND_API_URL: env.RESEND_API_URL } : {}),
   };
+  // The limits the workers pace by (decision 0031), when set.
+  for (const name of [
+    "TELEGRAM_PAID_BROADCAST",
+    "TELEGRAM_RATE_PER_SECOND",
+    "RESEND_RATE_PER_SECOND",
+    "RESEND_BATCH_SIZE",
+    "DELIVERY_CONCURRENCY",
+  ]) {
+    const value = env[name]?.trim();
+    if (value) functionsEnv[name] = value;
+  }
   let cron: DeliveryCron | null = null;
   let target: { apiUrl: string; serviceKey: string } | null = null;
   return {

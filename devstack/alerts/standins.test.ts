@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { discordViolation, startChatStandIn, type ChatStandIn } from "./standins.ts";
+import { discordViolation, LimitBucket, startChatStandIn, type ChatStandIn } from "./standins.ts";
 
 let standIn: ChatStandIn;
 beforeAll(async () => {
@@ -90,5 +90,133 @@ describe("Telegram stand-in", () => {
     const page = await (await fetch(standIn.url)).text();
     expect(page).toContain("Discord &amp; Telegram stand-ins");
     expect(page).toContain("hello");
+  });
+});
+
+describe("the services' documented limits", () => {
+  it("Discord: the sixth request to one webhook within 2 s is a 429 with X-RateLimit-* and retry_after", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await post("/api/webhooks/555/limit?wait=true", { content: `m${i}` })).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    const res = await post("/api/webhooks/555/limit?wait=true", { content: "again" });
+    expect(res.status).toBe(429);
+    expect(res.headers.get("x-ratelimit-limit")).toBe("5");
+    expect(res.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(res.headers.get("x-ratelimit-bucket")).toBe("standin-555");
+    expect(Number(res.headers.get("x-ratelimit-reset-after"))).toBeGreaterThan(0);
+    const body = (await res.json()) as { message: string; retry_after: number; global: boolean };
+    expect(body.message).toBe("You are being rate limited.");
+    expect(body.global).toBe(false);
+    expect(body.retry_after).toBeGreaterThan(0);
+    expect(body.retry_after).toBeLessThanOrEqual(2);
+    // Another webhook has its own bucket.
+    expect((await post("/api/webhooks/556/limit?wait=true", { content: "x" })).status).toBe(200);
+  });
+
+  const tg = (chat: number | string, extra: Record<string, unknown> = {}) =>
+    post("/bot1:tok/sendMessage", { chat_id: chat, text: "hello", ...extra });
+
+  it("Telegram: one chat gets a short burst, then 429 with parameters.retry_after", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await tg(4242)).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const res = await tg(4242);
+    expect(res.status).toBe(429);
+    const body = (await res.json()) as {
+      ok: boolean;
+      error_code: number;
+      description: string;
+      parameters: { retry_after: number };
+    };
+    expect(body).toMatchObject({ ok: false, error_code: 429 });
+    expect(body.description).toMatch(/^Too Many Requests: retry after \d+$/);
+    expect(body.parameters.retry_after).toBeGreaterThanOrEqual(1);
+  });
+
+  it("Telegram: a group's bucket takes 20 per minute (the stand-in's LimitBucket for groups)", () => {
+    const group = new LimitBucket(20 / 60, 20);
+    const t0 = Date.now();
+    const waits = Array.from({ length: 21 }, () => group.take(t0));
+    expect(waits.slice(0, 20).every((w) => w === 0)).toBe(true);
+    expect(waits[20]).toBeCloseTo(3, 5);
+    expect(group.take(t0 + 3000)).toBe(0);
+  });
+
+  it("Telegram: about 30 messages per second per bot overall, more with allow_paid_broadcast", async () => {
+    const own = await startChatStandIn({ host: "127.0.0.1", port: 0 });
+    try {
+      const send = (chat: number, extra: Record<string, unknown> = {}) =>
+        fetch(`${own.url}/bot1:tok/sendMessage`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ chat_id: chat, text: "x", ...extra }),
+        }).then((r) => r.status);
+      const started = Date.now();
+      const free = await Promise.all(Array.from({ length: 100 }, (_, i) => send(7000 + i)));
+      const seconds = (Date.now() - started) / 1000;
+      // The burst of 30 plus what 30 per second refills while the requests arrive.
+      expect(free.filter((s) => s === 200).length).toBeLessThanOrEqual(
+        30 + Math.ceil(30 * seconds),
+      );
+      expect(free.filter((s) => s === 429).length).toBeGreaterThan(0);
+      const paid = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => send(8000 + i, { allow_paid_broadcast: true })),
+      );
+      expect(paid.every((s) => s === 200)).toBe(true);
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it("Resend: 2 requests per second per team with ratelimit-* and retry-after; batch of up to 100; Idempotency-Key", async () => {
+    const own = await startChatStandIn({ host: "127.0.0.1", port: 0 });
+    try {
+      const email = (to: string) => ({ from: "a@x.test", to: [to], subject: "s", text: "t" });
+      const call = (path: string, body: unknown, key?: string, auth = "Bearer re_test") =>
+        fetch(`${own.url}/resend${path}`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            authorization: auth,
+            ...(key ? { "idempotency-key": key } : {}),
+          },
+          body: JSON.stringify(body),
+        });
+      expect((await call("/emails", email("a@b.test"), undefined, "Bearer nope")).status).toBe(401);
+      const batch = await call(
+        "/emails/batch",
+        Array.from({ length: 100 }, (_, i) => email(`u${i}@b.test`)),
+        "k1",
+      );
+      expect(batch.status).toBe(200);
+      expect(((await batch.json()) as { data: { id: string }[] }).data).toHaveLength(100);
+      expect((await call("/emails", email("w@b.test"))).status).toBe(200);
+      const limited = await call("/emails", email("x@b.test"));
+      // The batch and the single e-mail drained the team's burst of 2.
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get("retry-after")).toBe("1");
+      expect(limited.headers.get("ratelimit-limit")).toBe("2");
+      expect(limited.headers.get("ratelimit-remaining")).toBe("0");
+      expect(await limited.json()).toMatchObject({ statusCode: 429, name: "rate_limit_exceeded" });
+      await new Promise((r) => setTimeout(r, 1100));
+      const tooMany = await call(
+        "/emails/batch",
+        Array.from({ length: 101 }, (_, i) => email(`v${i}@b.test`)),
+      );
+      expect(tooMany.status).toBe(422);
+      expect(await tooMany.json()).toMatchObject({ statusCode: 422, name: "validation_error" });
+      // The same batch with the same key: answered again, not sent again.
+      const again = await call(
+        "/emails/batch",
+        Array.from({ length: 100 }, (_, i) => email(`u${i}@b.test`)),
+        "k1",
+      );
+      expect(again.status).toBe(200);
+      expect(own.requests("resend").filter((r) => r.status === 200)).toHaveLength(101);
+    } finally {
+      await own.stop();
+    }
   });
 });

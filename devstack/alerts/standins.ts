@@ -1,18 +1,28 @@
-// Local stand-ins for Discord webhooks and the Telegram Bot API (decision 0020). One HTTP server
-// (CHAT_STANDIN_PORT, default 54326) that answers as the real services do, records what it
+// Local stand-ins for Discord webhooks, the Telegram Bot API and Resend (decisions 0020, 0031).
+// One HTTP server (CHAT_STANDIN_PORT, default 54326) that answers as the real services do,
+// enforces the limits they document with their documented limit answers, records what it
 // receives, lists it on a page (GET /), and can be told to fail:
 //
-//   POST /api/webhooks/<id>/<token>[?wait=true]   Discord: execute webhook (DISCORD_API_URL=<url>/api)
-//   POST /bot<token>/sendMessage                   Telegram (TELEGRAM_API_URL=<url>)
+//   POST /api/webhooks/<id>/<token>[?wait=true]   Discord: execute webhook (DISCORD_API_URL=<url>/api);
+//                                                  5 requests per 2 s per webhook, X-RateLimit-* headers,
+//                                                  429 { message, retry_after, global }
+//   POST /bot<token>/sendMessage                   Telegram (TELEGRAM_API_URL=<url>); per bot about 30
+//                                                  messages/s (1000/s with allow_paid_broadcast), 1 per
+//                                                  second per chat, 20 per minute per group; 429
+//                                                  { ok: false, error_code: 429, parameters.retry_after }
+//   POST /resend/emails, /resend/emails/batch      Resend (RESEND_API_URL=<url>/resend): 2 requests/s per
+//                                                  team (or the raised rate given), batch of up to 100,
+//                                                  Idempotency-Key, 429 with retry-after and ratelimit-*
 //   GET  /__standins/requests                      what was received (JSON)
 //   POST /__standins/fail {service, status, times, retryAfter?}   answer 429 or 500 the next N times
 //   POST /__standins/migrate {from, to}            Telegram: chat <from> was upgraded to a supergroup <to>
-//   POST /__standins/reset                         forget requests and pending failures
+//   POST /__standins/delay {ms}                    every service answer waits ms (0-60000) first
+//   POST /__standins/reset                         forget requests, pending failures, delays and limits
 import http from "node:http";
 
 export const DEFAULT_CHAT_STANDIN_PORT = 54326;
 
-export type Service = "discord" | "telegram";
+export type Service = "discord" | "telegram" | "resend";
 
 export interface ReceivedRequest {
   seq: number;
@@ -35,6 +45,36 @@ export interface ChatStandInOptions {
   host: string;
   port: number;
   log?: (line: string) => void;
+  /** The Resend team's request rate (default 2 per second; a raised limit when sold). */
+  resendPerSecond?: number;
+  /** Keep each request's body (default true; the bench's 100,000 digests keep only the rest). */
+  recordBodies?: boolean;
+  /** Milliseconds every Discord/Telegram/Resend answer waits (tests of workers killed mid-send). */
+  delayMs?: number;
+}
+
+/**
+ * A token bucket as the services meter: `rate` per second, at most `burst` at once. `take()`
+ * answers 0 when the request may pass, else the seconds until it would.
+ */
+export class LimitBucket {
+  private tokens: number;
+  private last = Date.now();
+  constructor(
+    readonly rate: number,
+    readonly burst: number,
+  ) {
+    this.tokens = burst;
+  }
+  take(now = Date.now()): number {
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.rate);
+    this.last = now;
+    if (this.tokens >= 1) {
+      this.tokens -= 1;
+      return 0;
+    }
+    return (1 - this.tokens) / this.rate;
+  }
 }
 
 export interface ChatStandIn {
@@ -112,12 +152,12 @@ function page(list: ReceivedRequest[], failures: Map<Service, Failure>): string 
 </body></html>`;
 }
 
-async function readBody(req: http.IncomingMessage): Promise<string> {
+async function readBody(req: http.IncomingMessage, limit = 1_000_000): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > 1_000_000) throw new Error("body too large");
+    if (size > limit) throw new Error("body too large");
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString("utf8");
@@ -129,8 +169,26 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
   const migrations = new Map<string, string>();
   let seq = 0;
   let messageId = 1000;
+  let delayMs = opts.delayMs ?? 0;
+  const keep = opts.recordBodies !== false;
   // Discord's per-webhook bucket: 5 requests per 2 s.
   const buckets = new Map<string, { remaining: number; resetAt: number }>();
+  // Telegram: one bot overall (30/s; 1000/s for paid broadcasts), 1/s per chat (short bursts
+  // tolerated), 20/min per group.
+  const telegramOverall = new LimitBucket(30, 30);
+  const telegramPaid = new LimitBucket(1000, 1000);
+  const telegramChats = new Map<string, LimitBucket>();
+  const telegramGroups = new Map<string, LimitBucket>();
+  // Resend: one team's request rate.
+  const resendRate = opts.resendPerSecond ?? 2;
+  let resendBucket = new LimitBucket(resendRate, Math.max(1, Math.ceil(resendRate)));
+  const resendKeys = new Map<string, { status: number; body: unknown }>();
+  let resendId = 0;
+  const keyed = (map: Map<string, LimitBucket>, key: string, rate: number, burst: number) => {
+    let b = map.get(key);
+    if (!b) map.set(key, (b = new LimitBucket(rate, burst)));
+    return b;
+  };
 
   function takeFailure(service: Service): Failure | null {
     const f = failures.get(service);
@@ -170,7 +228,7 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
         at: new Date().toISOString(),
         path: url.pathname,
         status,
-        body,
+        body: keep ? body : null,
         target: webhookId,
       });
     const now = Date.now();
@@ -197,6 +255,24 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
     if (failure?.status === 500) {
       record(500);
       return send(res, 500, { message: "500: Internal Server Error", code: 0 });
+    }
+    if (bucket.remaining <= 0) {
+      const retryAfter = Number(((bucket.resetAt - now) / 1000).toFixed(3));
+      record(429);
+      return send(
+        res,
+        429,
+        { message: "You are being rate limited.", retry_after: retryAfter, global: false },
+        {
+          "Retry-After": String(Math.ceil(retryAfter)),
+          "X-RateLimit-Limit": "5",
+          "X-RateLimit-Remaining": "0",
+          "X-RateLimit-Reset": String((bucket.resetAt / 1000).toFixed(3)),
+          "X-RateLimit-Reset-After": String(retryAfter),
+          "X-RateLimit-Bucket": `standin-${webhookId}`,
+          "X-RateLimit-Scope": "shared",
+        },
+      );
     }
     const violation = discordViolation(body);
     if (violation) {
@@ -253,7 +329,7 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
         at: new Date().toISOString(),
         path: url.pathname.replace(m[1]!, "<token>"),
         status,
-        body,
+        body: keep ? body : null,
         target: chat,
       });
     if (m[2] !== "sendMessage") {
@@ -285,6 +361,24 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
       });
     }
     const text = typeof body?.text === "string" ? body.text : "";
+    if (chat) {
+      const paid = body?.allow_paid_broadcast === true;
+      const wait = Math.max(
+        keyed(telegramChats, chat, 1, 3).take(),
+        chat.startsWith("-") ? keyed(telegramGroups, chat, 20 / 60, 20).take() : 0,
+        (paid ? telegramPaid : telegramOverall).take(),
+      );
+      if (wait > 0) {
+        const retryAfter = Math.max(1, Math.ceil(wait));
+        record(429);
+        return send(res, 429, {
+          ok: false,
+          error_code: 429,
+          description: `Too Many Requests: retry after ${retryAfter}`,
+          parameters: { retry_after: retryAfter },
+        });
+      }
+    }
     if (!chat) {
       record(400);
       return send(res, 400, {
@@ -323,6 +417,81 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
         text,
       },
     });
+  }
+
+  function resend(req: http.IncomingMessage, res: http.ServerResponse, url: URL, raw: string) {
+    const batch = url.pathname === "/resend/emails/batch";
+    const error = (status: number, name: string, message: string, headers = {}) => {
+      received.push({
+        seq: ++seq,
+        service: "resend",
+        at: new Date().toISOString(),
+        path: url.pathname,
+        status,
+        body: null,
+        target: "",
+      });
+      return send(res, status, { statusCode: status, message, name }, headers);
+    };
+    const auth = req.headers.authorization ?? "";
+    if (!/^Bearer re_[A-Za-z0-9_]+$/.test(auth)) {
+      return error(401, "validation_error", "API key is invalid");
+    }
+    const wait = resendBucket.take();
+    const limitHeaders = {
+      "ratelimit-limit": String(resendRate),
+      "ratelimit-remaining": wait > 0 ? "0" : "1",
+      "ratelimit-reset": String(Math.max(1, Math.ceil(wait))),
+    };
+    if (wait > 0) {
+      return error(
+        429,
+        "rate_limit_exceeded",
+        `Too many requests. You can only make ${resendRate} requests per second. See rate limit response headers for more information. Or contact support to increase rate limit.`,
+        { ...limitHeaders, "retry-after": String(Math.max(1, Math.ceil(wait))) },
+      );
+    }
+    const key = req.headers["idempotency-key"];
+    const idem = typeof key === "string" && key ? `${url.pathname}\u0000${key}` : null;
+    const known = idem ? resendKeys.get(idem) : undefined;
+    if (known) return send(res, known.status, known.body, limitHeaders);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return error(400, "validation_error", "Invalid JSON body.");
+    }
+    const emails = batch ? parsed : [parsed];
+    if (!Array.isArray(emails) || emails.length === 0) {
+      return error(422, "validation_error", "The batch must be an array of 1 to 100 e-mails.");
+    }
+    if (emails.length > 100) {
+      return error(422, "validation_error", "Too many emails: a batch holds at most 100.");
+    }
+    for (const e of emails as { to?: unknown; from?: unknown; subject?: unknown }[]) {
+      const to = Array.isArray(e?.to) ? e.to : typeof e?.to === "string" ? [e.to] : [];
+      if (to.length === 0) return error(422, "missing_required_field", "Missing `to` field.");
+      if (typeof e.from !== "string" || !e.from)
+        return error(422, "missing_required_field", "Missing `from` field.");
+      if (typeof e.subject !== "string")
+        return error(422, "missing_required_field", "Missing `subject` field.");
+    }
+    const ids = (emails as { to: string | string[] }[]).map((e) => {
+      const id = `00000000-0000-4000-8000-${String(++resendId).padStart(12, "0")}`;
+      received.push({
+        seq: ++seq,
+        service: "resend",
+        at: new Date().toISOString(),
+        path: url.pathname,
+        status: 200,
+        body: keep ? e : null,
+        target: String(Array.isArray(e.to) ? e.to[0] : e.to),
+      });
+      return { id };
+    });
+    const answer = batch ? { data: ids } : ids[0];
+    if (idem) resendKeys.set(idem, { status: 200, body: answer });
+    return send(res, 200, answer, limitHeaders);
   }
 
   async function control(
@@ -376,6 +545,14 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
       api.migrate(String(input.from), String(input.to));
       return done({ ok: true });
     }
+    if (url.pathname === "/__standins/delay") {
+      const ms = Number(input.ms);
+      if (!(Number.isInteger(ms) && ms >= 0 && ms <= 60_000)) {
+        return send(res, 400, { error: "invalid_input", message: "ms must be 0-60000" });
+      }
+      delayMs = ms;
+      return done({ ok: true });
+    }
     if (url.pathname === "/__standins/reset") {
       api.reset();
       return done({ ok: true });
@@ -399,10 +576,18 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
         }
         if (req.method !== "POST")
           return send(res, 405, { error: "method_not_allowed", message: "Use POST." });
-        const raw = await readBody(req);
+        // A Resend batch carries up to 100 whole e-mails (Resend takes up to 40 MB per e-mail).
+        const raw = await readBody(
+          req,
+          url.pathname.startsWith("/resend/") ? 40_000_000 : 1_000_000,
+        );
         if (url.pathname.startsWith("/__standins/")) return await control(req, res, url, raw);
+        if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
         if (DISCORD_PATH.test(url.pathname)) return discord(res, url, raw);
         if (TELEGRAM_PATH.test(url.pathname)) return telegram(res, url, raw);
+        if (url.pathname === "/resend/emails" || url.pathname === "/resend/emails/batch") {
+          return resend(req, res, url, raw);
+        }
         return send(res, 404, { message: "404: Not Found", code: 0 });
       } catch (err) {
         opts.log?.(`chat stand-in: ${(err as Error).message}`);
@@ -443,6 +628,11 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
       failures.clear();
       migrations.clear();
       buckets.clear();
+      telegramChats.clear();
+      telegramGroups.clear();
+      resendKeys.clear();
+      delayMs = opts.delayMs ?? 0;
+      resendBucket = new LimitBucket(resendRate, Math.max(1, Math.ceil(resendRate)));
     },
     stop: () =>
       new Promise<void>((resolve) => {

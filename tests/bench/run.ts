@@ -23,6 +23,7 @@ import {
 import { benchChat } from "./chat.ts";
 import { benchAdminUsers } from "./admin-users.ts";
 import { benchAlerts } from "./alerts.ts";
+import { benchAlertsDelivery } from "./alerts-delivery.ts";
 import { benchFanout } from "./fanout.ts";
 import { benchCadenceLoad } from "./cadence-load.ts";
 import { benchFreshness } from "./freshness.ts";
@@ -172,6 +173,23 @@ async function bench(label: string, env: Record<string, string>) {
 // `npm run bench -- alerts ingest` runs only the named parts (startup, freshness, fanout, ingest,
 // sse, chat, support, admin-users, alerts, history); no name runs them all.
 const parts = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+const PARTS = [
+  "startup",
+  "freshness",
+  "fanout",
+  "ingest",
+  "sse",
+  "chat",
+  "support",
+  "admin-users",
+  "alerts",
+  "history",
+];
+const unknown = parts.filter((p) => !PARTS.includes(p));
+if (unknown.length > 0) {
+  console.error(`Unknown bench part(s): ${unknown.join(", ")}. Parts: ${PARTS.join(", ")}.`);
+  process.exit(2);
+}
 const want = (part: string) => parts.length === 0 || parts.includes(part);
 const section = async (part: string, fn: () => Promise<string>) => {
   if (want(part)) console.log(await fn());
@@ -213,6 +231,7 @@ try {
   await section("support", () => benchSupportDesk("PGlite"));
   await section("admin-users", () => benchAdminUsers("PGlite"));
   await section("alerts", () => benchAlerts("PGlite"));
+  await section("alerts", () => benchAlertsDelivery("PGlite"));
   await section("history", () => benchHistory("PGlite"));
   if (postgresAvailable()) {
     const pg = await startTempPostgres();
@@ -234,6 +253,7 @@ try {
       await section("support", () => benchSupportDesk("PostgreSQL 15", pg.url));
       await section("admin-users", () => benchAdminUsers("PostgreSQL 15", pg.url));
       await section("alerts", () => benchAlerts("PostgreSQL 15", pg.url));
+      await section("alerts", () => benchAlertsDelivery("PostgreSQL 15", pg.url));
       await section("history", () => benchHistory("PostgreSQL 15", pg.url));
     } finally {
       await pg.stop();

@@ -12,6 +12,9 @@ import {
   type Client,
 } from "../support/clients.ts";
 import { sleep } from "../support/realtime.ts";
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { DENO_BIN, DENO_CONFIG, denoEnv, FUNCTIONS_DIR } from "../../devstack/deno.ts";
 
 interface CaughtEmail {
   subject: string;
@@ -305,6 +308,117 @@ describe("alert delivery", () => {
     }
     const own = await u.client.from("alerts_sent").select("channel");
     expect(own.data).toHaveLength(3);
+  });
+
+  it("a worker process killed mid-batch: every alert arrives once, except at most the one each sender had in flight, recorded in doubt", async () => {
+    const CONCURRENCY = 2;
+    const users = await Promise.all(Array.from({ length: 8 }, () => subscriber()));
+    const admin = await demoUser("admin@demo.local");
+    const statsBefore = await admin.client.rpc("admin_alert_delivery_stats");
+    expect(statsBefore.error).toBeNull();
+    const doubtBefore = new Map((statsBefore.data ?? []).map((r) => [r.channel, r.in_doubt]));
+    await crossingScan([sym("KIL")], 1.2);
+    // Slow answers, so the kill finds requests in flight.
+    await standIn("delay", { ms: 400 });
+    const s = stackInfo();
+    const worker = spawn(
+      DENO_BIN,
+      [
+        "run",
+        "--cached-only",
+        "--frozen",
+        "--node-modules-dir=none",
+        "--config",
+        DENO_CONFIG,
+        "--allow-env",
+        "--allow-net",
+        "--allow-read",
+        path.join(FUNCTIONS_DIR, "deliver-alerts/worker.ts"),
+        "--once",
+      ],
+      {
+        env: {
+          ...denoEnv(),
+          SUPABASE_URL: s.url,
+          SUPABASE_SERVICE_ROLE_KEY: s.secretKey,
+          DISCORD_API_URL: `${s.chatUrl}/api`,
+          TELEGRAM_API_URL: s.chatUrl,
+          TELEGRAM_BOT_TOKEN: "123456789:local-stand-in-token",
+          SMTP_HOST: "127.0.0.1",
+          SMTP_PORT: String(s.smtpPort),
+          DELIVERY_CONCURRENCY: String(CONCURRENCY),
+          DELIVERY_LEASE_SECONDS: "5",
+        },
+        stdio: "ignore",
+      },
+    );
+    const exited = new Promise((r) => worker.once("exit", r));
+    let beforeKill = 0;
+    try {
+      const hooks = new Set(users.map((u) => u.webhookId));
+      for (let i = 0; i < 200; i++) {
+        const res = await fetch(`${s.chatUrl}/__standins/requests?service=discord`);
+        const got = ((await res.json()) as ChatRequest[]).filter((r) => hooks.has(r.target));
+        beforeKill = got.length;
+        if (got.length >= 3) break;
+        await sleep(50);
+      }
+    } finally {
+      worker.kill("SIGKILL");
+      await exited;
+      await standIn("delay", { ms: 0 });
+    }
+    // The dead worker's lease (5 s) runs out; the next workers deliver the rest.
+    await sleep(5_500);
+    for (let i = 0; i < 10; i++) {
+      if ((await deliver()).claimed === 0) break;
+    }
+    let doubted = 0;
+    const doubtedPer = { email: 0, discord: 0, telegram: 0 };
+    for (const u of users) {
+      const recorded = await u.client.from("alerts_sent").select("channel");
+      expect(recorded.error).toBeNull();
+      const channels = new Set((recorded.data ?? []).map((r) => r.channel));
+      const arrivals = {
+        email: (await emailsTo(u.email)).length,
+        discord: (await chatRequests(u.webhookId)).filter((r) => r.status === 200).length,
+        telegram: (await chatRequests(u.chatId)).filter((r) => r.status === 200).length,
+      };
+      for (const channel of ["email", "discord", "telegram"] as const) {
+        // Never twice.
+        expect(arrivals[channel]).toBeLessThanOrEqual(1);
+        if (channels.has(channel)) {
+          expect(arrivals[channel]).toBe(1);
+        } else {
+          doubted++;
+          doubtedPer[channel]++;
+        }
+      }
+    }
+    // Killed with Discord requests in flight (each answer takes 400 ms): those are in doubt.
+    expect(doubtedPer.discord).toBeGreaterThanOrEqual(1);
+    // At most the message each of the killed worker's senders had in flight, per channel.
+    for (const n of Object.values(doubtedPer)) expect(n).toBeLessThanOrEqual(CONCURRENCY);
+    // Those are recorded as in doubt (and counted for the admin), not re-sent.
+    const statsAfter = await admin.client.rpc("admin_alert_delivery_stats");
+    expect(statsAfter.error).toBeNull();
+    let doubtDelta = 0;
+    for (const r of statsAfter.data ?? [])
+      doubtDelta += (r.in_doubt ?? 0) - (doubtBefore.get(r.channel) ?? 0);
+    expect(doubtDelta).toBe(doubted);
+    // The worker was killed mid-batch: it had sent some, not all.
+    expect(beforeKill).toBeGreaterThanOrEqual(3);
+    expect(beforeKill).toBeLessThan(users.length);
+  });
+
+  it("refuses the delivery figures to anyone but an admin", async () => {
+    const u = await signedInUser();
+    const refused = await u.client.rpc("admin_alert_delivery_stats");
+    expect(refused.error?.code).toBe("42501");
+    const admin = await demoUser("admin@demo.local");
+    const stats = await admin.client.rpc("admin_alert_delivery_stats");
+    expect(stats.error).toBeNull();
+    expect((stats.data ?? []).map((r) => r.channel)).toEqual(["discord", "email", "telegram"]);
   });
 
   it("retries 429 and 500 answers of Discord and Telegram", async () => {

@@ -22,6 +22,8 @@ declare module "vitest" {
       /** MailDev's web UI (REST: GET /email) and the Discord/Telegram stand-ins. */
       mailUrl: string;
       chatUrl: string;
+      /** MailDev's SMTP port (a worker process of the test's own sends there). */
+      smtpPort: number;
       /** The admin self-promotion secret the stack is configured with. */
       adminSecret: string;
     };
@@ -69,6 +71,7 @@ export async function setup(project: TestProject) {
     postgresUrl: pg?.url ?? null,
     mailUrl: stack.alerts!.mail.uiUrl,
     chatUrl: stack.alerts!.chat.url,
+    smtpPort: stack.alerts!.mail.smtpPort,
     adminSecret: ADMIN_SECRET,
   });
 }

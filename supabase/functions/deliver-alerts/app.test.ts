@@ -1,4 +1,4 @@
-import { deepStrictEqual, strictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual as assertEquals } from "node:assert/strict";
 import { envFrom } from "../_shared/env.ts";
 import { type Channel, type Job, type SendResult } from "./channels.ts";
 import { createDeliverApp, type OutboxDb } from "./app.ts";
@@ -11,16 +11,36 @@ class FakeOutbox implements OutboxDb {
   failed: { id: number; retryAfter?: number; permanent: boolean }[] = [];
   moved: [string, string][] = [];
   tokens = new Set(["0b7c5d52-5a43-4a4c-9a0e-2f7f3b0e9a11"]);
-  claim(_worker: string, max: number): Promise<Job[]> {
-    return Promise.resolve(this.queue.splice(0, max));
+  /** What happened, in order: "begin:<ids>", "done:<ids>". */
+  events: string[] = [];
+  /** Jobs whose claim ended before they were sent. */
+  lost = new Set<number>();
+  claim(_worker: string, max: number, _lease: number, channel?: string): Promise<Job[]> {
+    const mine = this.queue.filter((j) => !channel || j.channel === channel).slice(0, max);
+    this.queue = this.queue.filter((j) => !mine.includes(j));
+    return Promise.resolve(mine);
+  }
+  beginSends(_w: string, ids: number[], results: { id: number; recipient: string }[]) {
+    if (results.length) {
+      this.completed.push(...results);
+      this.events.push(`done:${results.map((r) => r.id).join(",")}`);
+    }
+    this.events.push(`begin:${ids.join(",")}`);
+    return Promise.resolve(ids.filter((id) => !this.lost.has(id)));
   }
   completeMany(_worker: string, results: { id: number; recipient: string }[]): Promise<number> {
     this.completed.push(...results);
+    this.events.push(`done:${results.map((r) => r.id).join(",")}`);
     return Promise.resolve(results.length);
   }
   fail(id: number, _w: string, _e: string, retryAfter: number | undefined, permanent: boolean) {
     this.failed.push({ id, retryAfter, permanent });
     return Promise.resolve(permanent ? "failed" : "pending");
+  }
+  doubted: number[] = [];
+  doubt(id: number) {
+    this.doubted.push(id);
+    return Promise.resolve(true);
   }
   moveTelegramChat(a: string, b: string) {
     this.moved.push([a, b]);
@@ -41,8 +61,13 @@ const job = (id: number, channel: Job["channel"], target: string): Job => ({
   locale: null,
 });
 
-function fixed(results: Record<string, SendResult>, log: string[]): Channel {
+function fixed(
+  results: Record<string, SendResult>,
+  log: string[],
+  extra: Partial<Channel> = {},
+): Channel {
   return {
+    ...extra,
     send(j) {
       log.push(`${j.channel}:${j.target}`);
       return Promise.resolve(results[j.target] ?? { ok: true, recipient: j.target });
@@ -91,6 +116,7 @@ Deno.test("deliver-alerts: sends, completes in one batch, retries or gives up as
   assertEquals(res.status, 200);
   const report = await res.json();
   deepStrictEqual([report.claimed, report.sent, report.retried, report.failed], [5, 4, 0, 1]);
+  assertEquals(report.skipped, 0);
   deepStrictEqual(db.completed.map((c) => c.id).sort(), [1, 2, 3, 5]);
   deepStrictEqual(db.failed, [{ id: 4, retryAfter: undefined, permanent: true }]);
   // Two jobs to one Telegram chat go one after the other, in claim order.
@@ -116,4 +142,110 @@ Deno.test("deliver-alerts: one-click unsubscribe is POST with a known token", as
     (await app.fetch(new Request(`${url}0b7c5d52-5a43-4a4c-9a0e-2f7f3b0e9a11`))).status,
     405,
   );
+});
+
+Deno.test("deliver-alerts: a message without an idempotency key is marked before its request, one call per wave", async () => {
+  const db = new FakeOutbox();
+  db.queue = [
+    job(1, "discord", "hook-a"),
+    job(2, "discord", "hook-a"),
+    job(3, "discord", "hook-b"),
+    job(4, "email", "a@example.com"),
+    job(5, "discord", "hook-lost"),
+  ];
+  db.lost.add(5);
+  const log: string[] = [];
+  const marked = (target: string) =>
+    db.events.some((e) => e.startsWith("begin:") && e.slice(6).split(",").includes(target));
+  const checking: Channel = {
+    send(j) {
+      // The job's mark is committed before the request goes out.
+      log.push(`${j.id}:${marked(String(j.id))}`);
+      return Promise.resolve({ ok: true, recipient: j.target });
+    },
+  };
+  const app = createDeliverApp({
+    env: envFrom({ SUPABASE_SERVICE_ROLE_KEY: KEY }),
+    db: () => db,
+    channels: {
+      discord: checking,
+      telegram: checking,
+      // Resend with its Idempotency-Key: nothing to mark.
+      email: fixed({}, log, { idempotent: () => true }),
+    },
+  });
+  const res = await app.fetch(
+    new Request("http://local/deliver-alerts", {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}` },
+    }),
+  );
+  const report = await res.json();
+  deepStrictEqual([report.claimed, report.sent, report.skipped], [5, 4, 1]);
+  deepStrictEqual(log.filter((l) => /^\d/.test(l)).sort(), ["1:true", "2:true", "3:true"]);
+  // hook-lost's claim had ended: it is not sent.
+  ok(!log.includes("5:true") && !log.includes("5:false"));
+  ok(!marked("4"), "the idempotent e-mail is not marked");
+  deepStrictEqual(db.completed.map((c) => c.id).sort(), [1, 2, 3, 4]);
+  // The first wave marks hook-a's first job, hook-b's and hook-lost's in one call; job 2 waits
+  // for job 1 (same webhook) and its mark carries job 1's completion.
+  const firstBegin = db.events.find((e) => e.startsWith("begin:"))!;
+  deepStrictEqual(firstBegin.slice(6).split(",").map(Number).sort(), [1, 3, 5]);
+});
+
+Deno.test("deliver-alerts: Resend's batch call sends many e-mails in one request after marking them", async () => {
+  const db = new FakeOutbox();
+  db.queue = Array.from({ length: 7 }, (_, i) => job(i + 1, "email", `u${i}@example.com`));
+  const batches: number[][] = [];
+  const email: Channel = {
+    send: () => Promise.reject(new Error("one by one is not expected")),
+    batchSize: () => 3,
+    sendBatch(jobs) {
+      batches.push(jobs.map((j) => j.id));
+      return Promise.resolve(jobs.map((j) => ({ ok: true as const, recipient: j.target })));
+    },
+  };
+  const app = createDeliverApp({
+    env: envFrom({ SUPABASE_SERVICE_ROLE_KEY: KEY }),
+    db: () => db,
+    channels: { email, discord: fixed({}, []), telegram: fixed({}, []) },
+  });
+  const report = await (await app.fetch(
+    new Request("http://local/deliver-alerts", {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}` },
+    }),
+  )).json();
+  deepStrictEqual([report.claimed, report.sent], [7, 7]);
+  deepStrictEqual(batches, [[1, 2, 3], [4, 5, 6], [7]]);
+  // All three batches were marked (in one call) before any request.
+  const firstBegin = db.events.find((e) => e.startsWith("begin:"))!;
+  deepStrictEqual(firstBegin.slice(6).split(",").map(Number).sort(), [1, 2, 3, 4, 5, 6, 7]);
+});
+
+Deno.test("deliver-alerts: a marked request that got no answer in time is recorded in doubt, not retried", async () => {
+  const db = new FakeOutbox();
+  db.queue = [job(1, "discord", "hook-slow"), job(2, "telegram", "-7")];
+  const results: Record<string, SendResult> = {
+    "hook-slow": { ok: false, error: "Discord unreachable: timed out", doubt: true },
+    "-7": { ok: false, error: "Telegram unreachable: connection refused", doubt: false },
+  };
+  const app = createDeliverApp({
+    env: envFrom({ SUPABASE_SERVICE_ROLE_KEY: KEY }),
+    db: () => db,
+    channels: {
+      email: fixed({}, []),
+      discord: fixed(results, []),
+      telegram: fixed(results, []),
+    },
+  });
+  const report = await (await app.fetch(
+    new Request("http://local/deliver-alerts", {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}` },
+    }),
+  )).json();
+  deepStrictEqual([report.inDoubt, report.retried], [1, 1]);
+  deepStrictEqual(db.doubted, [1]);
+  deepStrictEqual(db.failed.map((f) => f.id), [2]);
 });

@@ -21,11 +21,22 @@ import {
   type SendResult,
   telegramChannel,
 } from "./channels.ts";
+import { type Limits, limitsFrom, rateSetting } from "./pacing.ts";
 import type { Links } from "./messages.ts";
 
 /** The database side of the worker. */
 export interface OutboxDb {
-  claim(worker: string, max: number, leaseSeconds: number): Promise<Job[]>;
+  /** Due jobs in fair order (`channel`: only that channel's). */
+  claim(worker: string, max: number, leaseSeconds: number, channel?: ChannelName): Promise<Job[]>;
+  /**
+   * Records that `ids` are about to be sent (channels without an idempotency key) together with
+   * the completions gathered since the last call; returns the ids whose claim still holds.
+   */
+  beginSends(
+    worker: string,
+    ids: number[],
+    results: { id: number; recipient: string }[],
+  ): Promise<number[]>;
   /** Several completions in one round trip; returns how many were accepted. */
   completeMany(worker: string, results: { id: number; recipient: string }[]): Promise<number>;
   fail(
@@ -35,20 +46,32 @@ export interface OutboxDb {
     retryAfter: number | undefined,
     permanent: boolean,
   ): Promise<string | null>;
+  /** A marked job's request got no answer in time: recorded in_doubt, not retried. */
+  doubt(id: number, worker: string, error: string): Promise<boolean>;
   moveTelegramChat(oldId: string, newId: string): Promise<void>;
   unsubscribe(token: string): Promise<boolean>;
 }
 
 export function supabaseOutboxDb(client: SupabaseClient): OutboxDb {
   return {
-    async claim(worker, max, leaseSeconds) {
+    async claim(worker, max, leaseSeconds, channel) {
       const { data, error } = await client.rpc("claim_outbox", {
         worker,
         max_jobs: max,
         lease_seconds: leaseSeconds,
+        ...(channel ? { only_channel: channel } : {}),
       });
       if (error) throw new Error(`claim_outbox failed: ${error.message}`);
       return ((data ?? []) as Job[]).map((j) => ({ ...j, id: Number(j.id) }));
+    },
+    async beginSends(worker, ids, results) {
+      const { data, error } = await client.rpc("begin_outbox_sends", {
+        worker,
+        job_ids: ids,
+        results,
+      });
+      if (error) throw new Error(`begin_outbox_sends failed: ${error.message}`);
+      return ((data ?? []) as (number | string)[]).map(Number);
     },
     async completeMany(worker, results) {
       const { data, error } = await client.rpc("complete_outbox_batch", { worker, results });
@@ -66,6 +89,15 @@ export function supabaseOutboxDb(client: SupabaseClient): OutboxDb {
       if (error) throw new Error(`fail_outbox failed: ${error.message}`);
       return (data as string | null) ?? null;
     },
+    async doubt(id, worker, message) {
+      const { data, error } = await client.rpc("doubt_outbox", {
+        job_id: id,
+        worker,
+        error: message,
+      });
+      if (error) throw new Error(`doubt_outbox failed: ${error.message}`);
+      return data === true;
+    },
     async moveTelegramChat(oldId, newId) {
       const { error } = await client.rpc("move_telegram_chat", {
         old_chat_id: oldId,
@@ -81,6 +113,59 @@ export function supabaseOutboxDb(client: SupabaseClient): OutboxDb {
   };
 }
 
+/**
+ * Group commit of a worker's progress: every sender that is about to send asks `begin(ids)`;
+ * all who asked while the previous call was on its way go in the next single call, together
+ * with the completions gathered meanwhile. A sender sends only once its mark is committed, so a
+ * worker killed at any moment leaves at most the message each sender had in flight in doubt.
+ */
+export class Progress {
+  private begins: {
+    ids: number[];
+    resolve: (ok: Set<number>) => void;
+    reject: (e: unknown) => void;
+  }[] = [];
+  private done: { id: number; recipient: string }[] = [];
+  private running: Promise<void> | null = null;
+  constructor(private readonly db: OutboxDb, private readonly worker: string) {}
+
+  begin(ids: number[]): Promise<Set<number>> {
+    return new Promise((resolve, reject) => {
+      this.begins.push({ ids, resolve, reject });
+      this.running ??= this.loop().finally(() => (this.running = null));
+    });
+  }
+
+  complete(id: number, recipient: string): void {
+    this.done.push({ id, recipient });
+  }
+
+  private async loop(): Promise<void> {
+    // Senders that start together (a new claim) ask in the same tick: one call for all of them.
+    await Promise.resolve();
+    while (this.begins.length > 0) {
+      const waiting = this.begins.splice(0);
+      const done = this.done.splice(0);
+      try {
+        const ok = new Set(
+          await this.db.beginSends(this.worker, waiting.flatMap((w) => w.ids), done),
+        );
+        for (const w of waiting) w.resolve(ok);
+      } catch (err) {
+        this.done.unshift(...done);
+        for (const w of waiting) w.reject(err);
+      }
+    }
+  }
+
+  /** Records the completions not yet recorded. */
+  async flush(): Promise<void> {
+    while (this.running) await this.running;
+    const done = this.done.splice(0);
+    if (done.length > 0) await this.db.completeMany(this.worker, done);
+  }
+}
+
 export interface DeliverDeps {
   env?: Env;
   fetch?: typeof fetch;
@@ -88,7 +173,7 @@ export interface DeliverDeps {
   channels?: Partial<Record<ChannelName, Channel>>;
   /** How long one invocation keeps claiming (default 20 s; the scan's call and the schedule overlap safely). */
   budgetMs?: number;
-  /** Jobs per claim (default 50; completions are flushed per claim) and parallel recipients (default 16). */
+  /** Jobs per claim (default: per channel, see `claimSize`) and parallel senders per channel (default 64). */
   batch?: number;
   concurrency?: number;
   leaseSeconds?: number;
@@ -101,6 +186,10 @@ export interface DeliverReport {
   sent: number;
   retried: number;
   failed: number;
+  /** Claimed jobs whose claim had ended before they were sent (another worker has them). */
+  skipped: number;
+  /** Requests without an idempotency key that got no answer in time (recorded in_doubt). */
+  inDoubt: number;
   durationMs: number;
 }
 
@@ -152,14 +241,44 @@ async function pool<T>(items: T[], limit: number, run: (item: T) => Promise<void
   await Promise.all(workers);
 }
 
+const CHANNELS: ChannelName[] = ["discord", "telegram", "email"];
+
+/**
+ * Jobs per claim: what a channel can send well within one lease. Channels without a shared
+ * limit take large claims; Telegram about ten seconds of its overall rate; Resend ten seconds
+ * of its request rate times its batch size.
+ */
+export function claimSize(channel: ChannelName, limits: Limits, ch: Channel): number {
+  if (channel === "telegram") {
+    return Math.max(10, Math.min(1000, Math.floor(limits.telegramPerSecond * 10)));
+  }
+  if (channel === "email" && (ch.batchSize?.() ?? 1) > 1) {
+    return Math.max(
+      10,
+      Math.min(1000, Math.floor(limits.resendPerSecond * 10 * (ch.batchSize?.() ?? 1))),
+    );
+  }
+  if (channel === "email" && ch.idempotent?.()) {
+    return Math.max(10, Math.min(1000, Math.floor(limits.resendPerSecond * 10)));
+  }
+  return 500;
+}
+
 export function createDeliverApp(deps: DeliverDeps = {}) {
   const env = deps.env ?? denoEnv;
   const now = deps.now ?? Date.now;
   const makeDb = deps.db ??
     ((e: Env) => supabaseOutboxDb(createServiceClient(e, "delivery_not_configured")));
   const app = functionApp("deliver-alerts", { cors: false });
-  // Channels live as long as the app: their rate-limit state (Discord buckets, Telegram's one
-  // message per second per chat) spans invocations.
+  const limits = limitsFrom(env);
+  // Parallel senders per channel (DELIVERY_CONCURRENCY, default 64).
+  const concurrency = deps.concurrency ??
+    Math.min(1000, Math.max(1, Math.floor(rateSetting(env("DELIVERY_CONCURRENCY"), 64))));
+  // The claim's lease (DELIVERY_LEASE_SECONDS, default 60; 5-900).
+  const leaseSeconds = deps.leaseSeconds ??
+    Math.min(900, Math.max(5, Math.floor(rateSetting(env("DELIVERY_LEASE_SECONDS"), 60))));
+  // Channels live as long as the app: their pacing state (token buckets per bot, chat, team and
+  // webhook) spans invocations.
   let channels: Record<ChannelName, Channel> | null = null;
   function channelsFor(db: OutboxDb): Record<ChannelName, Channel> {
     if (!channels) {
@@ -169,6 +288,7 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
         links: linksFrom(env),
         sleep: deps.sleep,
         now,
+        limits,
         moveTelegramChat: (a, b) => db.moveTelegramChat(a, b),
       };
       channels = {
@@ -180,55 +300,118 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
     return channels;
   }
 
-  /** One invocation: claim, send, record, until nothing is due or the budget is spent. */
+  /**
+   * One invocation: each channel claims its own jobs and sends them at its own pace (a shared
+   * limit on one channel never holds back another), until nothing is due or the budget is spent.
+   */
   async function drain(db: OutboxDb): Promise<DeliverReport> {
     const started = now();
     const worker = `deliver-${crypto.randomUUID()}`;
     const budget = deps.budgetMs ?? 20_000;
-    const report: DeliverReport = { claimed: 0, sent: 0, retried: 0, failed: 0, durationMs: 0 };
+    const report: DeliverReport = {
+      claimed: 0,
+      sent: 0,
+      retried: 0,
+      failed: 0,
+      skipped: 0,
+      inDoubt: 0,
+      durationMs: 0,
+    };
     const ch = channelsFor(db);
-    while (now() - started < budget) {
-      const jobs = await db.claim(worker, deps.batch ?? 50, deps.leaseSeconds ?? 60);
-      if (jobs.length === 0) break;
-      report.claimed += jobs.length;
-      // Jobs to one recipient go one after another (Telegram: 1 per second per chat; Discord:
-      // one bucket per webhook); different recipients in parallel.
-      const groups = new Map<string, Job[]>();
-      for (const job of jobs) {
-        const key = `${job.channel}\u0000${job.target}`;
-        groups.set(key, [...(groups.get(key) ?? []), job]);
+    const progress = new Progress(db, worker);
+
+    async function record(job: Job, result: SendResult, marked: boolean): Promise<void> {
+      if (result.ok) {
+        progress.complete(job.id, result.recipient);
+        report.sent++;
+        return;
       }
-      // Completions are flushed once per claimed batch (one round trip, not one per job).
-      const done: { id: number; recipient: string }[] = [];
-      await pool([...groups.values()], deps.concurrency ?? 16, async (group) => {
-        for (const job of group) {
-          let result: SendResult;
-          try {
-            result = await ch[job.channel].send(job);
-          } catch (err) {
-            result = { ok: false, error: err instanceof Error ? err.message : String(err) };
-          }
-          if (result.ok) {
-            done.push({ id: job.id, recipient: result.recipient });
-            report.sent++;
-          } else {
-            const state = await db.fail(
-              job.id,
-              worker,
-              result.error,
-              result.retryAfter,
-              result.permanent ?? false,
-            );
-            if (state === "pending") report.retried++;
-            else report.failed++;
-            console.warn(
-              `[deliver-alerts] job ${job.id} (${job.channel}) ${state}: ${result.error}`,
-            );
-          }
-        }
-      });
-      if (done.length > 0) await db.completeMany(worker, done);
+      if (result.doubt && marked && (await db.doubt(job.id, worker, result.error))) {
+        report.inDoubt++;
+        console.warn(`[deliver-alerts] job ${job.id} (${job.channel}) in doubt: ${result.error}`);
+        return;
+      }
+      const state = await db.fail(
+        job.id,
+        worker,
+        result.error,
+        result.retryAfter,
+        result.permanent ?? false,
+      );
+      if (state === "pending") report.retried++;
+      else report.failed++;
+      console.warn(`[deliver-alerts] job ${job.id} (${job.channel}) ${state}: ${result.error}`);
     }
+
+    async function sendOne(channel: Channel, job: Job): Promise<void> {
+      const marked = !channel.idempotent?.();
+      if (marked) {
+        // No idempotency key: the mark is committed before the request (decision 0031).
+        const ok = await progress.begin([job.id]);
+        if (!ok.has(job.id)) {
+          report.skipped++;
+          return;
+        }
+      }
+      let result: SendResult;
+      try {
+        result = await channel.send(job);
+      } catch (err) {
+        result = { ok: false, error: err instanceof Error ? err.message : String(err) };
+      }
+      await record(job, result, marked);
+    }
+
+    async function sendBatch(channel: Channel, jobs: Job[]): Promise<void> {
+      const ok = await progress.begin(jobs.map((j) => j.id));
+      const go = jobs.filter((j) => ok.has(j.id));
+      report.skipped += jobs.length - go.length;
+      if (go.length === 0) return;
+      let results: SendResult[];
+      try {
+        results = await channel.sendBatch!(go);
+      } catch (err) {
+        const error = err instanceof Error ? err.message : String(err);
+        results = go.map(() => ({ ok: false as const, error }));
+      }
+      for (const [i, job] of go.entries()) await record(job, results[i]!, true);
+    }
+
+    async function runChannel(name: ChannelName): Promise<void> {
+      const channel = ch[name];
+      const size = deps.batch ?? claimSize(name, limits, channel);
+      const batchSize = channel.sendBatch ? (channel.batchSize?.() ?? 1) : 1;
+      while (now() - started < budget) {
+        const jobs = await db.claim(worker, size, leaseSeconds, name);
+        if (jobs.length === 0) break;
+        report.claimed += jobs.length;
+        if (batchSize > 1) {
+          const chunks: Job[][] = [];
+          for (let i = 0; i < jobs.length; i += batchSize) {
+            chunks.push(jobs.slice(i, i + batchSize));
+          }
+          await pool(chunks, concurrency, (chunk) => sendBatch(channel, chunk));
+        } else {
+          // Jobs to one recipient go one after another (one Telegram chat, one Discord webhook's
+          // bucket), in claim order; different recipients in parallel.
+          const groups = new Map<string, Job[]>();
+          for (const job of jobs) {
+            const list = groups.get(job.target);
+            if (list) list.push(job);
+            else groups.set(job.target, [job]);
+          }
+          await pool([...groups.values()], concurrency, async (group) => {
+            for (const job of group) await sendOne(channel, job);
+          });
+        }
+        await progress.flush();
+      }
+    }
+
+    const outcomes = await Promise.allSettled(CHANNELS.map(runChannel));
+    await progress.flush();
+    const broken = outcomes.find((o): o is PromiseRejectedResult => o.status === "rejected");
+    if (broken) throw broken.reason;
     report.durationMs = now() - started;
     return report;
   }

@@ -14,6 +14,7 @@ import {
   type TicketOverduePayload,
   type TicketPayload,
 } from "./messages.ts";
+import { BucketMap, type Clock, type Limits, limitsFrom, TokenBucket } from "./pacing.ts";
 import { sendSmtp, SmtpError, type SmtpOptions } from "./smtp.ts";
 
 export type ChannelName = "email" | "discord" | "telegram";
@@ -39,10 +40,31 @@ export type SendResult =
     retryAfter?: number;
     /** Never worth another try (a deleted webhook, a bot blocked by the user, a bad address). */
     permanent?: boolean;
+    /** No answer in time: the request may have arrived (decision 0031: not re-sent blindly). */
+    doubt?: boolean;
   };
+
+/** A request that was sent but not answered in time (as opposed to one that never left). */
+export function mayHaveArrived(err: unknown): boolean {
+  return err instanceof DOMException
+    ? err.name === "TimeoutError" || err.name === "AbortError"
+    : err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
+}
 
 export interface Channel {
   send(job: Job): Promise<SendResult>;
+  /**
+   * Several jobs in one request (Resend's POST /emails/batch); one result per job, in order.
+   * Only offered when it cuts requests (`batchSize() > 1`).
+   */
+  sendBatch?(jobs: Job[]): Promise<SendResult[]>;
+  batchSize?(): number;
+  /**
+   * Whether a repeated request is harmless (Resend's Idempotency-Key). Jobs of channels without
+   * one are marked as being sent before their request (decision 0031): a worker that dies then
+   * leaves them in_doubt instead of having them sent again.
+   */
+  idempotent?(): boolean;
 }
 
 export interface ChannelDeps {
@@ -55,6 +77,12 @@ export interface ChannelDeps {
   smtpConnect?: SmtpOptions["connect"];
   /** Telegram said a chat moved (migrate_to_chat_id): store the new id. */
   moveTelegramChat?: (oldId: string, newId: string) => Promise<void>;
+  /** The limits to pace by (default: from the environment, `limitsFrom`). */
+  limits?: Limits;
+}
+
+function clockOf(deps: ChannelDeps): Clock {
+  return { now: deps.now ?? Date.now, sleep: deps.sleep ?? defaultSleep };
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -98,7 +126,91 @@ export function emailChannel(deps: ChannelDeps): Channel {
   const env = deps.env;
   const from = env("ALERT_EMAIL_FROM")?.trim() || "MoverScan Alerts <alerts@moverscan.local>";
   const doFetch = deps.fetch ?? fetch;
+  const limits = deps.limits ?? limitsFrom(env);
+  // One Resend team: RESEND_RATE_PER_SECOND requests per second across all its keys.
+  const resendBucket = new TokenBucket(limits.resendPerSecond, 1, clockOf(deps));
+  const resend = () => !!env("RESEND_API_KEY")?.trim();
+  const resendBase = () => (env("RESEND_API_URL")?.trim() || RESEND_API_URL).replace(/\/+$/, "");
+  const resendBody = (job: Job, email: Email) => ({
+    from,
+    to: [job.target],
+    subject: email.subject,
+    html: email.html,
+    text: email.text,
+    ...(Object.keys(email.headers).length ? { headers: email.headers } : {}),
+  });
+  const resendFailure = (res: Response, body: { message?: string; name?: string } | null) => {
+    const error = `Resend ${res.status}${body?.name ? ` ${body.name}` : ""}: ${
+      body?.message ?? "no message"
+    }`;
+    if (res.status === 429) {
+      const retryAfter = retryAfterHeader(res.headers.get("retry-after")) ?? 1;
+      resendBucket.pause(retryAfter);
+      return { ok: false as const, error, retryAfter };
+    }
+    if (res.status >= 500 || body?.name === "concurrent_idempotent_requests") {
+      return {
+        ok: false as const,
+        error,
+        retryAfter: retryAfterHeader(res.headers.get("retry-after")),
+      };
+    }
+    return { ok: false as const, error, permanent: true };
+  };
   return {
+    idempotent: () => resend() && limits.resendBatchSize <= 1,
+    batchSize: () => (resend() ? limits.resendBatchSize : 1),
+    async sendBatch(jobs) {
+      const results: (SendResult | null)[] = jobs.map(() => null);
+      const emails: { i: number; body: ReturnType<typeof resendBody> }[] = [];
+      for (const [i, job] of jobs.entries()) {
+        try {
+          emails.push({ i, body: resendBody(job, emailFor(job, deps.links)) });
+        } catch (err) {
+          results[i] = { ok: false, error: describe(err), permanent: true };
+        }
+      }
+      if (emails.length > 0) {
+        // The same jobs in the same batch are the same request: a retry after a lost answer is
+        // answered from Resend's idempotency store instead of sending again.
+        const ids = emails.map((e) => jobs[e.i]!.id).join(",");
+        const digest = new Uint8Array(
+          await crypto.subtle.digest("SHA-256", new TextEncoder().encode(ids)),
+        );
+        const key = `outbox-batch/${
+          [...digest].map((b) => b.toString(16).padStart(2, "0")).join("")
+        }`;
+        await resendBucket.take();
+        let res: Response;
+        let failure: SendResult | null = null;
+        try {
+          res = await doFetch(`${resendBase()}/emails/batch`, {
+            method: "POST",
+            headers: {
+              "Authorization": `Bearer ${env("RESEND_API_KEY")!.trim()}`,
+              "Content-Type": "application/json",
+              "Idempotency-Key": key,
+            },
+            body: JSON.stringify(emails.map((e) => e.body)),
+            signal: AbortSignal.timeout(30_000),
+          });
+          const body = await res.json().catch(() => null) as
+            | { data?: { id?: string }[]; message?: string; name?: string }
+            | null;
+          if (res.ok && Array.isArray(body?.data) && body.data.length === emails.length) {
+            for (const e of emails) results[e.i] = { ok: true, recipient: jobs[e.i]!.target };
+          } else if (res.ok) {
+            failure = { ok: false, error: "Resend batch: the answer does not list every e-mail" };
+          } else {
+            failure = resendFailure(res, body);
+          }
+        } catch (err) {
+          failure = { ok: false, error: `Resend unreachable: ${describe(err)}` };
+        }
+        if (failure) { for (const e of emails) results[e.i] = failure; }
+      }
+      return results.map((r) => r!);
+    },
     async send(job) {
       let email: Email;
       try {
@@ -108,10 +220,10 @@ export function emailChannel(deps: ChannelDeps): Channel {
       }
       const key = env("RESEND_API_KEY")?.trim();
       if (key) {
-        const base = (env("RESEND_API_URL")?.trim() || RESEND_API_URL).replace(/\/+$/, "");
+        await resendBucket.take();
         let res: Response;
         try {
-          res = await doFetch(`${base}/emails`, {
+          res = await doFetch(`${resendBase()}/emails`, {
             method: "POST",
             headers: {
               "Authorization": `Bearer ${key}`,
@@ -119,14 +231,7 @@ export function emailChannel(deps: ChannelDeps): Channel {
               // Resend sends one e-mail per key within 24 h: a retry after a lost answer is safe.
               "Idempotency-Key": `outbox/${job.dedupKey ?? job.id}`.slice(0, 256),
             },
-            body: JSON.stringify({
-              from,
-              to: [job.target],
-              subject: email.subject,
-              html: email.html,
-              text: email.text,
-              ...(Object.keys(email.headers).length ? { headers: email.headers } : {}),
-            }),
+            body: JSON.stringify(resendBody(job, email)),
             signal: AbortSignal.timeout(15_000),
           });
         } catch (err) {
@@ -136,15 +241,7 @@ export function emailChannel(deps: ChannelDeps): Channel {
           | { id?: string; message?: string; name?: string; statusCode?: number }
           | null;
         if (res.ok && body?.id) return { ok: true, recipient: job.target };
-        const error = `Resend ${res.status}${body?.name ? ` ${body.name}` : ""}: ${
-          body?.message ?? "no message"
-        }`;
-        if (
-          res.status === 429 || res.status >= 500 || body?.name === "concurrent_idempotent_requests"
-        ) {
-          return { ok: false, error, retryAfter: retryAfterHeader(res.headers.get("retry-after")) };
-        }
-        return { ok: false, error, permanent: true };
+        return resendFailure(res, body);
       }
       const host = env("SMTP_HOST")?.trim();
       const port = Number(env("SMTP_PORT") ?? 0);
@@ -217,7 +314,11 @@ export function discordChannel(deps: ChannelDeps): Channel {
           signal: AbortSignal.timeout(15_000),
         });
       } catch (err) {
-        return { ok: false, error: `Discord unreachable: ${describe(err)}` };
+        return {
+          ok: false,
+          error: `Discord unreachable: ${describe(err)}`,
+          doubt: mayHaveArrived(err),
+        };
       }
       const remaining = res.headers.get("x-ratelimit-remaining");
       const resetAfter = Number(res.headers.get("x-ratelimit-reset-after"));
@@ -256,14 +357,23 @@ export const TELEGRAM_API_URL = "https://api.telegram.org";
  */
 export function telegramChannel(deps: ChannelDeps): Channel {
   const doFetch = deps.fetch ?? fetch;
-  const sleep = deps.sleep ?? defaultSleep;
-  const now = deps.now ?? Date.now;
-  const lastSent = new Map<string, number>();
+  const clock = clockOf(deps);
+  const limits = deps.limits ?? limitsFrom(deps.env);
+  // One bot: its overall rate (30/s, or up to 1000/s with paid broadcasts), 1 message per
+  // second per chat, 20 per minute per group (negative chat ids are groups and channels). The
+  // bursts stay below what Telegram tolerates, so the sustained rate is the ceiling itself.
+  const overall = new TokenBucket(
+    limits.telegramPerSecond,
+    Math.max(1, Math.floor(limits.telegramPerSecond / 3)),
+    clock,
+  );
+  const perChat = new BucketMap(limits.telegramChatPerSecond, 1, clock);
+  const perGroup = new BucketMap(limits.telegramGroupPerMinute / 60, 5, clock);
   async function post(token: string, chatId: string, text: string) {
     const base = (deps.env("TELEGRAM_API_URL")?.trim() || TELEGRAM_API_URL).replace(/\/+$/, "");
-    const wait = (lastSent.get(chatId) ?? -Infinity) + 1000 - now();
-    if (wait > 0) await sleep(wait);
-    lastSent.set(chatId, now());
+    await perChat.get(chatId).take();
+    if (chatId.startsWith("-")) await perGroup.get(chatId).take();
+    await overall.take();
     const res = await doFetch(`${base}/bot${token}/sendMessage`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
@@ -275,6 +385,8 @@ export function telegramChannel(deps: ChannelDeps): Channel {
         text,
         parse_mode: "HTML",
         link_preview_options: { is_disabled: true },
+        // Paid broadcasts: up to 1000 messages per second, charged in Telegram Stars.
+        ...(limits.telegramPaidBroadcast ? { allow_paid_broadcast: true } : {}),
       }),
       signal: AbortSignal.timeout(15_000),
     });
@@ -306,7 +418,11 @@ export function telegramChannel(deps: ChannelDeps): Channel {
         try {
           answer = await post(token, chat, text);
         } catch (err) {
-          return { ok: false, error: `Telegram unreachable: ${describe(err)}` };
+          return {
+            ok: false,
+            error: `Telegram unreachable: ${describe(err)}`,
+            doubt: mayHaveArrived(err),
+          };
         }
         const { res, data } = answer;
         if (res.ok && data?.ok) return { ok: true, recipient: `telegram:${chat}` };
@@ -321,7 +437,9 @@ export function telegramChannel(deps: ChannelDeps): Channel {
           continue;
         }
         if (res.status === 429 || data?.error_code === 429) {
-          return { ok: false, error, retryAfter: data?.parameters?.retry_after ?? 1 };
+          const retryAfter = data?.parameters?.retry_after ?? 1;
+          perChat.get(chat).pause(retryAfter);
+          return { ok: false, error, retryAfter };
         }
         if (res.status >= 500) return { ok: false, error };
         // 400 chat not found, 403 bot blocked by the user, 401 bad token: never retried.

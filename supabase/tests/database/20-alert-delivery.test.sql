@@ -45,7 +45,7 @@ insert into public.movers (instrument_id, symbol, exchange, exchange_type, price
 -- Who may call what.
 select is(has_function_privilege('anon', 'public.enqueue_alerts(timestamptz)', 'execute'), false, 'visitors cannot enqueue alerts');
 select is(has_function_privilege('authenticated', 'public.enqueue_alerts(timestamptz)', 'execute'), false, 'users cannot enqueue alerts');
-select is(has_function_privilege('authenticated', 'public.claim_outbox(text, integer, integer)', 'execute'), false, 'users cannot claim jobs');
+select is(has_function_privilege('authenticated', 'public.claim_outbox(text, integer, integer, text)', 'execute'), false, 'users cannot claim jobs');
 select is(has_function_privilege('authenticated', 'public.complete_outbox(bigint, text, text)', 'execute'), false, 'users cannot complete jobs');
 select is(has_function_privilege('authenticated', 'public.fail_outbox(bigint, text, text, numeric, boolean)', 'execute'), false, 'users cannot fail jobs');
 select is(has_function_privilege('authenticated', 'public.complete_outbox_batch(text, jsonb)', 'execute'), false, 'users cannot complete batches');

@@ -76,6 +76,14 @@ async function getLiveVisitors() {
   return data ?? [];
 }
 
+export type DeliveryStat = NonNullable<Returns<"admin_alert_delivery_stats">>[number];
+
+async function getDeliveryStats() {
+  const { data, error, status } = await supabase.rpc("admin_alert_delivery_stats");
+  if (error) throw toRequestError(error, status);
+  return data ?? [];
+}
+
 async function getLatestAlerts() {
   const { data, error, status } = await supabase.rpc("admin_latest_alerts");
   if (error) throw toRequestError(error, status);
@@ -131,6 +139,12 @@ export const adminQueries = {
     queryOptions({
       queryKey: [...adminKeys.all, "alerts"] as const,
       queryFn: getLatestAlerts,
+    }),
+  deliveryStats: () =>
+    queryOptions({
+      queryKey: [...adminKeys.all, "delivery-stats"] as const,
+      queryFn: getDeliveryStats,
+      refetchInterval: STATS_REFRESH_MS,
     }),
   reports: (filter: ReportStatusFilter) =>
     queryOptions({

@@ -1,0 +1,382 @@
+// Alert delivery at each channel's own speed (issue 24, decision 0031): outbox jobs for N
+// subscribers × S crossing symbols (one digest per subscriber and channel) are handed to the
+// stand-ins by WORKERS concurrent deliver-alerts invocations. The jobs are written straight into
+// private.outbox as enqueue_alerts writes them (the enqueue itself is measured by alerts.ts), so
+// "scan" here is the moment the scan's jobs are committed.
+//
+// Prints, per backend, one line per case of the issue's table:
+//   alerts <backend>: <N> subscribers, <S> symbols, own webhooks: scan to last hand-off <t> s
+// then the first hand-off, per-channel hand-off p50/p95, jobs per second, the growth 1k → 10k →
+// 100k, the shared-limit channels (one Telegram bot, one Resend team) with their floor
+// (messages ÷ allowed rate) beside the measured time, and the end-to-end latency from the
+// quote's own time to the arrival at the stand-ins (Discord, Telegram, Resend, MailDev).
+// A case that does not drain before BENCH_DELIVERY_TIMEOUT_MS says so instead of a time.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defaultOptions } from "../../devstack/config.ts";
+import { freePort, startStack, type Stack } from "../../devstack/stack.ts";
+import { percentile } from "./stats.ts";
+
+const WORKERS = Number(process.env.BENCH_DELIVERY_WORKERS ?? 4);
+const TIMEOUT_MS = Number(process.env.BENCH_DELIVERY_TIMEOUT_MS ?? 180_000);
+/** The own-webhook cases: subscribers × symbols (BENCH_DELIVERY_CASES="10000x200,10000x20,..."). */
+const CASES = (process.env.BENCH_DELIVERY_CASES ?? "1000x20,10000x20,100000x20,10000x200")
+  .split(",")
+  .map((c) => c.trim().split("x").map(Number) as [number, number])
+  .filter(([n, s]) => n > 0 && s > 0);
+const TELEGRAM_MESSAGES = Number(process.env.BENCH_DELIVERY_TELEGRAM ?? 300);
+const RESEND_EMAILS = Number(process.env.BENCH_DELIVERY_RESEND ?? 1000);
+const SMTP_EMAILS = Number(process.env.BENCH_DELIVERY_SMTP ?? 300);
+
+type Channel = "discord" | "telegram" | "email";
+
+interface CaseResult {
+  /** Why it did not drain: jobs by status and the last error seen. */
+  why: string;
+  jobs: number;
+  drained: boolean;
+  firstMs: number;
+  lastMs: number;
+  p50: number;
+  p95: number;
+}
+
+const fmt = (ms: number) => (ms / 1000).toFixed(1);
+
+/** Invocations at once: WORKERS, but one for a shared limit (decision 0031: one bot, one team). */
+let workers = WORKERS;
+
+async function deliverOnce(stack: Stack): Promise<{ claimed: number }> {
+  const res = await fetch(`${stack.url}/functions/v1/deliver-alerts`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${stack.secrets.secretKey}`,
+      "content-type": "application/json",
+    },
+    body: "{}",
+  });
+  if (!res.ok) throw new Error(`deliver-alerts answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as { claimed: number };
+}
+
+/**
+ * Writes one job per subscriber (the first `n` bench subscribers) on `channel`, each a digest of
+ * `symbols` items quoted at `quoteTs`, then drains with WORKERS invocations at once. Times are
+ * from the commit of the jobs (the scan); hand-offs are read from the outbox (sent_at).
+ */
+async function runCase(
+  stack: Stack,
+  tag: string,
+  channel: Channel,
+  n: number,
+  symbols: number,
+  quoteTs: Date,
+): Promise<CaseResult> {
+  const db = stack.db;
+  const scanned = quoteTs.toISOString();
+  const t0 = Date.now();
+  await db.query(
+    `with items as (
+       select jsonb_agg(jsonb_build_object('instrumentId', g, 'symbol', 'BD' || g || '/USDT',
+         'exchange', 'Binance', 'direction', 'pump', 'pct', 25, 'windowMinutes', 30, 'price', 1.25,
+         'ts', $4::text) order by g) as j
+       from generate_series(1, $3::int) g)
+     insert into private.outbox (kind, channel, user_id, dedup_key, payload, seq)
+     select 'market_alert', $1, p.id, 'bench:' || $5 || ':' || p.id,
+            jsonb_build_object('shape', case when $3::int >= 3 then 'digest' else 'single' end,
+              'scannedAt', $4::text, 'total', $3::int, 'items', items.j), 1
+     from (select id from public.profiles where email like 'bench-delivery-%' order by email limit $2::int) p,
+          items`,
+    [channel, n, symbols, scanned, tag],
+  );
+  const deadline = t0 + TIMEOUT_MS;
+  let drained = false;
+  while (Date.now() < deadline) {
+    const reports = await Promise.all(Array.from({ length: workers }, () => deliverOnce(stack)));
+    if (reports.every((r) => r.claimed === 0)) {
+      drained = true;
+      break;
+    }
+  }
+  const states = await db.query<{ status: string; n: number | string; err: string | null }>(
+    `select status, count(*) as n, max(last_error) as err from private.outbox
+     where dedup_key like 'bench:' || $1 || ':%' group by status`,
+    [tag],
+  );
+  const why = states
+    .map((r) => `${r.n} ${r.status}${r.err ? ` (${r.err.slice(0, 120)})` : ""}`)
+    .join(", ");
+  // A case that did not drain leaves nothing behind for the next one.
+  await db.query(
+    `update private.outbox set status = 'cancelled' where status in ('pending', 'sending')`,
+  );
+  const rows = await db.query<{ ms: number | string | null; status: string }>(
+    `select extract(epoch from (sent_at - created_at)) * 1000 as ms, status
+     from private.outbox where dedup_key like 'bench:' || $1 || ':%'`,
+    [tag],
+  );
+  const sent = rows.filter((r) => r.status === "sent").map((r) => Number(r.ms));
+  drained = drained && sent.length === rows.length;
+  // Jobs were committed at created_at ≈ t0 (the insert's transaction start).
+  const sorted = [...sent].sort((a, b) => a - b);
+  return {
+    why,
+    jobs: rows.length,
+    drained,
+    firstMs: sorted[0] ?? NaN,
+    lastMs: sorted.at(-1) ?? NaN,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+  };
+}
+
+async function setSubscribers(stack: Stack, total: number): Promise<void> {
+  const db = stack.db;
+  await db.query(
+    `insert into auth.users (id, email)
+     select gen_random_uuid(), 'bench-delivery-' || lpad(g::text, 7, '0') || '@bench.test'
+     from generate_series(1, $1::int) g`,
+    [total],
+  );
+  await db.query(
+    `update public.profiles p set plan = 'enterprise', subscription_active = true,
+       email_alert = p.email,
+       discord_webhook_url = 'https://discord.com/api/webhooks/' || (20000000 + s.n) || '/bench',
+       telegram_chat_id = (3000000000 + s.n)::text
+     from (select id, row_number() over (order by email) as n from public.profiles
+           where email like 'bench-delivery-%') s
+     where p.id = s.id`,
+  );
+  await db.query(`analyze public.profiles`);
+}
+
+function e2eLine(label: string, name: string, arrivals: number[], quoteMs: number): string {
+  if (arrivals.length === 0) return `alerts ${label}: end-to-end ${name}: nothing arrived`;
+  const lat = arrivals.map((a) => a - quoteMs).sort((a, b) => a - b);
+  return (
+    `alerts ${label}: end-to-end ${name} (quote time → arrival at the stand-in, ${lat.length} messages): ` +
+    `p50 ${fmt(percentile(lat, 50))} s · p95 ${fmt(percentile(lat, 95))} s`
+  );
+}
+
+export async function benchAlertsDelivery(label: string, databaseUrl?: string): Promise<string> {
+  const out: string[] = [];
+  const tmp = mkdtempSync(path.join(tmpdir(), "bench-delivery-"));
+  const chatPort = await freePort();
+  // E-mail through the Resend stand-in (one team, 2 requests per second, batch of 100) for the
+  // shared-limit case; SMTP (MailDev) for the local case.
+  const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_API_URL };
+  const maxUsers = Math.max(
+    ...CASES.map(([n]) => n),
+    TELEGRAM_MESSAGES,
+    RESEND_EMAILS,
+    SMTP_EMAILS,
+  );
+  let stack: Stack | null = null;
+  try {
+    stack = await startStack({
+      ...defaultOptions({}),
+      apiPort: await freePort(),
+      dataDir: path.join(tmp, "data"),
+      envFile: path.join(tmp, ".env.local"),
+      databaseUrl,
+      cron: false,
+      quiet: true,
+      alerts: {
+        smtpPort: await freePort(),
+        mailUiPort: await freePort(),
+        chatPort,
+        cron: false,
+        recordBodies: false,
+      },
+    });
+    const chat = stack.alerts!.chat;
+    await setSubscribers(stack, maxUsers);
+    // The demo accounts stay out of it.
+    await stack.db.query(
+      `update public.profiles set subscription_active = false where email like '%@demo.local'`,
+    );
+
+    // ---- Own webhooks (no shared limit) ------------------------------------------------
+    const own = new Map<string, CaseResult>();
+    for (const [n, s] of CASES) {
+      chat.reset();
+      const r = await runCase(stack, `own-${n}-${s}`, "discord", n, s, new Date());
+      own.set(`${n}x${s}`, r);
+      const head = `alerts ${label}: ${n} subscribers, ${s} symbols, own webhooks:`;
+      if (!r.drained) {
+        out.push(`${head} did not drain within ${fmt(TIMEOUT_MS)} s (${r.why}): no time to report`);
+        continue;
+      }
+      out.push(`${head} scan to last hand-off ${fmt(r.lastMs)} s`);
+      const spread = Math.max(1, r.lastMs - r.firstMs);
+      out.push(
+        `alerts ${label}: ${n} subscribers, ${s} symbols, own webhooks: first hand-off ${fmt(r.firstMs)} s · ` +
+          `discord hand-off p50 ${fmt(r.p50)} s · p95 ${fmt(r.p95)} s · ${Math.round((r.jobs * 1000) / spread)} jobs/s`,
+      );
+    }
+    // Growth 1k → 10k → 100k (20 symbols).
+    const g = [1000, 10_000, 100_000].map((n) => own.get(`${n}x20`));
+    if (g.every((r) => r?.drained)) {
+      const [a, b, c] = g as CaseResult[];
+      out.push(
+        `alerts ${label}: growth 1k → 10k → 100k subscribers (20 symbols, own webhooks): ` +
+          `last hand-off ${fmt(a.lastMs)} → ${fmt(b.lastMs)} → ${fmt(c.lastMs)} s ` +
+          `(×${(b.lastMs / a.lastMs).toFixed(1)}, ×${(c.lastMs / b.lastMs).toFixed(1)} for ×10 subscribers) · ` +
+          `first hand-off ${fmt(a.firstMs)} → ${fmt(b.firstMs)} → ${fmt(c.firstMs)} s · ` +
+          `p95 ${fmt(a.p95)} → ${fmt(b.p95)} → ${fmt(c.p95)} s`,
+      );
+    } else {
+      out.push(`alerts ${label}: growth 1k → 10k → 100k: not every size ran and drained`);
+    }
+
+    // ---- SMTP locally (no shared limit) -------------------------------------------------
+    chat.reset();
+    const smtpQuote = new Date();
+    const smtp = await runCase(stack, "smtp", "email", SMTP_EMAILS, 20, smtpQuote);
+    out.push(
+      smtp.drained
+        ? `alerts ${label}: ${SMTP_EMAILS} subscribers, 20 symbols, SMTP (MailDev): scan to last hand-off ${fmt(smtp.lastMs)} s · email hand-off p50 ${fmt(smtp.p50)} s · p95 ${fmt(smtp.p95)} s`
+        : `alerts ${label}: ${SMTP_EMAILS} subscribers, SMTP (MailDev): did not drain within ${fmt(TIMEOUT_MS)} s (${smtp.why})`,
+    );
+    const mails = (await (await fetch(`${stack.alerts!.mail.uiUrl}/email`)).json()) as {
+      time?: string;
+      date?: string;
+    }[];
+    out.push(
+      e2eLine(
+        label,
+        "MailDev",
+        mails.map((m) => Date.parse(m.time ?? m.date ?? "")).filter(Number.isFinite),
+        smtpQuote.getTime(),
+      ),
+    );
+
+    // ---- Telegram: one bot (shared limit) -------------------------------------------------
+    chat.reset();
+    const tgQuote = new Date();
+    workers = 1;
+    const tg = await runCase(stack, "telegram", "telegram", TELEGRAM_MESSAGES, 20, tgQuote);
+    workers = WORKERS;
+    const tgRate = 30;
+    const tgFloor = (TELEGRAM_MESSAGES / tgRate) * 1000;
+    out.push(
+      tg.drained
+        ? `alerts ${label}: ${TELEGRAM_MESSAGES} subscribers, 20 symbols, one Telegram bot (${tgRate}/s): ` +
+            `scan to last hand-off ${fmt(tg.lastMs)} s · floor ${fmt(tgFloor)} s · ` +
+            `${((100 * tgFloor) / Math.max(tg.lastMs, 1)).toFixed(0)} % of the ceiling · p50 ${fmt(tg.p50)} s · p95 ${fmt(tg.p95)} s`
+        : `alerts ${label}: one Telegram bot: did not drain within ${fmt(TIMEOUT_MS)} s (${tg.why})`,
+    );
+    const tgArrivals = chat.requests("telegram").filter((r) => r.status === 200);
+    const tgRefused = chat.requests("telegram").filter((r) => r.status === 429).length;
+    out.push(
+      e2eLine(
+        label,
+        `Telegram (${tgRefused} answered 429)`,
+        tgArrivals.map((r) => Date.parse(r.at)),
+        tgQuote.getTime(),
+      ),
+    );
+
+    // ---- Discord end to end (the 10,000 × 20 case's arrivals are gone after reset: rerun small)
+    chat.reset();
+    const dQuote = new Date();
+    await runCase(stack, "discord-e2e", "discord", Math.min(1000, maxUsers), 20, dQuote);
+    out.push(
+      e2eLine(
+        label,
+        "Discord",
+        chat
+          .requests("discord")
+          .filter((r) => r.status === 200)
+          .map((r) => Date.parse(r.at)),
+        dQuote.getTime(),
+      ),
+    );
+
+    // ---- Resend: one team (shared limit), batch call ---------------------------------------
+    // The functions host read RESEND_API_KEY at start-up: this part runs on a second stack.
+    out.push(...(await resendPart(label, databaseUrl, tmp)));
+  } catch (err) {
+    out.push(`alerts ${label}: delivery bench failed: ${(err as Error).message}`);
+  } finally {
+    await stack?.stop();
+    if (saved.key === undefined) delete process.env.RESEND_API_KEY;
+    else process.env.RESEND_API_KEY = saved.key;
+    if (saved.url === undefined) delete process.env.RESEND_API_URL;
+    else process.env.RESEND_API_URL = saved.url;
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  out.push(
+    `alerts ${label}: (jobs written straight into the outbox as enqueue_alerts writes them; ${WORKERS} concurrent deliver-alerts invocations, one for the shared-limit channels; a shared 2-core machine)`,
+  );
+  return out.join("\n");
+}
+
+async function resendPart(label: string, databaseUrl: string | undefined, tmp: string) {
+  const chatPort = await freePort();
+  process.env.RESEND_API_KEY = "re_bench_key";
+  process.env.RESEND_API_URL = `http://127.0.0.1:${chatPort}/resend`;
+  const stack = await startStack({
+    ...defaultOptions({}),
+    apiPort: await freePort(),
+    dataDir: path.join(tmp, "data-resend"),
+    envFile: path.join(tmp, ".env.resend"),
+    databaseUrl,
+    cron: false,
+    quiet: true,
+    alerts: {
+      smtpPort: await freePort(),
+      mailUiPort: await freePort(),
+      chatPort,
+      cron: false,
+      recordBodies: false,
+    },
+  });
+  try {
+    // On PostgreSQL the first stack's subscribers are still there (same database).
+    const [{ n }] = (await stack.db.query<{ n: number | string }>(
+      `select count(*) as n from public.profiles where email like 'bench-delivery-%'`,
+    )) as [{ n: number | string }];
+    if (Number(n) < RESEND_EMAILS) await setSubscribers(stack, RESEND_EMAILS);
+    await stack.db.query(
+      `update private.outbox set status = 'cancelled' where status in ('pending', 'sending')`,
+    );
+    const quote = new Date();
+    workers = 1;
+    const r = await runCase(stack, "resend", "email", RESEND_EMAILS, 20, quote);
+    workers = WORKERS;
+    const requests = Math.ceil(RESEND_EMAILS / 100);
+    const floor = (requests / 2) * 1000;
+    const chat = stack.alerts!.chat;
+    const refused = chat.requests("resend").filter((x) => x.status === 429).length;
+    return [
+      r.drained
+        ? `alerts ${label}: ${RESEND_EMAILS} subscribers, 20 symbols, one Resend team (2 requests/s, batch of 100): ` +
+          `scan to last hand-off ${fmt(r.lastMs)} s · floor ${fmt(floor)} s (${requests} requests) · ` +
+          `${refused} answered 429 · p50 ${fmt(r.p50)} s · p95 ${fmt(r.p95)} s`
+        : `alerts ${label}: one Resend team: did not drain within ${fmt(TIMEOUT_MS)} s (${r.why})`,
+      e2eLine(
+        label,
+        "Resend",
+        chat
+          .requests("resend")
+          .filter((x) => x.status === 200)
+          .map((x) => Date.parse(x.at)),
+        quote.getTime(),
+      ),
+    ];
+  } finally {
+    await stack.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(
+    await benchAlertsDelivery(
+      process.env.DATABASE_URL ? "PostgreSQL 15" : "PGlite",
+      process.env.DATABASE_URL,
+    ),
+  );
+}
