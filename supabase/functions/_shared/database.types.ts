@@ -1225,6 +1225,18 @@ export type Database = {
           target_user_id: string;
         }[];
       };
+      admin_alert_delivery_stats: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          channel: string;
+          failed: number;
+          in_doubt: number;
+          p50_seconds: number;
+          p95_seconds: number;
+          sent: number;
+          waiting: number;
+        }[];
+      };
       admin_ban_user: {
         Args: { reason: string; target: string };
         Returns: undefined;
@@ -1348,6 +1360,10 @@ export type Database = {
         Args: { p: Database["public"]["Enums"]["plan"] };
         Returns: number[];
       };
+      begin_outbox_sends: {
+        Args: { job_ids: number[]; results?: Json; worker: string };
+        Returns: number[];
+      };
       blocked_users: {
         Args: Record<PropertyKey, never>;
         Returns: {
@@ -1358,7 +1374,12 @@ export type Database = {
         }[];
       };
       claim_outbox: {
-        Args: { lease_seconds?: number; max_jobs?: number; worker: string };
+        Args: {
+          lease_seconds?: number;
+          max_jobs?: number;
+          only_channel?: string;
+          worker: string;
+        };
         Returns: {
           attempts: number;
           channel: string;
@@ -1376,6 +1397,10 @@ export type Database = {
       complete_outbox_batch: {
         Args: { results: Json; worker: string };
         Returns: number;
+      };
+      doubt_outbox: {
+        Args: { error: string; job_id: number; worker: string };
+        Returns: boolean;
       };
       enqueue_alerts: { Args: { scanned_at: string }; Returns: Json };
       fail_outbox: {
