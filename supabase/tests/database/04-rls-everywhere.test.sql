@@ -100,7 +100,7 @@ select functions_are('public', array['allowed_windows', 'fallback_window', 'plan
   'mute_alert_symbol', 'unsubscribe_alert_email',
   'enqueue_alerts', 'claim_outbox', 'complete_outbox', 'complete_outbox_batch', 'fail_outbox', 'move_telegram_chat',
   'history_candles', 'history_insights', 'history_compare', 'run_candle_rollup', 'support_response_target',
-  'run_support_escalation', 'begin_outbox_sends', 'admin_alert_delivery_stats', 'doubt_outbox'],
+  'run_support_escalation', 'begin_outbox_sends', 'admin_alert_delivery_stats', 'doubt_outbox', 'movers_sparklines'],
   'the API exposes exactly these functions');
 
 -- Private helpers: only the policy helpers are callable by API roles; the logging, lookup and
