@@ -22,6 +22,14 @@ import { type CandleSymbol, CandlesCard } from "./candles-card";
 import type { PriceSeries } from "./price-lines-chart";
 
 // recharts (about 110 KB gzipped) is loaded when there is something to draw, not with the page.
+/** The locale key of each time span (keys are camelCase words). */
+const RANGE_KEYS = {
+  "3h": "threeHours",
+  "24h": "day",
+  "7d": "week",
+  "30d": "month",
+} as const satisfies Record<ChartRange, string>;
+
 const PriceLinesChart = lazy(() =>
   import("./price-lines-chart").then((m) => ({ default: m.PriceLinesChart })),
 );
@@ -155,7 +163,7 @@ export function ChartsPage() {
             aria-pressed={r === range}
             onClick={() => setRange(r)}
           >
-            {t(`range.${r}`)}
+            {t(`range.${RANGE_KEYS[r]}`)}
           </Button>
         ))}
       </div>
@@ -200,7 +208,7 @@ export function ChartsPage() {
                     points: item.points,
                   }))}
                   label={t("compare.chartLabel", {
-                    range: t(`range.${range}`),
+                    range: t(`range.${RANGE_KEYS[range]}`),
                     symbols: comparison.data.map((item) => item.symbol).join(", "),
                   })}
                 />

@@ -13,6 +13,12 @@ const IndicatorChart = lazy(() =>
 
 /** StochRSI 14/14/3/3 needs 14 + 14 − 1 + 2 + 2 = 31 candles before its first %D. */
 const MIN_CANDLES = 31;
+/** The locale key of each candle size (keys are camelCase words). */
+const RESOLUTION_KEYS = {
+  "5m": "fiveMinutes",
+  "1h": "hour",
+  "4h": "fourHours",
+} as const satisfies Record<CandleResolution, string>;
 
 /**
  * Pro's additional indicators on 5-minute, hourly or 4-hour candles from the database's
@@ -54,7 +60,7 @@ export function IndicatorPanes({ instrumentId, symbol }: { instrumentId: number;
               aria-pressed={r === resolution}
               onClick={() => setResolution(r)}
             >
-              {t(`pro.indicators.resolutions.${r}`)}
+              {t(`pro.indicators.resolutions.${RESOLUTION_KEYS[r]}`)}
             </Button>
           ))}
         </div>

@@ -34,9 +34,9 @@ export function InsightsCards({ instrumentId }: { instrumentId: number }) {
   const d = insights.data;
   const c = d.comparison;
   const outcomes = [
-    { id: "1h", value: c.after_1h },
-    { id: "4h", value: c.after_4h },
-    { id: "24h", value: c.after_24h },
+    { id: "hour", value: c.after_1h },
+    { id: "fourHours", value: c.after_4h },
+    { id: "day", value: c.after_24h },
   ] as const;
   return (
     <div className="grid gap-3 sm:grid-cols-2" data-testid="pro-insights">
