@@ -34,9 +34,9 @@ export function InsightsCards({ instrumentId }: { instrumentId: number }) {
   const d = insights.data;
   const c = d.comparison;
   const outcomes = [
-    { id: "hour", value: c.after_1h },
-    { id: "fourHours", value: c.after_4h },
-    { id: "day", value: c.after_24h },
+    { id: "1h", key: "hour", value: c.after_1h },
+    { id: "4h", key: "fourHours", value: c.after_4h },
+    { id: "24h", key: "day", value: c.after_24h },
   ] as const;
   return (
     <div className="grid gap-3 sm:grid-cols-2" data-testid="pro-insights">
@@ -62,7 +62,7 @@ export function InsightsCards({ instrumentId }: { instrumentId: number }) {
               {outcomes.map((o) => (
                 <li key={o.id} className="rounded-md bg-muted/50 p-2" data-testid={`after-${o.id}`}>
                   <p className="text-xs text-muted-foreground">
-                    {t(`pro.comparison.after.${o.id}`)}
+                    {t(`pro.comparison.after.${o.key}`)}
                   </p>
                   <p className="font-semibold tabular-nums">{pct(o.value.avg_pct)}</p>
                   <p className="text-xs text-muted-foreground">
