@@ -151,9 +151,14 @@ CREATE FUNCTION private.is_time_zone(zone text) RETURNS boolean
   select exists (select 1 from pg_catalog.pg_timezone_names where name = zone)
 $$;
 
+
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
 -- function private.profiles_check_time_zone()
 CREATE FUNCTION private.profiles_check_time_zone() RETURNS trigger
-    LANGUAGE plpgsql
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
 begin
@@ -164,11 +169,6 @@ begin
   return new;
 end;
 $$;
-
-
-SET default_tablespace = '';
-
-SET default_table_access_method = heap;
 
 -- table public.profiles
 CREATE TABLE public.profiles (
@@ -197,9 +197,18 @@ CREATE TABLE public.profiles (
     alert_unsubscribe_token uuid DEFAULT gen_random_uuid() NOT NULL,
     locale text,
     time_zone text,
+    alert_escalation_step numeric(4,1) DEFAULT 0 NOT NULL,
+    alert_daily_cap integer,
+    alert_quiet_start time without time zone,
+    alert_quiet_end time without time zone,
+    alert_quiet_dumps boolean DEFAULT false NOT NULL,
     CONSTRAINT profiles_alert_confluence_range CHECK (((alert_confluence_min = 0) OR ((alert_confluence_min >= 2) AND (alert_confluence_min <= 5)))),
     CONSTRAINT profiles_alert_cooldown_range CHECK (((alert_cooldown_minutes >= 15) AND (alert_cooldown_minutes <= 1440))),
+    CONSTRAINT profiles_alert_daily_cap_range CHECK (((alert_daily_cap IS NULL) OR ((alert_daily_cap >= 1) AND (alert_daily_cap <= 500)))),
     CONSTRAINT profiles_alert_directions_values CHECK ((alert_directions = ANY (ARRAY['pump'::text, 'dump'::text, 'both'::text]))),
+    CONSTRAINT profiles_alert_escalation_step_range CHECK (((alert_escalation_step = (0)::numeric) OR ((alert_escalation_step >= (1)::numeric) AND (alert_escalation_step <= (50)::numeric)))),
+    CONSTRAINT profiles_alert_quiet_hours_pair CHECK (((alert_quiet_start IS NULL) = (alert_quiet_end IS NULL))),
+    CONSTRAINT profiles_alert_quiet_hours_span CHECK (((alert_quiet_start IS NULL) OR (alert_quiet_start <> alert_quiet_end))),
     CONSTRAINT profiles_ban_reason CHECK (((banned AND (banned_reason IS NOT NULL) AND ((char_length(btrim(banned_reason, ' 	
 v'::text)) >= 5) AND (char_length(btrim(banned_reason, ' 	
 v'::text)) <= 500))) OR (NOT banned))),
@@ -231,6 +240,21 @@ COMMENT ON COLUMN public.profiles.locale IS 'The interface language, used for e-
 
 -- comment on column public.profiles.time_zone
 COMMENT ON COLUMN public.profiles.time_zone IS 'IANA time zone of the reader (null: browser zone in the SPA, UTC in messages).';
+
+-- comment on column public.profiles.alert_escalation_step
+COMMENT ON COLUMN public.profiles.alert_escalation_step IS '0: off; else within one pump a symbol alerts again only when its move grew by this many points.';
+
+-- comment on column public.profiles.alert_daily_cap
+COMMENT ON COLUMN public.profiles.alert_daily_cap IS 'null: no cap; else the most alert messages a day (the user''s day in time_zone, UTC when none).';
+
+-- comment on column public.profiles.alert_quiet_start
+COMMENT ON COLUMN public.profiles.alert_quiet_start IS 'Quiet hours start (local time in time_zone); null: none.';
+
+-- comment on column public.profiles.alert_quiet_end
+COMMENT ON COLUMN public.profiles.alert_quiet_end IS 'Quiet hours end (exclusive; before the start: across midnight).';
+
+-- comment on column public.profiles.alert_quiet_dumps
+COMMENT ON COLUMN public.profiles.alert_quiet_dumps IS 'Let dump alerts through during quiet hours.';
 
 -- function private.request_ip()
 CREATE FUNCTION private.request_ip() RETURNS inet
@@ -402,6 +426,9 @@ ALTER TABLE ONLY public.profiles
 ALTER TABLE ONLY public.profiles
     ADD CONSTRAINT profiles_pkey PRIMARY KEY (id);
 
+-- index private.promotion_attempts_attempted_idx
+CREATE INDEX promotion_attempts_attempted_idx ON private.promotion_attempts USING btree (attempted_at);
+
 -- index private.promotion_attempts_ip_idx
 CREATE INDEX promotion_attempts_ip_idx ON private.promotion_attempts USING btree (ip, attempted_at DESC) WHERE ((ip IS NOT NULL) AND (NOT succeeded));
 
@@ -508,6 +535,9 @@ GRANT ALL ON FUNCTION private.is_active_user() TO service_role;
 -- grants on function private.is_time_zone(zone text)
 REVOKE ALL ON FUNCTION private.is_time_zone(zone text) FROM PUBLIC;
 
+-- grants on function private.profiles_check_time_zone()
+REVOKE ALL ON FUNCTION private.profiles_check_time_zone() FROM PUBLIC;
+
 -- grants on table public.profiles
 GRANT SELECT,REFERENCES,TRIGGER ON TABLE public.profiles TO anon;
 GRANT SELECT,REFERENCES,TRIGGER ON TABLE public.profiles TO authenticated;
@@ -548,6 +578,21 @@ GRANT UPDATE(locale) ON TABLE public.profiles TO authenticated;
 
 -- grants on column public.profiles.time_zone
 GRANT UPDATE(time_zone) ON TABLE public.profiles TO authenticated;
+
+-- grants on column public.profiles.alert_escalation_step
+GRANT UPDATE(alert_escalation_step) ON TABLE public.profiles TO authenticated;
+
+-- grants on column public.profiles.alert_daily_cap
+GRANT UPDATE(alert_daily_cap) ON TABLE public.profiles TO authenticated;
+
+-- grants on column public.profiles.alert_quiet_start
+GRANT UPDATE(alert_quiet_start) ON TABLE public.profiles TO authenticated;
+
+-- grants on column public.profiles.alert_quiet_end
+GRANT UPDATE(alert_quiet_end) ON TABLE public.profiles TO authenticated;
+
+-- grants on column public.profiles.alert_quiet_dumps
+GRANT UPDATE(alert_quiet_dumps) ON TABLE public.profiles TO authenticated;
 
 -- grants on function private.request_ip()
 REVOKE ALL ON FUNCTION private.request_ip() FROM PUBLIC;

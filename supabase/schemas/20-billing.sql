@@ -112,6 +112,9 @@ ALTER TABLE ONLY public.billing_events
 ALTER TABLE ONLY public.billing_subscriptions
     ADD CONSTRAINT billing_subscriptions_pkey PRIMARY KEY (id);
 
+-- index public.billing_events_received_idx
+CREATE INDEX billing_events_received_idx ON public.billing_events USING btree (received_at);
+
 -- index public.billing_subscriptions_user_idx
 CREATE INDEX billing_subscriptions_user_idx ON public.billing_subscriptions USING btree (user_id);
 

@@ -100,7 +100,8 @@ begin
                       when 0 then m.pct_10sec when 5 then m.pct_5min when 10 then m.pct_10min
                       when 15 then m.pct_15min when 20 then m.pct_20min when 25 then m.pct_25min
                       else m.pct_30min end, m.pct) as pct,
-                    w.w as window_used, m.pct_3hour, m.volume_24h, m.ts
+                    w.w as window_used, m.pct_3hour, m.volume_24h, m.ts,
+                    coalesce(m.quoted_at, m.ts) as quoted_at
              from public.movers m
              -- Ranking ids alone (narrow rows) is twice as fast as ranking whole rows.
              where m.id in (
@@ -274,6 +275,8 @@ CREATE FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time 
 declare
   retention constant interval := interval '200 minutes';
   stale_after constant interval := interval '15 minutes';
+  -- A venue clock ahead of ours by more than this is wrong: such a quote is refused (skipped).
+  future_bound constant interval := interval '5 seconds';
   -- The batch as parallel arrays (one element per accepted quote): arrays of scalars unnest
   -- fast; an array of composites does not.
   keys text[];
@@ -374,7 +377,7 @@ begin
   one as (
     select distinct on (v.venue_key) v.*
     from valid v
-    where v.ts > scanned_at - retention and v.ts <= scanned_at + interval '1 minute'
+    where v.ts > scanned_at - retention and v.ts <= scanned_at + future_bound
     order by v.venue_key, v.ts desc, v.ord desc
   )
   select coalesce(array_agg(o.venue_key), '{}'), array_agg(o.symbol), array_agg(o.exchange), array_agg(o.exchange_type),
@@ -437,49 +440,57 @@ begin
     select b.*,
       coalesce(
         (select h.price from public.price_history h where h.instrument_id = b.instrument_id
-           and h.ts <= b.ts - interval '10 seconds' order by h.ts desc limit 1),
+           and h.ts <= b.ts - interval '10 seconds'
+           and h.ts >= b.ts - interval '15 seconds' order by h.ts desc limit 1),
         (select h.price from public.price_history h where h.instrument_id = b.instrument_id
            and h.ts > b.ts - interval '10 seconds' and h.ts <= b.ts - interval '5 seconds' order by h.ts limit 1)
       ) as r_10sec,
       coalesce(
         (select h.price from public.price_history h where h.instrument_id = b.instrument_id
-           and h.ts <= b.ts - interval '5 minutes' order by h.ts desc limit 1),
+           and h.ts <= b.ts - interval '5 minutes'
+           and h.ts >= b.ts - interval '450 seconds' order by h.ts desc limit 1),
         (select h.price from public.price_history h where h.instrument_id = b.instrument_id
            and h.ts > b.ts - interval '5 minutes' and h.ts <= b.ts - interval '150 seconds' order by h.ts limit 1)
       ) as r_5min,
       coalesce(
         (select h.price from public.price_history h where h.instrument_id = b.instrument_id
-           and h.ts <= b.ts - interval '10 minutes' order by h.ts desc limit 1),
+           and h.ts <= b.ts - interval '10 minutes'
+           and h.ts >= b.ts - interval '15 minutes' order by h.ts desc limit 1),
         (select h.price from public.price_history h where h.instrument_id = b.instrument_id
            and h.ts > b.ts - interval '10 minutes' and h.ts <= b.ts - interval '5 minutes' order by h.ts limit 1)
       ) as r_10min,
       coalesce(
         (select h.price from public.price_history h where h.instrument_id = b.instrument_id
-           and h.ts <= b.ts - interval '15 minutes' order by h.ts desc limit 1),
+           and h.ts <= b.ts - interval '15 minutes'
+           and h.ts >= b.ts - interval '1350 seconds' order by h.ts desc limit 1),
         (select h.price from public.price_history h where h.instrument_id = b.instrument_id
            and h.ts > b.ts - interval '15 minutes' and h.ts <= b.ts - interval '450 seconds' order by h.ts limit 1)
       ) as r_15min,
       coalesce(
         (select h.price from public.price_history h where h.instrument_id = b.instrument_id
-           and h.ts <= b.ts - interval '20 minutes' order by h.ts desc limit 1),
+           and h.ts <= b.ts - interval '20 minutes'
+           and h.ts >= b.ts - interval '30 minutes' order by h.ts desc limit 1),
         (select h.price from public.price_history h where h.instrument_id = b.instrument_id
            and h.ts > b.ts - interval '20 minutes' and h.ts <= b.ts - interval '10 minutes' order by h.ts limit 1)
       ) as r_20min,
       coalesce(
         (select h.price from public.price_history h where h.instrument_id = b.instrument_id
-           and h.ts <= b.ts - interval '25 minutes' order by h.ts desc limit 1),
+           and h.ts <= b.ts - interval '25 minutes'
+           and h.ts >= b.ts - interval '2250 seconds' order by h.ts desc limit 1),
         (select h.price from public.price_history h where h.instrument_id = b.instrument_id
            and h.ts > b.ts - interval '25 minutes' and h.ts <= b.ts - interval '750 seconds' order by h.ts limit 1)
       ) as r_25min,
       coalesce(
         (select h.price from public.price_history h where h.instrument_id = b.instrument_id
-           and h.ts <= b.ts - interval '30 minutes' order by h.ts desc limit 1),
+           and h.ts <= b.ts - interval '30 minutes'
+           and h.ts >= b.ts - interval '45 minutes' order by h.ts desc limit 1),
         (select h.price from public.price_history h where h.instrument_id = b.instrument_id
            and h.ts > b.ts - interval '30 minutes' and h.ts <= b.ts - interval '15 minutes' order by h.ts limit 1)
       ) as r_30min,
       coalesce(
         (select h.price from public.price_history h where h.instrument_id = b.instrument_id
-           and h.ts <= b.ts - interval '3 hours' order by h.ts desc limit 1),
+           and h.ts <= b.ts - interval '3 hours'
+           and h.ts >= b.ts - interval '270 minutes' order by h.ts desc limit 1),
         (select h.price from public.price_history h where h.instrument_id = b.instrument_id
            and h.ts > b.ts - interval '3 hours' and h.ts <= b.ts - interval '90 minutes' order by h.ts limit 1)
       ) as r_3hour
@@ -507,19 +518,22 @@ begin
           pct = coalesce(p.p_30min, p.p_25min, p.p_20min, p.p_15min, p.p_10min, p.p_5min, p.p_10sec, 0),
           pct_10sec = p.p_10sec, pct_5min = p.p_5min, pct_10min = p.p_10min, pct_15min = p.p_15min,
           pct_20min = p.p_20min, pct_25min = p.p_25min, pct_30min = p.p_30min, pct_3hour = p.p_3hour,
-          volume_24h = p.volume_24h, ts = scanned_at
+          volume_24h = p.volume_24h, ts = scanned_at, quoted_at = p.ts
     from pcts p
     where m.instrument_id = p.instrument_id
+      -- A quote older than the one the row shows (a venue's clock went back, a late answer) does
+      -- not replace it.
+      and (m.quoted_at is null or m.quoted_at <= p.ts)
     returning m.instrument_id
   ),
   inserted as (
     insert into public.movers (instrument_id, symbol, exchange, exchange_type, network, source, pool_url, price,
                                price_3hour_ago, pct, pct_10sec, pct_5min, pct_10min, pct_15min, pct_20min,
-                               pct_25min, pct_30min, pct_3hour, volume_24h, ts)
+                               pct_25min, pct_30min, pct_3hour, volume_24h, ts, quoted_at)
     select p.instrument_id, p.symbol, p.exchange, p.exchange_type, p.network, p.source, p.pool_url, p.price,
            p.r_3hour, coalesce(p.p_30min, p.p_25min, p.p_20min, p.p_15min, p.p_10min, p.p_5min, p.p_10sec, 0),
            p.p_10sec, p.p_5min, p.p_10min, p.p_15min, p.p_20min, p.p_25min, p.p_30min, p.p_3hour, p.volume_24h,
-           scanned_at
+           scanned_at, p.ts
     from pcts p
     where not exists (select 1 from public.movers k where k.instrument_id = p.instrument_id)
     order by p.instrument_id
@@ -561,7 +575,7 @@ $_$;
 COMMENT ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone) IS 'One scan: upsert instruments, append history, compute window percents, upsert movers, prune, broadcast. Service role only.';
 
 -- function public.movers_feed(integer)
-CREATE FUNCTION public.movers_feed(window_minutes integer DEFAULT NULL::integer) RETURNS TABLE(id bigint, instrument_id bigint, symbol text, exchange text, exchange_type public.exchange_type, network text, source text, pool_url text, price numeric, price_3hour_ago numeric, pct numeric, window_used integer, pct_3hour numeric, volume_24h numeric, ts timestamp with time zone)
+CREATE FUNCTION public.movers_feed(window_minutes integer DEFAULT NULL::integer) RETURNS TABLE(id bigint, instrument_id bigint, symbol text, exchange text, exchange_type public.exchange_type, network text, source text, pool_url text, price numeric, price_3hour_ago numeric, pct numeric, window_used integer, pct_3hour numeric, volume_24h numeric, ts timestamp with time zone, quoted_at timestamp with time zone)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
     AS $$
@@ -580,18 +594,53 @@ begin
   end if;
   return query
     select x.id, x.instrument_id, x.symbol, x.exchange, x.exchange_type, x.network, x.source, x.pool_url,
-           x.price, x.price_3hour_ago, x.pct, x.window_used, x.pct_3hour, x.volume_24h, x.ts
+           x.price, x.price_3hour_ago, x.pct, x.window_used, x.pct_3hour, x.volume_24h, x.ts,
+           coalesce(x.quoted_at, x.ts)
     from private.movers_top t,
          rows from (jsonb_to_recordset(t.entries) as (
            id bigint, instrument_id bigint, symbol text, exchange text, exchange_type public.exchange_type,
            network text, source text, pool_url text, price numeric, price_3hour_ago numeric, pct numeric,
-           window_used integer, pct_3hour numeric, volume_24h numeric, ts timestamptz
+           window_used integer, pct_3hour numeric, volume_24h numeric, ts timestamptz, quoted_at timestamptz
          )) with ordinality as x (id, instrument_id, symbol, exchange, exchange_type, network, source, pool_url,
-                                  price, price_3hour_ago, pct, window_used, pct_3hour, volume_24h, ts, ord)
+                                  price, price_3hour_ago, pct, window_used, pct_3hour, volume_24h, ts,
+                                  quoted_at, ord)
     where t.window_minutes = w
     order by x.ord;
 end;
 $$;
+
+-- comment on function public.movers_feed(window_minutes integer)
+COMMENT ON FUNCTION public.movers_feed(window_minutes integer) IS 'The window''s top 100 movers for an active subscriber, each with its venue quote time (quoted_at).';
+
+-- function public.movers_sparklines(integer)
+CREATE FUNCTION public.movers_sparklines(window_minutes integer DEFAULT NULL::integer) RETURNS TABLE(instrument_id bigint, times timestamp with time zone[], prices numeric[])
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  return query
+    with movers as (
+      -- Raises PT403 for callers without a plan offering the window.
+      select distinct f.instrument_id from public.movers_feed(window_minutes) f
+    ),
+    samples as (
+      select h.instrument_id, h.ts, h.price,
+             row_number() over (
+               partition by h.instrument_id, date_trunc('minute', h.ts) order by h.ts desc
+             ) as last_rank
+      from public.price_history h
+      join movers m on m.instrument_id = h.instrument_id
+      where h.ts >= now() - interval '30 minutes'
+    )
+    select s.instrument_id, array_agg(s.ts order by s.ts), array_agg(s.price order by s.ts)
+    from samples s
+    where s.last_rank = 1
+    group by s.instrument_id;
+end;
+$$;
+
+-- comment on function public.movers_sparklines(window_minutes integer)
+COMMENT ON FUNCTION public.movers_sparklines(window_minutes integer) IS 'The last 30 minutes (last sample per minute, oldest first) of each instrument in the caller''s movers of a window; same plan rules as movers_feed.';
 
 -- function public.price_history_for(bigint)
 CREATE FUNCTION public.price_history_for(instrument bigint) RETURNS TABLE(ts timestamp with time zone, price numeric, volume_24h numeric)
@@ -672,7 +721,8 @@ begin
   end if;
   scanned_at := coalesce(scanned_at, now());
   insert into public.source_health as h (source, state, quotes, failure, http_status, message, backoff_until,
-                                         last_attempt_at, last_success_at)
+                                         last_attempt_at, last_success_at, cadence_seconds, last_quote_at,
+                                         clock_skew_ms)
   select r.source, r.state, coalesce(r.quotes, 0),
          case when r.state = 'failing' then
            case when r.failure in ('network', 'timeout', 'http', 'parse', 'empty', 'config') then r.failure
@@ -682,16 +732,24 @@ begin
          left(r.message, 300),
          case when r.state = 'backoff' then coalesce(r."backoffUntil", scanned_at) end,
          scanned_at,
-         case when r.state = 'ok' and coalesce(r.quotes, 0) > 0 then scanned_at end
+         case when r.state = 'ok' and coalesce(r.quotes, 0) > 0 then scanned_at end,
+         case when r."cadenceSeconds" > 0 and r."cadenceSeconds" <= 86400 then r."cadenceSeconds" end,
+         -- A quote time ahead of the ingest beyond ingest_scan's bound is not believed.
+         case when r.state = 'ok' and r."lastQuoteAt" <= scanned_at + interval '5 seconds' then r."lastQuoteAt" end,
+         case when r."skewMs" between -86400000 and 86400000 then r."skewMs" end
   from jsonb_to_recordset(reports) as r (source text, state text, quotes integer, failure text,
-                                         "httpStatus" integer, message text, "backoffUntil" timestamptz)
+                                         "httpStatus" integer, message text, "backoffUntil" timestamptz,
+                                         "cadenceSeconds" numeric, "lastQuoteAt" timestamptz, "skewMs" integer)
   where r.source ~ '^[a-z][a-z0-9_-]{0,39}$'
     and r.state in ('ok', 'backoff', 'failing')
   on conflict (source) do update
     set state = excluded.state, quotes = excluded.quotes, failure = excluded.failure,
         http_status = excluded.http_status, message = excluded.message,
         backoff_until = excluded.backoff_until, last_attempt_at = excluded.last_attempt_at,
-        last_success_at = coalesce(excluded.last_success_at, h.last_success_at);
+        last_success_at = coalesce(excluded.last_success_at, h.last_success_at),
+        cadence_seconds = coalesce(excluded.cadence_seconds, h.cadence_seconds),
+        last_quote_at = greatest(excluded.last_quote_at, h.last_quote_at),
+        clock_skew_ms = coalesce(excluded.clock_skew_ms, h.clock_skew_ms);
   get diagnostics written = row_count;
   return written;
 end;
@@ -835,6 +893,7 @@ CREATE TABLE public.movers (
     market_cap numeric,
     ts timestamp with time zone DEFAULT now() NOT NULL,
     inserted_at timestamp with time zone DEFAULT now() NOT NULL,
+    quoted_at timestamp with time zone,
     CONSTRAINT movers_price_3hour_ago_check CHECK ((price_3hour_ago >= (0)::numeric)),
     CONSTRAINT movers_price_check CHECK ((price >= (0)::numeric))
 )
@@ -842,6 +901,9 @@ WITH (fillfactor='50');
 
 -- comment on table public.movers
 COMMENT ON TABLE public.movers IS 'Latest change of every instrument over each window (the specification''s gainers). Read through movers_feed(window).';
+
+-- comment on column public.movers.quoted_at
+COMMENT ON COLUMN public.movers.quoted_at IS 'The venue''s own time of the quote behind this row (decision 0033); ts is the time of the ingest.';
 
 -- sequence public.movers_id_seq
 ALTER TABLE public.movers ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
@@ -932,8 +994,13 @@ CREATE TABLE public.source_health (
     backoff_until timestamp with time zone,
     last_attempt_at timestamp with time zone NOT NULL,
     last_success_at timestamp with time zone,
+    cadence_seconds numeric,
+    last_quote_at timestamp with time zone,
+    clock_skew_ms integer,
+    CONSTRAINT source_health_cadence_seconds_check CHECK (((cadence_seconds > (0)::numeric) AND (cadence_seconds <= (86400)::numeric))),
     CONSTRAINT source_health_check CHECK (((state = 'failing'::text) = (failure IS NOT NULL))),
     CONSTRAINT source_health_check1 CHECK (((state = 'backoff'::text) = (backoff_until IS NOT NULL))),
+    CONSTRAINT source_health_clock_skew_ms_check CHECK (((clock_skew_ms >= '-86400000'::integer) AND (clock_skew_ms <= 86400000))),
     CONSTRAINT source_health_failure_check CHECK ((failure = ANY (ARRAY['network'::text, 'timeout'::text, 'http'::text, 'parse'::text, 'empty'::text, 'config'::text, 'other'::text]))),
     CONSTRAINT source_health_http_status_check CHECK (((http_status >= 100) AND (http_status <= 599))),
     CONSTRAINT source_health_message_check CHECK ((char_length(message) <= 300)),
@@ -1057,11 +1124,17 @@ ALTER TABLE ONLY public.strategy_signal_outcomes
 ALTER TABLE ONLY public.strategy_signals
     ADD CONSTRAINT strategy_signals_pkey PRIMARY KEY (id);
 
+-- index public.funding_rates_fetched_idx
+CREATE INDEX funding_rates_fetched_idx ON public.funding_rates USING btree (fetched_at);
+
 -- index public.funding_rates_symbol_idx
 CREATE INDEX funding_rates_symbol_idx ON public.funding_rates USING btree (symbol, exchange, fetched_at DESC);
 
 -- index public.instruments_symbol_exchange_idx
 CREATE INDEX instruments_symbol_exchange_idx ON public.instruments USING btree (symbol, exchange);
+
+-- index public.order_books_snapshot_idx
+CREATE INDEX order_books_snapshot_idx ON public.order_books USING btree (snapshot_at);
 
 -- index public.order_books_symbol_idx
 CREATE INDEX order_books_symbol_idx ON public.order_books USING btree (symbol, exchange, snapshot_at DESC);
@@ -1078,8 +1151,14 @@ CREATE INDEX strategy_signals_computed_idx ON public.strategy_signals USING btre
 -- index public.strategy_signals_symbol_idx
 CREATE INDEX strategy_signals_symbol_idx ON public.strategy_signals USING btree (symbol, exchange);
 
+-- trigger public.instruments instruments_delete_candles
+CREATE TRIGGER instruments_delete_candles AFTER DELETE ON public.instruments REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION private.delete_instrument_candles();
+
 -- trigger public.instruments instruments_delete_history
 CREATE TRIGGER instruments_delete_history AFTER DELETE ON public.instruments REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION private.delete_instrument_history();
+
+-- trigger public.instruments instruments_truncate_candles
+CREATE TRIGGER instruments_truncate_candles AFTER TRUNCATE ON public.instruments FOR EACH STATEMENT EXECUTE FUNCTION private.truncate_instrument_candles();
 
 -- trigger public.instruments instruments_truncate_history
 CREATE TRIGGER instruments_truncate_history AFTER TRUNCATE ON public.instruments FOR EACH STATEMENT EXECUTE FUNCTION private.truncate_instrument_history();
@@ -1183,6 +1262,11 @@ GRANT ALL ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with
 REVOKE ALL ON FUNCTION public.movers_feed(window_minutes integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.movers_feed(window_minutes integer) TO authenticated;
 GRANT ALL ON FUNCTION public.movers_feed(window_minutes integer) TO service_role;
+
+-- grants on function public.movers_sparklines(window_minutes integer)
+REVOKE ALL ON FUNCTION public.movers_sparklines(window_minutes integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.movers_sparklines(window_minutes integer) TO authenticated;
+GRANT ALL ON FUNCTION public.movers_sparklines(window_minutes integer) TO service_role;
 
 -- grants on function public.price_history_for(instrument bigint)
 REVOKE ALL ON FUNCTION public.price_history_for(instrument bigint) FROM PUBLIC;

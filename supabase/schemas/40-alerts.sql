@@ -84,6 +84,77 @@ CREATE FUNCTION private.invoke_scan() RETURNS bigint
   select private.invoke_function('scan_url');
 $$;
 
+-- function private.invoke_source_scan(text[])
+CREATE FUNCTION private.invoke_source_scan(sources text[]) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  url text := private.vault_secret('scan_url');
+  secret text := private.vault_secret('scan_secret');
+  request_id bigint;
+begin
+  if coalesce(url, '') = '' or coalesce(secret, '') = ''
+     or not exists (select 1 from pg_catalog.pg_extension where extname = 'pg_net') then
+    return null;
+  end if;
+  -- Dynamic, so that this function compiles where the net schema does not exist.
+  execute 'select net.http_post(url := $1, body := $2, headers := $3, timeout_milliseconds := $4)'
+    into request_id
+    using url, jsonb_build_object('sources', to_jsonb(sources)),
+          jsonb_build_object('Authorization', 'Bearer ' || secret, 'Content-Type', 'application/json'), 30000;
+  return request_id;
+end;
+$_$;
+
+-- table private.outbox
+CREATE TABLE private.outbox (
+    id bigint NOT NULL,
+    kind text NOT NULL,
+    channel text NOT NULL,
+    user_id uuid,
+    dedup_key text NOT NULL,
+    payload jsonb NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    next_attempt_at timestamp with time zone DEFAULT now() NOT NULL,
+    claimed_by text,
+    last_error text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    sent_at timestamp with time zone,
+    seq smallint DEFAULT 1 NOT NULL,
+    message_id bigint,
+    send_started_at timestamp with time zone,
+    CONSTRAINT outbox_channel_check CHECK ((channel = ANY (ARRAY['email'::text, 'discord'::text, 'telegram'::text]))),
+    CONSTRAINT outbox_dedup_key_check CHECK (((char_length(dedup_key) >= 1) AND (char_length(dedup_key) <= 300))),
+    CONSTRAINT outbox_kind_check CHECK ((kind ~ '^[a-z][a-z_]{0,39}$'::text)),
+    CONSTRAINT outbox_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'sending'::text, 'sent'::text, 'failed'::text, 'cancelled'::text, 'in_doubt'::text])))
+);
+
+-- comment on table private.outbox
+COMMENT ON TABLE private.outbox IS 'Messages to the outside world (alerts, service e-mails), delivered by the deliver-alerts workers.';
+
+-- comment on column private.outbox.seq
+COMMENT ON COLUMN private.outbox.seq IS 'The job''s ordinal among its user''s jobs of one scan (1: the first); claims order by it.';
+
+-- comment on column private.outbox.message_id
+COMMENT ON COLUMN private.outbox.message_id IS 'A market alert''s shared message (private.alert_messages), merged into payload when the job is claimed.';
+
+-- comment on column private.outbox.send_started_at
+COMMENT ON COLUMN private.outbox.send_started_at IS 'Set just before the request of a channel without an idempotency key; a lease that ends after it makes the job in_doubt.';
+
+-- function private.outbox_expand_message()
+CREATE FUNCTION private.outbox_expand_message() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  new.payload := coalesce((select m.payload from private.alert_messages m where m.id = new.message_id), '{}'::jsonb)
+                 || new.payload;
+  return new;
+end;
+$$;
+
 -- function private.outbox_target(text, text, uuid)
 CREATE FUNCTION private.outbox_target(kind text, channel text, user_id uuid) RETURNS text
     LANGUAGE sql STABLE SECURITY DEFINER
@@ -164,6 +235,42 @@ begin
 end;
 $_$;
 
+-- function private.schedule_source_scan(text, integer)
+CREATE FUNCTION private.schedule_source_scan(source text, seconds integer) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  cron_version text;
+  job bigint;
+begin
+  if source is null or source !~ '^[a-z][a-z0-9_-]{0,39}$' then
+    raise exception 'No such market source: %', source using errcode = '22023';
+  end if;
+  if seconds is null or seconds not between 1 and 59 then
+    raise exception 'A venue cadence of % seconds cannot be scheduled', seconds
+      using errcode = '22023', hint = '1 to 59 seconds.';
+  end if;
+  if not exists (select 1 from pg_catalog.pg_extension where extname = 'pg_cron')
+     or not exists (select 1 from pg_catalog.pg_extension where extname = 'pg_net') then
+    raise exception 'Scheduling the scan needs the pg_cron and pg_net extensions'
+      using errcode = '55000',
+            hint = 'Enable pg_cron and pg_net (Dashboard, Database, Extensions). The local stack invokes the scan itself.';
+  end if;
+  select e.extversion into cron_version from pg_catalog.pg_extension e where e.extname = 'pg_cron';
+  if string_to_array(split_part(cron_version, '-', 1), '.')::integer[] < array[1, 5] then
+    raise exception 'pg_cron % cannot run a job every % seconds', cron_version, seconds
+      using errcode = '0A000', hint = 'pg_cron 1.5 or newer schedules in seconds.';
+  end if;
+  execute 'select cron.unschedule(j.jobid) from cron.job j where j.jobname = any($1)'
+    using array['market-scan', 'market-scan-' || source];
+  execute 'select cron.schedule($1, $2, $3)' into job
+    using 'market-scan-' || source, seconds || ' seconds',
+          format('select private.invoke_source_scan(array[%L])', source);
+  return job;
+end;
+$_$;
+
 -- function private.vault_secret(text)
 CREATE FUNCTION private.vault_secret(secret_name text) RETURNS text
     LANGUAGE sql STABLE SECURITY DEFINER
@@ -196,8 +303,8 @@ CREATE TABLE public.alerts_sent (
 -- comment on table public.alerts_sent
 COMMENT ON TABLE public.alerts_sent IS 'Alerts delivered to users; the hash makes each delivery unique.';
 
--- function public.claim_outbox(text, integer, integer)
-CREATE FUNCTION public.claim_outbox(worker text, max_jobs integer DEFAULT 50, lease_seconds integer DEFAULT 60) RETURNS TABLE(id bigint, kind text, channel text, attempts integer, payload jsonb, target text, locale text)
+-- function public.claim_outbox(text, integer, integer, text)
+CREATE FUNCTION public.claim_outbox(worker text, max_jobs integer DEFAULT 50, lease_seconds integer DEFAULT 60, only_channel text DEFAULT NULL::text) RETURNS TABLE(id bigint, kind text, channel text, attempts integer, payload jsonb, target text, locale text)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
@@ -207,21 +314,31 @@ begin
   if worker is null or char_length(worker) not between 1 and 100 then
     raise exception 'worker must name the worker (1-100 characters)' using errcode = '22023';
   end if;
-  max_jobs := least(greatest(coalesce(max_jobs, 50), 1), 500);
+  if only_channel is not null and only_channel not in ('email', 'discord', 'telegram') then
+    raise exception 'only_channel must be email, discord or telegram' using errcode = '22023';
+  end if;
+  max_jobs := least(greatest(coalesce(max_jobs, 50), 1), 1000);
   lease_seconds := least(greatest(coalesce(lease_seconds, 60), 5), 900);
+  -- A worker died (or stalled past its lease) after it started sending these: they may have
+  -- arrived, and their channel cannot tell, so they are recorded as such and not sent again.
+  update private.outbox o
+    set status = 'in_doubt',
+        last_error = 'The worker stopped while sending this message; it may have arrived, so it is not sent again.'
+  where o.status = 'sending' and o.next_attempt_at <= now() and o.send_started_at is not null;
   for r in
     with due as (
       select o.id from private.outbox o
       where o.status in ('pending', 'sending') and o.next_attempt_at <= now()
-      order by o.next_attempt_at, o.id
+        and (only_channel is null or o.channel = only_channel)
+      order by o.created_at, o.seq, o.id
       limit max_jobs
       for update skip locked
     )
     update private.outbox o
-      set status = 'sending', attempts = o.attempts + 1, claimed_by = worker,
+      set status = 'sending', attempts = o.attempts + 1, claimed_by = worker, send_started_at = null,
           next_attempt_at = now() + make_interval(secs => lease_seconds)
     from due where o.id = due.id
-    returning o.id, o.kind, o.channel, o.attempts, o.payload, o.user_id,
+    returning o.id, o.kind, o.channel, o.attempts, o.payload, o.user_id, o.created_at, o.seq,
               private.outbox_target(o.kind, o.channel, o.user_id) as target
   loop
     if r.target is null then
@@ -246,7 +363,8 @@ declare
   job private.outbox;
 begin
   update private.outbox o set status = 'sent', sent_at = now(), last_error = null
-  where o.id = job_id and o.status = 'sending' and o.claimed_by = worker
+  where o.id = job_id and o.claimed_by = worker
+    and (o.status = 'sending' or (o.status = 'in_doubt' and o.send_started_at is not null))
   returning o.* into job;
   if not found then
     return false;
@@ -299,128 +417,263 @@ declare
   digest_from constant integer := 3;
   digest_items constant integer := 20;
   confluence_span constant interval := interval '30 minutes';
-  crossed integer;
-  jobs integer;
+  -- A pump is over when its symbol and direction have not alerted for cooldown + pump_gap.
+  pump_gap constant interval := interval '60 minutes';
+  epoch text := extract(epoch from enqueue_alerts.scanned_at)::text;
+  crossed integer := 0;
+  jobs integer := 0;
+  added integer;
+  ordinal integer;
+  outcome jsonb;
 begin
   if scanned_at is null then
     raise exception 'scanned_at is required' using errcode = '22023';
   end if;
+  -- One enqueue at a time (state is read and written), and each scan once.
+  perform pg_catalog.pg_advisory_xact_lock(7242024);
+  insert into private.alert_scans (scanned_at) values (enqueue_alerts.scanned_at) on conflict do nothing;
+  if not found then
+    return jsonb_build_object('alerts', 0, 'jobs', 0, 'repeated', true);
+  end if;
+  delete from private.alert_scans s where s.scanned_at < enqueue_alerts.scanned_at - interval '7 days';
+  -- Marks older than the longest cooldown (1440 minutes) + pump_gap no longer hold anything back.
+  delete from private.alert_state_marks k where k.last_alert_at < enqueue_alerts.scanned_at - interval '1500 minutes';
+  -- Jobs give up within hours (decision 0020's backoff); a week-old message is nobody's.
+  delete from private.alert_messages m where m.scanned_at < enqueue_alerts.scanned_at - interval '7 days';
 
-  create temp table if not exists pg_temp.alert_hits (
-    user_id uuid, instrument_id bigint, symbol text, exchange text, direction text, pct numeric,
-    window_minutes integer, price numeric, ts timestamptz, email text, discord text, telegram text, token uuid
+  create temp table if not exists pg_temp.alert_moved (
+    instrument_id bigint, symbol text, exchange text, price numeric, ts timestamptz, sel text,
+    pct numeric, p0 numeric, p5 numeric, p10 numeric, p15 numeric, p20 numeric, p25 numeric, p30 numeric,
+    bull integer, bear integer
   ) on commit drop;
-  truncate pg_temp.alert_hits;
+  create temp table if not exists pg_temp.alert_subs (
+    user_id uuid, w integer, t numeric, ex text[], dirs text, cd integer, cm integer, step numeric,
+    rules text, state_id bigint, cap integer, day date, sent integer, capped_day date,
+    email text, discord text, telegram text, token uuid, gid bigint, status text
+  ) on commit drop;
+  create temp table if not exists pg_temp.alert_groups (
+    gid bigint, w integer, t numeric, ex text[], dirs text, cd integer, cm integer, step numeric,
+    rules text, state_id bigint, rep uuid, n integer, new_state bigint
+  ) on commit drop;
+  create temp table if not exists pg_temp.alert_ghits (
+    gid bigint, instrument_id bigint, symbol text, exchange text, direction text, move numeric,
+    price numeric, ts timestamptz, w integer
+  ) on commit drop;
+  create temp table if not exists pg_temp.alert_msgs (
+    gid bigint, seq integer, key text, message_id bigint
+  ) on commit drop;
+  truncate pg_temp.alert_moved, pg_temp.alert_subs, pg_temp.alert_groups, pg_temp.alert_ghits, pg_temp.alert_msgs;
 
-  with subscribers as (
-    select p.id, p.selected_window_minutes as w, p.user_threshold as t, p.selected_exchanges as ex,
-           p.alert_directions as dir, p.alert_cooldown_minutes as cd, p.alert_confluence_min as cm,
-           p.email_alert, p.discord_webhook_url, p.telegram_chat_id, p.alert_unsubscribe_token
-    from public.profiles p
-    where p.plan = 'enterprise' and p.subscription_active and not p.banned
-      and (p.email_alert is not null or p.discord_webhook_url is not null or p.telegram_chat_id is not null)
-  ),
-  moved as (
-    select m.instrument_id, m.symbol, m.exchange, m.price, m.ts,
-           private.exchange_selection(m.exchange, m.exchange_type, m.source) as sel,
-           m.pct, m.pct_10sec, m.pct_5min, m.pct_10min, m.pct_15min, m.pct_20min, m.pct_25min, m.pct_30min
-    from public.movers m
-    where m.ts = enqueue_alerts.scanned_at
-      and greatest(abs(m.pct), abs(coalesce(m.pct_10sec, 0)), abs(coalesce(m.pct_5min, 0)),
-                   abs(coalesce(m.pct_10min, 0)), abs(coalesce(m.pct_15min, 0)), abs(coalesce(m.pct_20min, 0)),
-                   abs(coalesce(m.pct_25min, 0)), abs(coalesce(m.pct_30min, 0))) >= 1
-  ),
-  candidates as (
-    select s.*, m.instrument_id, m.symbol, m.exchange, m.price, m.ts,
-           coalesce(case s.w when 0 then m.pct_10sec when 5 then m.pct_5min when 10 then m.pct_10min
-                             when 15 then m.pct_15min when 20 then m.pct_20min when 25 then m.pct_25min
-                             when 30 then m.pct_30min end, m.pct) as move,
-           coalesce(r.threshold, s.t) as thr
-    from subscribers s
-    join moved m on m.sel = any (s.ex)
-    left join public.alert_symbol_rules r on r.user_id = s.id and r.symbol = m.symbol
-    where r.muted_until is null or r.muted_until <= enqueue_alerts.scanned_at
-  ),
-  hits as (
-    select c.*, case when c.move > 0 then 'pump' else 'dump' end as direction
-    from candidates c
-    where abs(c.move) >= c.thr
-      and (c.dir = 'both' or (c.dir = 'pump' and c.move > 0) or (c.dir = 'dump' and c.move < 0))
-  )
-  insert into pg_temp.alert_hits
-  select h.id, h.instrument_id, h.symbol, h.exchange, h.direction, round(h.move, 2), h.w, h.price, h.ts,
-         h.email_alert, h.discord_webhook_url, h.telegram_chat_id, h.alert_unsubscribe_token
-  from hits h
-  left join private.alert_marks k
-    on k.user_id = h.id and k.instrument_id = h.instrument_id and k.direction = h.direction
-  where (k.user_id is null
-         or (k.last_alert_at <= enqueue_alerts.scanned_at - make_interval(mins => h.cd)
-             and abs(h.price - k.last_price) / nullif(k.last_price, 0) * 100 >= h.thr))
-    and (h.cm = 0 or (
-      select count(distinct g.strategy) from public.strategy_signals g
-      where g.symbol = h.symbol and g.exchange = h.exchange
-        and g.computed_at > enqueue_alerts.scanned_at - confluence_span
-        and g.signal = case when h.direction = 'pump' then 'bullish' else 'bearish' end::public.signal_direction
-    ) >= h.cm);
-  get diagnostics crossed = row_count;
-
-  if crossed = 0 then
-    return jsonb_build_object('alerts', 0, 'jobs', 0);
+  -- The scan's movers that moved at all (1 %: the lowest threshold) on any window.
+  insert into pg_temp.alert_moved
+  select m.instrument_id, m.symbol, m.exchange, m.price, m.ts,
+         private.exchange_selection(m.exchange, m.exchange_type, m.source),
+         m.pct, m.pct_10sec, m.pct_5min, m.pct_10min, m.pct_15min, m.pct_20min, m.pct_25min, m.pct_30min, 0, 0
+  from public.movers m
+  where m.ts = enqueue_alerts.scanned_at
+    and greatest(abs(m.pct), abs(coalesce(m.pct_10sec, 0)), abs(coalesce(m.pct_5min, 0)),
+                 abs(coalesce(m.pct_10min, 0)), abs(coalesce(m.pct_15min, 0)), abs(coalesce(m.pct_20min, 0)),
+                 abs(coalesce(m.pct_25min, 0)), abs(coalesce(m.pct_30min, 0))) >= 1;
+  if not found then
+    outcome := jsonb_build_object('alerts', 0, 'jobs', 0);
+    update private.alert_scans s set result = outcome where s.scanned_at = enqueue_alerts.scanned_at;
+    return outcome;
   end if;
 
-  insert into private.alert_marks as k (user_id, instrument_id, direction, last_price, last_alert_at)
-  select a.user_id, a.instrument_id, a.direction, a.price, enqueue_alerts.scanned_at from pg_temp.alert_hits a
-  on conflict (user_id, instrument_id, direction)
-    do update set last_price = excluded.last_price, last_alert_at = excluded.last_alert_at;
+  -- Subscribers, with what decides their alerts in this scan. Quiet hours narrow the directions
+  -- to dumps (when let through) or leave the user out.
+  insert into pg_temp.alert_subs
+  select x.*,
+         dense_rank() over (order by x.w, x.t, x.ex, x.dirs, x.cd, x.cm, x.step, x.rules, x.state_id),
+         -- The daily cap: 'alert', 'last' (the alert that reaches the cap carries the one notice),
+         -- or 'capped' (nothing until the user's next day).
+         case when x.cap is null or x.sent + 1 < x.cap then 'alert'
+              when x.capped_day is distinct from x.day then 'last'
+              else 'capped' end
+  from (
+    select p.id as user_id, p.selected_window_minutes as w, p.user_threshold as t, p.selected_exchanges as ex,
+           case when not q.quiet then p.alert_directions else 'dump' end as dirs,
+           p.alert_cooldown_minutes as cd, p.alert_confluence_min as cm, p.alert_escalation_step as step,
+           coalesce(r.rules, '') as rules, coalesce(us.state_id, 0) as state_id, p.alert_daily_cap as cap,
+           q.day, case when us.day = q.day then us.sent_today else 0 end as sent, us.capped_day,
+           p.email_alert, p.discord_webhook_url, p.telegram_chat_id, p.alert_unsubscribe_token
+    from public.profiles p
+    cross join lateral (
+      select p.alert_quiet_start is not null
+               and private.in_quiet_hours(enqueue_alerts.scanned_at, p.time_zone, p.alert_quiet_start, p.alert_quiet_end) as quiet,
+             (enqueue_alerts.scanned_at at time zone coalesce(p.time_zone, 'UTC'))::date as day) q
+    left join private.alert_user_state us on us.user_id = p.id
+    left join (
+      select sr.user_id,
+             string_agg(sr.symbol || '=' || coalesce(sr.threshold::text, '')
+                          || case when sr.muted_until > enqueue_alerts.scanned_at then ':muted' else '' end,
+                        ',' order by sr.symbol) as rules
+      from public.alert_symbol_rules sr
+      where sr.threshold is not null or sr.muted_until > enqueue_alerts.scanned_at
+      group by sr.user_id
+    ) r on r.user_id = p.id
+    where p.plan = 'enterprise' and p.subscription_active and not p.banned
+      and (p.email_alert is not null or p.discord_webhook_url is not null or p.telegram_chat_id is not null)
+      -- Quiet hours narrow the directions to dumps (when let through) or leave the user out.
+      and (not q.quiet or (p.alert_quiet_dumps and p.alert_directions in ('dump', 'both')))
+  ) x;
 
-  -- A digest lists the digest_items largest moves and counts the rest (a message cannot show
-  -- 200 symbols: Telegram stops at 4,096 characters, a Discord embed at 4,096).
+  -- Groups: users whose alerts in this scan are necessarily the same.
+  insert into pg_temp.alert_groups
+  select s.gid, s.w, s.t, s.ex, s.dirs, s.cd, s.cm, s.step, s.rules, s.state_id, min(s.user_id::text)::uuid, 0, null
+  from pg_temp.alert_subs s
+  group by s.gid, s.w, s.t, s.ex, s.dirs, s.cd, s.cm, s.step, s.rules, s.state_id;
+
+  -- Confluence: the strategies agreeing with each mover, counted once per mover.
+  if exists (select 1 from pg_temp.alert_groups g where g.cm > 0) then
+    update pg_temp.alert_moved m set
+      bull = (select count(distinct g.strategy) from public.strategy_signals g
+              where g.symbol = m.symbol and g.exchange = m.exchange and g.signal = 'bullish'
+                and g.computed_at > enqueue_alerts.scanned_at - confluence_span),
+      bear = (select count(distinct g.strategy) from public.strategy_signals g
+              where g.symbol = m.symbol and g.exchange = m.exchange and g.signal = 'bearish'
+                and g.computed_at > enqueue_alerts.scanned_at - confluence_span);
+  end if;
+
+  -- The crossings, once per group: threshold (own per symbol, else the user's), mute, direction,
+  -- confluence, and the group's state (cooldown; within a pump the escalation step, or without
+  -- one a new move of the threshold since the alerted price).
+  insert into pg_temp.alert_ghits
+  select g.gid, m.instrument_id, m.symbol, m.exchange, d.direction, round(mv.move, 2), m.price, m.ts, g.w
+  from pg_temp.alert_groups g
+  join pg_temp.alert_moved m on m.sel = any (g.ex)
+  cross join lateral (select coalesce(case g.w when 0 then m.p0 when 5 then m.p5 when 10 then m.p10
+                                               when 15 then m.p15 when 20 then m.p20 when 25 then m.p25
+                                               when 30 then m.p30 end, m.pct) as move) mv
+  cross join lateral (select case when mv.move > 0 then 'pump' else 'dump' end as direction) d
+  left join public.alert_symbol_rules r on r.user_id = g.rep and r.symbol = m.symbol
+  where (r.muted_until is null or r.muted_until <= enqueue_alerts.scanned_at)
+    and abs(mv.move) >= coalesce(r.threshold, g.t)
+    and (g.dirs = 'both' or g.dirs = d.direction)
+    and (g.cm = 0 or (case d.direction when 'pump' then m.bull else m.bear end) >= g.cm)
+    and not exists (
+      select 1 from private.alert_state_marks k
+      where k.state_id = g.state_id and k.instrument_id = m.instrument_id and k.direction = d.direction
+        and k.last_alert_at > enqueue_alerts.scanned_at - make_interval(mins => g.cd) - pump_gap
+        and (k.last_alert_at > enqueue_alerts.scanned_at - make_interval(mins => g.cd)
+             or (g.step > 0 and abs(mv.move) < abs(k.last_move) + g.step)
+             or (g.step = 0 and abs(m.price - k.last_price) / nullif(k.last_price, 0) * 100
+                                < coalesce(r.threshold, g.t))));
+
+  update pg_temp.alert_groups g set n = h.n
+  from (select h.gid, count(*)::int as n from pg_temp.alert_ghits h group by h.gid) h
+  where h.gid = g.gid;
+
+  -- New states for the groups whose users are alerted: the old marks still in force, and the
+  -- marks of this scan.
+  update pg_temp.alert_groups g set new_state = nextval('private.alert_state_ids')
+  where g.n > 0 and exists (select 1 from pg_temp.alert_subs s where s.gid = g.gid and s.status in ('alert', 'last'));
+  insert into private.alert_state_marks (state_id, instrument_id, direction, last_price, last_move, last_alert_at)
+  select g.new_state, k.instrument_id, k.direction, k.last_price, k.last_move, k.last_alert_at
+  from pg_temp.alert_groups g
+  join private.alert_state_marks k on k.state_id = g.state_id
+  where g.new_state is not null
+    and k.last_alert_at > enqueue_alerts.scanned_at - make_interval(mins => g.cd) - pump_gap
+    and not exists (select 1 from pg_temp.alert_ghits h
+                    where h.gid = g.gid and h.instrument_id = k.instrument_id and h.direction = k.direction)
+  union all
+  select g.new_state, h.instrument_id, h.direction, h.price, h.move, enqueue_alerts.scanned_at
+  from pg_temp.alert_groups g join pg_temp.alert_ghits h on h.gid = g.gid
+  where g.new_state is not null;
+
+  insert into private.alert_user_state as u (user_id, state_id, day, sent_today, capped_day)
+  select s.user_id, g.new_state, s.day, s.sent + 1, case when s.status = 'last' then s.day end
+  from pg_temp.alert_subs s join pg_temp.alert_groups g on g.gid = s.gid
+  where g.new_state is not null and s.status in ('alert', 'last')
+  on conflict (user_id) do update
+    set state_id = excluded.state_id, day = excluded.day, sent_today = excluded.sent_today,
+        capped_day = coalesce(excluded.capped_day, u.capped_day);
+
+  -- States nobody is in any more.
+  delete from private.alert_state_marks k
+  where k.state_id in (
+    select g.state_id from pg_temp.alert_groups g where g.new_state is not null and g.state_id <> 0
+    except
+    select u.state_id from private.alert_user_state u where u.state_id is not null);
+
+  select coalesce(sum(g.n), 0)::int into crossed
+  from pg_temp.alert_subs s join pg_temp.alert_groups g on g.gid = s.gid
+  where g.n > 0 and s.status in ('alert', 'last');
+  if crossed = 0 then
+    outcome := jsonb_build_object('alerts', 0, 'jobs', 0);
+    update private.alert_scans s set result = outcome where s.scanned_at = enqueue_alerts.scanned_at;
+    return outcome;
+  end if;
+
+  -- The messages, built once per group. A digest lists the digest_items largest moves and
+  -- counts the rest (Telegram stops at 4,096 characters, a Discord embed at 4,096); below
+  -- digest_from symbols, one message per symbol.
   with ranked as (
-    select a.*, row_number() over (partition by a.user_id order by abs(a.pct) desc, a.symbol) as rk,
-           count(*) over (partition by a.user_id) as n
-    from pg_temp.alert_hits a
+    select h.*, row_number() over (partition by h.gid order by abs(h.move) desc, h.symbol) as rk
+    from pg_temp.alert_ghits h
+    where exists (select 1 from pg_temp.alert_groups g where g.gid = h.gid and g.new_state is not null)
   ),
-  per_user as (
-    select r.user_id, max(r.n) as n,
-           jsonb_agg(jsonb_build_object(
+  items as (
+    select r.gid, r.rk, jsonb_build_object(
              'instrumentId', r.instrument_id, 'symbol', r.symbol, 'exchange', r.exchange,
-             'direction', r.direction, 'pct', r.pct, 'windowMinutes', r.window_minutes,
-             'price', r.price, 'ts', r.ts) order by r.rk) as items,
-           max(r.email) as email, max(r.discord) as discord, max(r.telegram) as telegram,
-           (array_agg(r.token))[1] as token
-    from ranked r where r.rk <= digest_items group by r.user_id
+             'direction', r.direction, 'pct', r.move, 'windowMinutes', r.w,
+             'price', r.price, 'ts', r.ts) as item, r.instrument_id, r.direction
+    from ranked r where r.rk <= digest_items
   ),
-  messages as (
-    -- Below digest_from symbols: one message per symbol; from digest_from on: one digest.
-    select u.user_id, u.email, u.discord, u.telegram, u.token, u.n,
-           'digest' as shape, u.items, 'digest:' || extract(epoch from enqueue_alerts.scanned_at)::text as key
-    from per_user u where u.n >= digest_from
+  built as (
+    select i.gid, 1 as seq, 'digest:' || epoch as key,
+           jsonb_build_object('shape', 'digest', 'items', jsonb_agg(i.item order by i.rk), 'total', g.n) as payload
+    from items i join pg_temp.alert_groups g on g.gid = i.gid
+    where g.n >= digest_from
+    group by i.gid, g.n
     union all
-    select u.user_id, u.email, u.discord, u.telegram, u.token, 1, 'single', jsonb_build_array(i.item),
-           'alert:' || (i.item ->> 'instrumentId') || ':' || (i.item ->> 'direction') || ':'
-             || extract(epoch from enqueue_alerts.scanned_at)::text
-    from per_user u cross join lateral jsonb_array_elements(u.items) as i (item) where u.n < digest_from
+    select i.gid, i.rk::int, 'alert:' || i.instrument_id || ':' || i.direction || ':' || epoch,
+           jsonb_build_object('shape', 'single', 'items', jsonb_build_array(i.item), 'total', 1)
+    from items i join pg_temp.alert_groups g on g.gid = i.gid
+    where g.n < digest_from
+  ),
+  stored as (
+    insert into private.alert_messages (scanned_at, payload)
+    select enqueue_alerts.scanned_at, b.payload || jsonb_build_object('gid', b.gid, 'seq', b.seq) from built b
+    returning id, payload
   )
-  insert into private.outbox (kind, channel, user_id, dedup_key, payload)
-  select 'market_alert', ch.channel, m.user_id, m.user_id || ':' || ch.channel || ':' || m.key,
-         jsonb_build_object('shape', m.shape, 'items', m.items, 'total', m.n,
-                            'scannedAt', enqueue_alerts.scanned_at, 'unsubscribeToken', m.token)
-  from messages m
-  cross join lateral (values ('email', m.email), ('discord', m.discord), ('telegram', m.telegram)) as ch (channel, target)
-  where ch.target is not null
-  order by m.user_id
-  on conflict (dedup_key) do nothing;
-  get diagnostics jobs = row_count;
+  insert into pg_temp.alert_msgs
+  select (st.payload ->> 'gid')::bigint, (st.payload ->> 'seq')::int, b.key, st.id
+  from stored st join built b on b.gid = (st.payload ->> 'gid')::bigint and b.seq = (st.payload ->> 'seq')::int;
+  update private.alert_messages m set payload = m.payload - 'gid' - 'seq'
+  where m.id in (select a.message_id from pg_temp.alert_msgs a);
+
+  -- One job per user, channel and message; every user's first message before anyone's second
+  -- (ids follow the insert).
+  for ordinal in 1 .. digest_from - 1 loop
+    insert into private.outbox (kind, channel, user_id, dedup_key, payload, seq, message_id)
+    select 'market_alert', ch.channel, s.user_id, s.user_id || ':' || ch.channel || ':' || m.key,
+           case when s.status = 'last'
+                then jsonb_build_object('scannedAt', enqueue_alerts.scanned_at, 'unsubscribeToken', s.token,
+                                        'capReached', true, 'dailyCap', s.cap)
+                else jsonb_build_object('scannedAt', enqueue_alerts.scanned_at, 'unsubscribeToken', s.token) end,
+           m.seq, m.message_id
+    from pg_temp.alert_subs s
+    join pg_temp.alert_groups g on g.gid = s.gid and g.new_state is not null
+    join pg_temp.alert_msgs m on m.gid = s.gid and m.seq = ordinal
+    cross join lateral (values ('email', s.email), ('discord', s.discord), ('telegram', s.telegram)) as ch (channel, target)
+    where s.status in ('alert', 'last') and ch.target is not null
+    on conflict (dedup_key) do nothing;
+    get diagnostics added = row_count;
+    jobs := jobs + added;
+  end loop;
 
   if jobs > 0 then
     perform pg_catalog.pg_notify('outbox', jobs::text);
   end if;
-  return jsonb_build_object('alerts', crossed, 'jobs', jobs);
+  outcome := jsonb_build_object('alerts', crossed, 'jobs', jobs);
+  update private.alert_scans s set result = outcome where s.scanned_at = enqueue_alerts.scanned_at;
+  return outcome;
 end;
 $$;
 
 -- comment on function public.enqueue_alerts(scanned_at timestamp with time zone)
-COMMENT ON FUNCTION public.enqueue_alerts(scanned_at timestamp with time zone) IS 'After a scan: the movers that cross each subscriber''s threshold become outbox jobs (service role).';
+COMMENT ON FUNCTION public.enqueue_alerts(scanned_at timestamp with time zone) IS 'After a scan: the movers that cross subscribers'' rules become outbox jobs, once per scan (service role).';
 
 -- function public.fail_outbox(bigint, text, text, numeric, boolean)
 CREATE FUNCTION public.fail_outbox(job_id bigint, worker text, error text, retry_after_seconds numeric DEFAULT NULL::numeric, permanent boolean DEFAULT false) RETURNS text
@@ -433,9 +686,11 @@ begin
   update private.outbox o
     set status = case when permanent or o.attempts >= 8 then 'failed' else 'pending' end,
         last_error = left(coalesce(error, 'unknown error'), 500),
+        send_started_at = null,
         next_attempt_at = now() + make_interval(secs => greatest(
           coalesce(retry_after_seconds, 0), least(600, 5 * power(2, greatest(o.attempts - 1, 0))))::double precision)
-  where o.id = job_id and o.status = 'sending' and o.claimed_by = worker
+  where o.id = job_id and o.claimed_by = worker
+    and (o.status = 'sending' or (o.status = 'in_doubt' and o.send_started_at is not null))
   returning o.status into result;
   return result;
 end;
@@ -501,42 +756,70 @@ begin
 end;
 $$;
 
--- table private.alert_marks
-CREATE TABLE private.alert_marks (
-    user_id uuid NOT NULL,
+-- table private.alert_messages
+CREATE TABLE private.alert_messages (
+    id bigint NOT NULL,
+    scanned_at timestamp with time zone NOT NULL,
+    payload jsonb NOT NULL
+);
+
+-- comment on table private.alert_messages
+COMMENT ON TABLE private.alert_messages IS 'Market alert messages shared by the jobs of one group of users in one scan.';
+
+-- sequence private.alert_messages_id_seq
+ALTER TABLE private.alert_messages ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME private.alert_messages_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+-- table private.alert_scans
+CREATE TABLE private.alert_scans (
+    scanned_at timestamp with time zone NOT NULL,
+    enqueued_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    result jsonb
+);
+
+-- comment on table private.alert_scans
+COMMENT ON TABLE private.alert_scans IS 'Scans whose alerts were enqueued (a second call for one scan is a no-op).';
+
+-- sequence private.alert_state_ids
+CREATE SEQUENCE private.alert_state_ids
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+-- table private.alert_state_marks
+CREATE TABLE private.alert_state_marks (
+    state_id bigint NOT NULL,
     instrument_id bigint NOT NULL,
     direction text NOT NULL,
     last_price numeric NOT NULL,
+    last_move numeric NOT NULL,
     last_alert_at timestamp with time zone NOT NULL,
-    CONSTRAINT alert_marks_direction_check CHECK ((direction = ANY (ARRAY['pump'::text, 'dump'::text])))
+    CONSTRAINT alert_state_marks_direction_check CHECK ((direction = ANY (ARRAY['pump'::text, 'dump'::text])))
 );
 
--- comment on table private.alert_marks
-COMMENT ON TABLE private.alert_marks IS 'The last alert per user, instrument and direction (cooldown and re-move rule).';
+-- comment on table private.alert_state_marks
+COMMENT ON TABLE private.alert_state_marks IS 'The last alert per cooldown state, instrument and direction (shared by the users in that state).';
 
--- table private.outbox
-CREATE TABLE private.outbox (
-    id bigint NOT NULL,
-    kind text NOT NULL,
-    channel text NOT NULL,
-    user_id uuid,
-    dedup_key text NOT NULL,
-    payload jsonb NOT NULL,
-    status text DEFAULT 'pending'::text NOT NULL,
-    attempts integer DEFAULT 0 NOT NULL,
-    next_attempt_at timestamp with time zone DEFAULT now() NOT NULL,
-    claimed_by text,
-    last_error text,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    sent_at timestamp with time zone,
-    CONSTRAINT outbox_channel_check CHECK ((channel = ANY (ARRAY['email'::text, 'discord'::text, 'telegram'::text]))),
-    CONSTRAINT outbox_dedup_key_check CHECK (((char_length(dedup_key) >= 1) AND (char_length(dedup_key) <= 300))),
-    CONSTRAINT outbox_kind_check CHECK ((kind ~ '^[a-z][a-z_]{0,39}$'::text)),
-    CONSTRAINT outbox_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'sending'::text, 'sent'::text, 'failed'::text, 'cancelled'::text])))
-);
+-- table private.alert_user_state
+CREATE TABLE private.alert_user_state (
+    user_id uuid NOT NULL,
+    state_id bigint,
+    day date,
+    sent_today integer DEFAULT 0 NOT NULL,
+    capped_day date
+)
+WITH (fillfactor='70');
 
--- comment on table private.outbox
-COMMENT ON TABLE private.outbox IS 'Messages to the outside world (alerts, service e-mails), delivered by the deliver-alerts workers.';
+-- comment on table private.alert_user_state
+COMMENT ON TABLE private.alert_user_state IS 'Per user: the cooldown state it is in, and the daily cap''s count.';
 
 -- sequence private.outbox_id_seq
 ALTER TABLE private.outbox ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
@@ -563,9 +846,21 @@ CREATE TABLE public.alert_symbol_rules (
 -- comment on table public.alert_symbol_rules
 COMMENT ON TABLE public.alert_symbol_rules IS 'A user''s own alert threshold for a symbol, and mutes until a time.';
 
--- constraint private.alert_marks alert_marks_pkey
-ALTER TABLE ONLY private.alert_marks
-    ADD CONSTRAINT alert_marks_pkey PRIMARY KEY (user_id, instrument_id, direction);
+-- constraint private.alert_messages alert_messages_pkey
+ALTER TABLE ONLY private.alert_messages
+    ADD CONSTRAINT alert_messages_pkey PRIMARY KEY (id);
+
+-- constraint private.alert_scans alert_scans_pkey
+ALTER TABLE ONLY private.alert_scans
+    ADD CONSTRAINT alert_scans_pkey PRIMARY KEY (scanned_at);
+
+-- constraint private.alert_state_marks alert_state_marks_pkey
+ALTER TABLE ONLY private.alert_state_marks
+    ADD CONSTRAINT alert_state_marks_pkey PRIMARY KEY (state_id, instrument_id, direction);
+
+-- constraint private.alert_user_state alert_user_state_pkey
+ALTER TABLE ONLY private.alert_user_state
+    ADD CONSTRAINT alert_user_state_pkey PRIMARY KEY (user_id);
 
 -- constraint private.outbox outbox_dedup_key_key
 ALTER TABLE ONLY private.outbox
@@ -587,8 +882,26 @@ ALTER TABLE ONLY public.alerts_sent
 ALTER TABLE ONLY public.alerts_sent
     ADD CONSTRAINT alerts_sent_pkey PRIMARY KEY (id);
 
+-- index private.alert_messages_scanned_idx
+CREATE INDEX alert_messages_scanned_idx ON private.alert_messages USING btree (scanned_at);
+
+-- index private.alert_state_marks_age_idx
+CREATE INDEX alert_state_marks_age_idx ON private.alert_state_marks USING btree (last_alert_at);
+
 -- index private.outbox_due_idx
 CREATE INDEX outbox_due_idx ON private.outbox USING btree (next_attempt_at, id) WHERE (status = ANY (ARRAY['pending'::text, 'sending'::text]));
+
+-- index private.outbox_fair_idx
+CREATE INDEX outbox_fair_idx ON private.outbox USING btree (channel, created_at, seq, id) WHERE (status = ANY (ARRAY['pending'::text, 'sending'::text]));
+
+-- index private.outbox_finished_idx
+CREATE INDEX outbox_finished_idx ON private.outbox USING btree (COALESCE(sent_at, created_at)) WHERE (status = ANY (ARRAY['sent'::text, 'failed'::text, 'cancelled'::text]));
+
+-- index private.outbox_message_idx
+CREATE INDEX outbox_message_idx ON private.outbox USING btree (message_id) WHERE (message_id IS NOT NULL);
+
+-- index private.outbox_recent_idx
+CREATE INDEX outbox_recent_idx ON private.outbox USING btree (channel, created_at) WHERE (status = ANY (ARRAY['sent'::text, 'failed'::text, 'in_doubt'::text]));
 
 -- index public.alerts_sent_created_idx
 CREATE INDEX alerts_sent_created_idx ON public.alerts_sent USING btree (created_at DESC);
@@ -596,13 +909,16 @@ CREATE INDEX alerts_sent_created_idx ON public.alerts_sent USING btree (created_
 -- index public.alerts_sent_user_idx
 CREATE INDEX alerts_sent_user_idx ON public.alerts_sent USING btree (user_id, created_at DESC);
 
--- fk constraint private.alert_marks alert_marks_instrument_id_fkey
-ALTER TABLE ONLY private.alert_marks
-    ADD CONSTRAINT alert_marks_instrument_id_fkey FOREIGN KEY (instrument_id) REFERENCES public.instruments(id) ON DELETE CASCADE;
+-- trigger private.outbox outbox_expand_message
+CREATE TRIGGER outbox_expand_message BEFORE UPDATE ON private.outbox FOR EACH ROW WHEN (((new.message_id IS NOT NULL) AND (new.status = 'sending'::text) AND (NOT (old.payload ? 'items'::text)))) EXECUTE FUNCTION private.outbox_expand_message();
 
--- fk constraint private.alert_marks alert_marks_user_id_fkey
-ALTER TABLE ONLY private.alert_marks
-    ADD CONSTRAINT alert_marks_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+-- fk constraint private.alert_state_marks alert_state_marks_instrument_id_fkey
+ALTER TABLE ONLY private.alert_state_marks
+    ADD CONSTRAINT alert_state_marks_instrument_id_fkey FOREIGN KEY (instrument_id) REFERENCES public.instruments(id) ON DELETE CASCADE;
+
+-- fk constraint private.alert_user_state alert_user_state_user_id_fkey
+ALTER TABLE ONLY private.alert_user_state
+    ADD CONSTRAINT alert_user_state_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 -- fk constraint private.outbox outbox_user_id_fkey
 ALTER TABLE ONLY private.outbox
@@ -616,8 +932,17 @@ ALTER TABLE ONLY public.alert_symbol_rules
 ALTER TABLE ONLY public.alerts_sent
     ADD CONSTRAINT alerts_sent_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE SET NULL;
 
--- row security private.alert_marks
-ALTER TABLE private.alert_marks ENABLE ROW LEVEL SECURITY;
+-- row security private.alert_messages
+ALTER TABLE private.alert_messages ENABLE ROW LEVEL SECURITY;
+
+-- row security private.alert_scans
+ALTER TABLE private.alert_scans ENABLE ROW LEVEL SECURITY;
+
+-- row security private.alert_state_marks
+ALTER TABLE private.alert_state_marks ENABLE ROW LEVEL SECURITY;
+
+-- row security private.alert_user_state
+ALTER TABLE private.alert_user_state ENABLE ROW LEVEL SECURITY;
 
 -- row security private.outbox
 ALTER TABLE private.outbox ENABLE ROW LEVEL SECURITY;
@@ -658,6 +983,12 @@ REVOKE ALL ON FUNCTION private.invoke_function(url_name text) FROM PUBLIC;
 -- grants on function private.invoke_scan()
 REVOKE ALL ON FUNCTION private.invoke_scan() FROM PUBLIC;
 
+-- grants on function private.invoke_source_scan(sources text[])
+REVOKE ALL ON FUNCTION private.invoke_source_scan(sources text[]) FROM PUBLIC;
+
+-- grants on function private.outbox_expand_message()
+REVOKE ALL ON FUNCTION private.outbox_expand_message() FROM PUBLIC;
+
 -- grants on function private.outbox_target(kind text, channel text, user_id uuid)
 REVOKE ALL ON FUNCTION private.outbox_target(kind text, channel text, user_id uuid) FROM PUBLIC;
 
@@ -669,6 +1000,10 @@ GRANT ALL ON FUNCTION private.schedule_delivery() TO service_role;
 REVOKE ALL ON FUNCTION private.schedule_scan(seconds integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.schedule_scan(seconds integer) TO service_role;
 
+-- grants on function private.schedule_source_scan(source text, seconds integer)
+REVOKE ALL ON FUNCTION private.schedule_source_scan(source text, seconds integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.schedule_source_scan(source text, seconds integer) TO service_role;
+
 -- grants on function private.vault_secret(secret_name text)
 REVOKE ALL ON FUNCTION private.vault_secret(secret_name text) FROM PUBLIC;
 
@@ -677,9 +1012,9 @@ GRANT SELECT,REFERENCES,TRIGGER ON TABLE public.alerts_sent TO anon;
 GRANT SELECT,REFERENCES,TRIGGER ON TABLE public.alerts_sent TO authenticated;
 GRANT ALL ON TABLE public.alerts_sent TO service_role;
 
--- grants on function public.claim_outbox(worker text, max_jobs integer, lease_seconds integer)
-REVOKE ALL ON FUNCTION public.claim_outbox(worker text, max_jobs integer, lease_seconds integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.claim_outbox(worker text, max_jobs integer, lease_seconds integer) TO service_role;
+-- grants on function public.claim_outbox(worker text, max_jobs integer, lease_seconds integer, only_channel text)
+REVOKE ALL ON FUNCTION public.claim_outbox(worker text, max_jobs integer, lease_seconds integer, only_channel text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.claim_outbox(worker text, max_jobs integer, lease_seconds integer, only_channel text) TO service_role;
 
 -- grants on function public.complete_outbox(job_id bigint, worker text, recipient text)
 REVOKE ALL ON FUNCTION public.complete_outbox(job_id bigint, worker text, recipient text) FROM PUBLIC;

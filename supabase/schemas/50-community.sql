@@ -426,14 +426,23 @@ CREATE TRIGGER group_members_moved_authorization_changed AFTER UPDATE OF group_i
 -- trigger public.groups groups_add_creator
 CREATE TRIGGER groups_add_creator AFTER INSERT ON public.groups FOR EACH ROW EXECUTE FUNCTION private.add_group_creator();
 
+-- trigger public.groups groups_write_limit
+CREATE TRIGGER groups_write_limit BEFORE INSERT ON public.groups FOR EACH ROW EXECUTE FUNCTION private.limit_social_write();
+
 -- trigger public.messages messages_broadcast
 CREATE TRIGGER messages_broadcast AFTER INSERT OR DELETE OR UPDATE ON public.messages FOR EACH ROW EXECUTE FUNCTION private.broadcast_group_message();
 
 -- trigger public.messages messages_touch_updated_at
 CREATE TRIGGER messages_touch_updated_at BEFORE UPDATE ON public.messages FOR EACH ROW EXECUTE FUNCTION private.touch_updated_at();
 
+-- trigger public.messages messages_write_limit
+CREATE TRIGGER messages_write_limit BEFORE INSERT ON public.messages FOR EACH ROW EXECUTE FUNCTION private.limit_social_write();
+
 -- trigger public.user_reports user_reports_snapshot_message
 CREATE TRIGGER user_reports_snapshot_message BEFORE INSERT ON public.user_reports FOR EACH ROW EXECUTE FUNCTION private.user_reports_snapshot_message();
+
+-- trigger public.user_reports user_reports_write_limit
+CREATE TRIGGER user_reports_write_limit BEFORE INSERT ON public.user_reports FOR EACH ROW EXECUTE FUNCTION private.limit_social_write();
 
 -- fk constraint public.group_members group_members_group_id_fkey
 ALTER TABLE ONLY public.group_members

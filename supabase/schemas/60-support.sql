@@ -158,6 +158,26 @@ CREATE TABLE public.support_tickets (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     awaiting_admin boolean DEFAULT true NOT NULL,
+    support_plan public.plan DEFAULT 'none'::public.plan NOT NULL,
+    response_due_at timestamp with time zone DEFAULT (now() + '72:00:00'::interval) NOT NULL,
+    first_response_at timestamp with time zone,
+    overdue_notified_at timestamp with time zone,
+    desk_rank smallint GENERATED ALWAYS AS (
+CASE
+    WHEN (awaiting_admin AND (status = ANY (ARRAY['open'::public.ticket_status, 'in_progress'::public.ticket_status]))) THEN
+    CASE support_plan
+        WHEN 'enterprise'::public.plan THEN 3
+        WHEN 'pro'::public.plan THEN 2
+        WHEN 'basic'::public.plan THEN 1
+        ELSE 0
+    END
+    ELSE '-1'::integer
+END) STORED,
+    desk_waiting_since timestamp with time zone GENERATED ALWAYS AS (
+CASE
+    WHEN (awaiting_admin AND (status = ANY (ARRAY['open'::public.ticket_status, 'in_progress'::public.ticket_status]))) THEN created_at
+    ELSE NULL::timestamp with time zone
+END) STORED,
     CONSTRAINT support_tickets_content_check CHECK (((char_length(btrim(content, ' 	
 v'::text)) >= 10) AND (char_length(btrim(content, ' 	
 v'::text)) <= 2000))),
@@ -171,6 +191,21 @@ COMMENT ON TABLE public.support_tickets IS 'Support tickets with unique, increas
 
 -- comment on column public.support_tickets.awaiting_admin
 COMMENT ON COLUMN public.support_tickets.awaiting_admin IS 'True while the latest word is the owner''s (new ticket or owner reply); set by the database.';
+
+-- comment on column public.support_tickets.support_plan
+COMMENT ON COLUMN public.support_tickets.support_plan IS 'The owner''s active plan when the ticket was opened; sets its priority and target.';
+
+-- comment on column public.support_tickets.response_due_at
+COMMENT ON COLUMN public.support_tickets.response_due_at IS 'When the first answer is due (created_at + the plan''s target).';
+
+-- comment on column public.support_tickets.first_response_at
+COMMENT ON COLUMN public.support_tickets.first_response_at IS 'The first admin reply''s time; set by the database.';
+
+-- comment on column public.support_tickets.overdue_notified_at
+COMMENT ON COLUMN public.support_tickets.overdue_notified_at IS 'When the admins were e-mailed that this Enterprise ticket passed its target.';
+
+-- comment on column public.support_tickets.desk_rank
+COMMENT ON COLUMN public.support_tickets.desk_rank IS 'The desk''s order: the plan''s priority (3 Enterprise … 0 free) while the ticket waits for an admin, else −1.';
 
 -- sequence public.support_ticket_number_seq
 CREATE SEQUENCE public.support_ticket_number_seq
@@ -246,6 +281,9 @@ CREATE INDEX support_tickets_activity_idx ON public.support_tickets USING btree 
 -- index public.support_tickets_awaiting_idx
 CREATE INDEX support_tickets_awaiting_idx ON public.support_tickets USING btree (updated_at DESC) WHERE (awaiting_admin AND (status <> 'closed'::public.ticket_status));
 
+-- index public.support_tickets_desk_idx
+CREATE INDEX support_tickets_desk_idx ON public.support_tickets USING btree (desk_rank DESC, desk_waiting_since, updated_at DESC);
+
 -- index public.support_tickets_user_idx
 CREATE INDEX support_tickets_user_idx ON public.support_tickets USING btree (user_id, created_at DESC);
 
@@ -273,11 +311,17 @@ CREATE TRIGGER support_tickets_broadcast_status AFTER UPDATE OF status ON public
 -- trigger public.support_tickets support_tickets_notify_status
 CREATE TRIGGER support_tickets_notify_status AFTER UPDATE OF status ON public.support_tickets FOR EACH ROW WHEN ((old.status IS DISTINCT FROM new.status)) EXECUTE FUNCTION private.enqueue_ticket_status_email();
 
+-- trigger public.support_tickets support_tickets_set_support_plan
+CREATE TRIGGER support_tickets_set_support_plan BEFORE INSERT ON public.support_tickets FOR EACH ROW EXECUTE FUNCTION private.set_ticket_support_plan();
+
 -- trigger public.support_tickets support_tickets_settle_awaiting
 CREATE TRIGGER support_tickets_settle_awaiting BEFORE UPDATE OF status ON public.support_tickets FOR EACH ROW WHEN ((old.status IS DISTINCT FROM new.status)) EXECUTE FUNCTION private.settle_ticket_awaiting();
 
 -- trigger public.support_tickets support_tickets_touch_updated_at
 CREATE TRIGGER support_tickets_touch_updated_at BEFORE UPDATE ON public.support_tickets FOR EACH ROW EXECUTE FUNCTION private.touch_updated_at();
+
+-- trigger public.support_tickets support_tickets_write_limit
+CREATE TRIGGER support_tickets_write_limit BEFORE INSERT ON public.support_tickets FOR EACH ROW EXECUTE FUNCTION private.limit_social_write();
 
 -- trigger public.ticket_messages ticket_messages_broadcast
 CREATE TRIGGER ticket_messages_broadcast AFTER INSERT ON public.ticket_messages FOR EACH ROW EXECUTE FUNCTION private.broadcast_ticket_message();
@@ -288,8 +332,14 @@ CREATE TRIGGER ticket_messages_notify_owner AFTER INSERT ON public.ticket_messag
 -- trigger public.ticket_messages ticket_messages_prepare
 CREATE TRIGGER ticket_messages_prepare BEFORE INSERT ON public.ticket_messages FOR EACH ROW EXECUTE FUNCTION private.prepare_ticket_message();
 
+-- trigger public.ticket_messages ticket_messages_stamp_first_response
+CREATE TRIGGER ticket_messages_stamp_first_response AFTER INSERT ON public.ticket_messages FOR EACH ROW WHEN (new.is_admin_reply) EXECUTE FUNCTION private.stamp_first_response();
+
 -- trigger public.ticket_messages ticket_messages_track_awaiting
 CREATE TRIGGER ticket_messages_track_awaiting AFTER INSERT ON public.ticket_messages FOR EACH ROW EXECUTE FUNCTION private.track_ticket_awaiting();
+
+-- trigger public.ticket_messages ticket_messages_write_limit
+CREATE TRIGGER ticket_messages_write_limit BEFORE INSERT ON public.ticket_messages FOR EACH ROW EXECUTE FUNCTION private.limit_social_write();
 
 -- trigger public.ticket_notes ticket_notes_broadcast
 CREATE TRIGGER ticket_notes_broadcast AFTER INSERT OR DELETE ON public.ticket_notes FOR EACH ROW EXECUTE FUNCTION private.broadcast_ticket_note();

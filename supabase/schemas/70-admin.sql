@@ -70,6 +70,40 @@ $$;
 -- comment on function public.admin_activity_logs(admin_filter text, action_filter text, target_filter text, max_rows integer)
 COMMENT ON FUNCTION public.admin_activity_logs(admin_filter text, action_filter text, target_filter text, max_rows integer) IS 'Admins: the audit log (admin, action, target, details, IP), newest first, filtered.';
 
+-- function public.admin_alert_delivery_stats()
+CREATE FUNCTION public.admin_alert_delivery_stats() RETURNS TABLE(channel text, sent integer, p50_seconds double precision, p95_seconds double precision, failed integer, in_doubt integer, waiting integer)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if not (select private.is_admin()) then
+    raise exception 'Only administrators can read the delivery figures.' using errcode = '42501';
+  end if;
+  return query
+    with channels(channel) as (values ('email'), ('discord'), ('telegram')),
+    recent as (
+      select o.channel, o.status, extract(epoch from (o.sent_at - o.created_at))::double precision as seconds
+      from private.outbox o
+      where o.created_at > now() - interval '1 hour' and o.status in ('sent', 'failed', 'in_doubt')
+    )
+    select c.channel,
+           (select count(*)::integer from recent r where r.channel = c.channel and r.status = 'sent'),
+           (select percentile_cont(0.5) within group (order by r.seconds) from recent r
+             where r.channel = c.channel and r.status = 'sent'),
+           (select percentile_cont(0.95) within group (order by r.seconds) from recent r
+             where r.channel = c.channel and r.status = 'sent'),
+           (select count(*)::integer from recent r where r.channel = c.channel and r.status = 'failed'),
+           (select count(*)::integer from recent r where r.channel = c.channel and r.status = 'in_doubt'),
+           (select count(*)::integer from private.outbox o
+             where o.channel = c.channel and o.status in ('pending', 'sending'))
+    from channels c
+    order by c.channel;
+end;
+$$;
+
+-- comment on function public.admin_alert_delivery_stats()
+COMMENT ON FUNCTION public.admin_alert_delivery_stats() IS 'The last hour''s alert delivery per channel (enqueue to hand-off p50/p95 in seconds, failures, in doubt, waiting); admins only.';
+
 -- function public.admin_ban_user(uuid, text)
 CREATE FUNCTION public.admin_ban_user(target uuid, reason text) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
@@ -321,22 +355,35 @@ end;
 $$;
 
 -- function public.admin_stats()
-CREATE FUNCTION public.admin_stats() RETURNS TABLE(total_users bigint, active_subscriptions bigint, online_users bigint, recent_signups bigint, total_revenue bigint, banned_users bigint)
+CREATE FUNCTION public.admin_stats() RETURNS TABLE(total_users bigint, active_subscriptions bigint, online_users bigint, recent_signups bigint, total_revenue bigint, banned_users bigint, complimentary_subscriptions bigint, admin_plans bigint)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
     AS $$
 begin
   perform private.require_admin();
   return query
+    with paying as (
+      select distinct on (s.user_id) s.user_id, s.plan
+      from public.billing_subscriptions s
+      join public.profiles p on p.id = s.user_id
+      where s.status = 'active' and s.plan <> 'none' and p.role <> 'admin' and not p.banned
+      order by s.user_id, s.stripe_updated_at desc nulls last, s.updated_at desc
+    )
     select count(*),
-           count(*) filter (where p.subscription_active and p.plan <> 'none' and not p.banned),
+           (select count(*) from paying),
            count(*) filter (where p.last_activity_at > now() - interval '5 minutes'),
            count(*) filter (where p.created_at > now() - interval '7 days'),
-           coalesce(sum(public.plan_price_eur(p.plan)) filter (where p.subscription_active and not p.banned), 0)::bigint,
-           count(*) filter (where p.banned)
+           coalesce((select sum(public.plan_price_eur(x.plan)) from paying x), 0)::bigint,
+           count(*) filter (where p.banned),
+           count(*) filter (where p.subscription_active and p.plan <> 'none' and not p.banned and p.role <> 'admin'
+                              and not exists (select 1 from paying x where x.user_id = p.id)),
+           count(*) filter (where p.subscription_active and p.plan <> 'none' and not p.banned and p.role = 'admin')
     from public.profiles p;
 end;
 $$;
+
+-- comment on function public.admin_stats()
+COMMENT ON FUNCTION public.admin_stats() IS 'Admin figures; revenue and active subscriptions from paying Stripe subscriptions only (decision 0036).';
 
 -- function public.admin_unban_user(uuid)
 CREATE FUNCTION public.admin_unban_user(target uuid) RETURNS void
@@ -403,6 +450,11 @@ REVOKE ALL ON FUNCTION private.require_admin() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.admin_activity_logs(admin_filter text, action_filter text, target_filter text, max_rows integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.admin_activity_logs(admin_filter text, action_filter text, target_filter text, max_rows integer) TO authenticated;
 GRANT ALL ON FUNCTION public.admin_activity_logs(admin_filter text, action_filter text, target_filter text, max_rows integer) TO service_role;
+
+-- grants on function public.admin_alert_delivery_stats()
+REVOKE ALL ON FUNCTION public.admin_alert_delivery_stats() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.admin_alert_delivery_stats() TO authenticated;
+GRANT ALL ON FUNCTION public.admin_alert_delivery_stats() TO service_role;
 
 -- grants on function public.admin_ban_user(target uuid, reason text)
 REVOKE ALL ON FUNCTION public.admin_ban_user(target uuid, reason text) FROM PUBLIC;
