@@ -122,7 +122,19 @@ async function openPostgres(url: string): Promise<Db> {
       return unlisten;
     },
     close: async () => {
-      await Promise.all([sql.end({ timeout: 2 }), connection.close()]);
+      // lite's pool can wait forever for a request the gateway cut off at shutdown (a scan's
+      // enqueue that ran after its answer): give it 5 s, then let the stack stop anyway.
+      let timer: NodeJS.Timeout | undefined;
+      const bounded = new Promise<"timeout">((resolve) => {
+        timer = setTimeout(() => resolve("timeout"), 5_000);
+        timer.unref();
+      });
+      const closed = Promise.all([sql.end({ timeout: 2 }), connection.close()]);
+      const result = await Promise.race([closed, bounded]);
+      clearTimeout(timer);
+      if (result === "timeout") {
+        console.warn("[db] the connection pool did not close within 5 s; stopping without it");
+      }
     },
   };
 }
