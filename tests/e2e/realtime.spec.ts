@@ -44,10 +44,7 @@ declare global {
   }
 }
 
-// FIXME (issue 25, found when the branches were merged): with each venue ingested on its own, a
-// movers broadcast reaches the channel where this test waits for its own client broadcast
-// ({ n: 42 }). The delivery itself works; the test's expectation has to pick its event out.
-test.fixme("realtime-js in Chromium: joins by policy, database broadcasts, binary client broadcasts", async ({
+test("realtime-js in Chromium: joins by policy, database broadcasts, binary client broadcasts", async ({
   page,
 }) => {
   const pageErrors: string[] = [];
@@ -134,7 +131,11 @@ test.fixme("realtime-js in Chromium: joins by policy, database broadcasts, binar
       `group:${DEX_HUNTERS}:UPDATE`,
       `group:${DEX_HUNTERS}:DELETE`,
     ]);
-  const events = await page.evaluate(() => window.rt.events);
+  // The market channel's scans (one broadcast per venue ingest) arrive in between; the
+  // assertions below are about this test's own events, in their order.
+  const events = await page.evaluate(() =>
+    window.rt.events.filter((e) => !e.topic.startsWith("market")),
+  );
   expect(events[0]!.payload).toEqual({ n: 42 });
   expect(events[1]!.payload).toMatchObject({
     record: { id: result.id, content: "Hello from Chromium" },
