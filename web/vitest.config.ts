@@ -13,6 +13,8 @@ export default defineConfig((env) =>
       test: {
         root: repoRoot,
         environment: "jsdom",
+        // See asyncUtilTimeout in src/testing/setup.ts: outcomes, not deadlines.
+        testTimeout: 30_000,
         include: [
           "web/src/**/*.test.{ts,tsx}",
           "web/*.test.ts",

@@ -1,10 +1,14 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { toast } from "sonner";
 import { afterEach, vi } from "vitest";
 import { i18n } from "@/i18n/i18n";
 import { resources } from "@/i18n/resources";
 import { supabaseMock } from "./supabase-mock";
+
+// findBy/waitFor wait for an outcome, not for a deadline: a route's first lazy import takes over a
+// second on a loaded 2-core CI machine, past Testing Library's default of 1 s.
+configure({ asyncUtilTimeout: 10_000 });
 
 // No test talks to a real Supabase: every import of the client gets the in-memory mock.
 vi.mock("@/lib/supabase", async () => {
