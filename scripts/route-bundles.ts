@@ -12,13 +12,13 @@ export const KB = 1024;
 /**
  * Budgets in gzipped bytes of JavaScript (decision 0027): issue 19's 150 KB for the landing page
  * and 300 KB for the dashboard and every other route. The ticket page (its form, thread, status
- * controls and live hooks) has a ceiling of 311 KB (310 before issue 28) that may only go down.
+ * controls and live hooks) has a ceiling of 304 KB that may only go down (310 before issue 28,
+ * 311 after it; the desk's status select and internal notes now load for administrators only).
  */
 export const LANDING_TARGET = 150 * KB;
 export const JS_BUDGETS: Record<string, number> = {
   "/": LANDING_TARGET,
-  // 311 KB after the shared price formatter and chart components of issue 28 (+0.7 KB); to be won back.
-  "/support/ticket/:id": 311 * KB,
+  "/support/ticket/:id": 304 * KB,
 };
 export const DEFAULT_JS_BUDGET = 300 * KB;
 

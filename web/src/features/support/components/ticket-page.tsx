@@ -1,3 +1,4 @@
+import { lazy, Suspense } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeftIcon } from "lucide-react";
 import { useTranslation } from "react-i18next";
@@ -12,13 +13,20 @@ import { isSessionExpiredError } from "@/lib/session-expired";
 import { supportQueries } from "../api/queries";
 import { useTicketStream } from "../hooks/use-ticket-stream";
 import { acceptsReplies, formatDateTime, targetHours, waitsForAdmin } from "../utils/ticket-values";
-import { InternalNotes } from "./internal-notes";
 import { ReplyForm } from "./reply-form";
 import { ResponseTimer } from "./response-timer";
 import { SupportPlanBadge } from "./support-plan-badge";
 import { TicketPriorityBadge, TicketStatusBadge } from "./ticket-badges";
-import { TicketStatusSelect } from "./ticket-status-select";
 import { TicketThread } from "./ticket-thread";
+
+// The desk's controls (status select, internal notes) load for administrators only: a user's
+// ticket page does not download them (decision 0027's budget).
+const TicketStatusSelect = lazy(() =>
+  import("./ticket-status-select").then((m) => ({ default: m.TicketStatusSelect })),
+);
+const InternalNotes = lazy(() =>
+  import("./internal-notes").then((m) => ({ default: m.InternalNotes })),
+);
 
 /**
  * /support/ticket/:id — the conversation. Replies and status changes arrive live on
@@ -124,11 +132,13 @@ export function TicketPage() {
         {isAdmin ? (
           <div className="flex flex-wrap items-center gap-2">
             <span className="text-sm font-medium">{t("admin.status")}</span>
-            <TicketStatusSelect
-              ticketId={data.id}
-              ticketNumber={data.ticket_number}
-              status={data.status}
-            />
+            <Suspense fallback={<Spinner label={t("loading")} className="size-4" />}>
+              <TicketStatusSelect
+                ticketId={data.id}
+                ticketNumber={data.ticket_number}
+                status={data.status}
+              />
+            </Suspense>
           </div>
         ) : null}
       </header>
@@ -152,7 +162,9 @@ export function TicketPage() {
         </section>
         {isAdmin ? (
           <aside className="min-w-0">
-            <InternalNotes ticketId={data.id} viewerId={user.id} />
+            <Suspense fallback={<Spinner label={t("loading")} className="size-5" />}>
+              <InternalNotes ticketId={data.id} viewerId={user.id} />
+            </Suspense>
           </aside>
         ) : null}
       </div>
