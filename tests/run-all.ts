@@ -15,6 +15,9 @@ interface Result {
   failed: number;
   skipped: number;
   note?: string;
+  /** Names of the failed tests, printed again under the summary (CI shows only the tail). */
+  failures?: string[];
+  seconds?: number;
 }
 
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
@@ -71,11 +74,23 @@ async function vitest(suite: string, config: string, env: Record<string, string>
     return results.push({ suite, passed: 0, failed: 1, skipped: 0, note: `runner exited ${code}` });
   const r = JSON.parse(readFileSync(report, "utf8"));
   const failed = r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0);
+  const failures: string[] = [];
+  for (const file of r.testResults ?? []) {
+    const rel = path.relative(ROOT, String(file.name));
+    const failedTests = (file.assertionResults ?? []).filter(
+      (t: { status: string }) => t.status === "failed",
+    );
+    for (const t of failedTests) failures.push(`${rel} > ${t.fullName}`);
+    // A file that failed to load has no failed test of its own.
+    if (file.status === "failed" && failedTests.length === 0)
+      failures.push(`${rel}: ${String(file.message ?? "failed to run").split("\n")[0]}`);
+  }
   results.push({
     suite,
     passed: r.numPassedTests,
     failed,
     skipped: r.numPendingTests + r.numTodoTests,
+    failures,
   });
 }
 
@@ -100,23 +115,26 @@ async function deno(suite: string) {
   const m = /(ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/.exec(out);
   const passed = m ? Number(m[2]) : 0;
   const failed = m ? Number(m[3]) : 1;
+  const failures = [...out.matchAll(/^(.+?) \.\.\. FAILED/gm)].map((f) => f[1]!.trim());
   results.push({
     suite,
     passed,
     failed: failed + (code !== 0 && failed === 0 ? 1 : 0),
     skipped: 0,
+    failures,
   });
 }
 
 async function tap(suite: string, cmd: string, args: string[]) {
   const { code, out } = await run(cmd, args);
   const passed = (out.match(/^\s*ok \d+/gm) ?? []).length;
-  const failed = (out.match(/^\s*not ok \d+/gm) ?? []).length;
+  const failures = (out.match(/^\s*not ok \d+.*$/gm) ?? []).map((l) => l.trim());
   results.push({
     suite,
     passed,
-    failed: failed + (code !== 0 && failed === 0 ? 1 : 0),
+    failed: failures.length + (code !== 0 && failures.length === 0 ? 1 : 0),
     skipped: 0,
+    failures,
   });
 }
 
@@ -127,14 +145,30 @@ async function playwright(suite: string) {
   });
   if (!existsSync(report))
     return results.push({ suite, passed: 0, failed: 1, skipped: 0, note: `runner exited ${code}` });
-  const s = JSON.parse(readFileSync(report, "utf8")).stats;
+  const json = JSON.parse(readFileSync(report, "utf8"));
+  const s = json.stats;
   const failed = s.unexpected + s.flaky;
   results.push({
     suite,
     passed: s.expected,
     failed: failed + (code !== 0 && failed === 0 ? 1 : 0),
     skipped: s.skipped,
+    failures: playwrightFailures(json.suites ?? []),
   });
+}
+
+interface PwSuite {
+  suites?: PwSuite[];
+  specs?: { title: string; file: string; line: number; tests: { status: string }[] }[];
+}
+/** `file:line › title` of each spec whose outcome was unexpected or flaky. */
+function playwrightFailures(suites: PwSuite[]): string[] {
+  return suites.flatMap((suite) => [
+    ...(suite.specs ?? [])
+      .filter((spec) => spec.tests.some((t) => t.status === "unexpected" || t.status === "flaky"))
+      .map((spec) => `${spec.file}:${spec.line} › ${spec.title}`),
+    ...playwrightFailures(suite.suites ?? []),
+  ]);
 }
 
 async function missing(suite: string, why: string) {
@@ -196,14 +230,23 @@ const suites: Array<[string, () => Promise<unknown>]> = [
 for (const [name, fn] of suites) {
   if (only.length && !only.includes(name)) continue;
   console.log(`\n=== ${name} ===`);
+  const started = performance.now();
   await fn();
+  const last = results.at(-1);
+  if (last?.suite === name) last.seconds = Math.round((performance.now() - started) / 1000);
 }
 rmSync(tmp, { recursive: true, force: true });
 
+const failures = results.flatMap((r) => (r.failures ?? []).map((f) => `${r.suite}: ${f}`));
+if (failures.length) {
+  console.log("\n=== failed tests ===");
+  for (const f of failures.slice(0, 40)) console.log(f);
+  if (failures.length > 40) console.log(`… and ${failures.length - 40} more`);
+}
 console.log("\n=== summary ===");
 for (const r of results) {
   console.log(
-    `${r.suite.padEnd(16)} ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ""}${r.note ? `  (${r.note})` : ""}`,
+    `${r.suite.padEnd(16)} ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ""}${r.seconds !== undefined ? `  (${r.seconds} s)` : ""}${r.note ? `  (${r.note})` : ""}`,
   );
 }
 const sum = (k: "passed" | "failed" | "skipped") => results.reduce((a, r) => a + r[k], 0);
