@@ -1,5 +1,5 @@
 import { Ban, Flag, MoreHorizontal, Pencil, RotateCw, Trash2, X } from "lucide-react";
-import { type KeyboardEvent, useRef, useState } from "react";
+import { type KeyboardEvent, lazy, Suspense, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import {
@@ -28,8 +28,12 @@ import { useDeleteMessage } from "../api/delete-message";
 import { useEditMessage } from "../api/edit-message";
 import { ChatGif } from "./chat-gif";
 import { PlanBadge } from "./plan-badge";
-import { ReportDialog } from "./report-dialog";
 import { SenderAvatar } from "./sender-avatar";
+
+// The report form (its reason select) loads when someone reports, not with the chat.
+const ReportDialog = lazy(() =>
+  import("./report-dialog").then((m) => ({ default: m.ReportDialog })),
+);
 
 export type DisplayMessage = {
   id: string;
@@ -314,14 +318,16 @@ export function MessageItem({
       </AlertDialog>
 
       {reporting && (
-        <ReportDialog
-          userId={message.senderId}
-          messageId={message.id}
-          name={name}
-          open={reporting}
-          onOpenChange={setReporting}
-          onCloseAutoFocus={returnFocus}
-        />
+        <Suspense fallback={null}>
+          <ReportDialog
+            userId={message.senderId}
+            messageId={message.id}
+            name={name}
+            open={reporting}
+            onOpenChange={setReporting}
+            onCloseAutoFocus={returnFocus}
+          />
+        </Suspense>
       )}
     </li>
   );
