@@ -33,8 +33,9 @@ try {
   const dir = path.join(ROOT, "supabase/tests/database");
   const files = readdirSync(dir)
     .filter((f) => f.endsWith(".sql"))
-    // `tsx tests/pgtap/run.ts 20- alert` runs only the files whose names contain one of the words.
-    .filter((f) => only.length === 0 || only.some((word) => f.includes(word)))
+    // `tsx tests/pgtap/run.ts 20- alert` runs only the files whose names contain one of the words,
+    // after the shared helpers (0-test-helpers: who is acting) that every file uses.
+    .filter((f) => only.length === 0 || f.startsWith("0-") || only.some((word) => f.includes(word)))
     .sort()
     .map((f) => path.join(dir, f));
   const res = spawnSync(

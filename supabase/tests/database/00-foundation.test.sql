@@ -25,9 +25,7 @@ set local role anon;
 select is((select count(*)::int from public.profiles), 0, 'anon reads no profiles');
 reset role;
 
-set local role authenticated;
-set local request.jwt.claim.sub to '11111111-1111-4111-8111-111111111111';
-set local request.jwt.claims to '{"sub":"11111111-1111-4111-8111-111111111111","role":"authenticated"}';
+select tests.authenticate_as('11111111-1111-4111-8111-111111111111');
 
 select results_eq(
   'select id from public.profiles',

@@ -318,16 +318,15 @@ declare
   a record;
 begin
   if who = 'postgres' then
-    perform set_config('role', 'none', true);
-    perform set_config('request.jwt.claim.sub', '', true);
-    perform set_config('request.jwt.claims', '', true);
+    perform tests.clear_authentication();
     return;
   end if;
   select * into strict a from pg_temp.actor where name = who;
-  perform set_config('role', a.db_role, true);
-  perform set_config('request.jwt.claim.sub', coalesce(a.uid::text, ''), true);
-  perform set_config('request.jwt.claims',
-    json_build_object('sub', a.uid, 'role', a.db_role)::text, true);
+  case a.db_role
+    when 'anon' then perform tests.authenticate_as_anon();
+    when 'service_role' then perform tests.authenticate_as_service_role();
+    else perform tests.authenticate_as(a.uid);
+  end case;
 end;
 $$;
 

@@ -75,9 +75,7 @@ begin
   end if;
   begin
     if u is not null then
-      perform set_config('role', 'authenticated', true);
-      perform set_config('request.jwt.claim.sub', u::text, true);
-      perform set_config('request.jwt.claims', json_build_object('sub', u, 'role', 'authenticated')::text, true);
+      perform tests.authenticate_as(u);
     end if;
     execute pg_temp.expand(stmt);
     perform set_config('role', 'none', true);
@@ -91,8 +89,7 @@ begin
     when sqlstate 'TPROB' then res := sqlerrm;
     when others then res := sqlstate;
   end;
-  perform set_config('role', 'none', true);
-  perform set_config('request.jwt.claim.sub', '', true);
+  perform tests.clear_authentication();
   return res;
 end;
 $$;
@@ -431,11 +428,11 @@ insert into c (area, descr, actor, stmt, want, read_back) values
 insert into c (area, descr, actor, stmt, want, read_back) values
   ('inactive', 'an enterprise user whose subscription is inactive cannot change the window', null,
    $$update profiles set subscription_active = false where id = {ent};
-     select set_config('role', 'authenticated', true), set_config('request.jwt.claim.sub', {ent}, true);
+     select tests.authenticate_as({ent});
      update profiles set selected_window_minutes = 10 where id = {ent}$$, '23514', null),
   ('inactive', 'but may change other settings', null,
    $$update profiles set subscription_active = false where id = {ent};
-     select set_config('role', 'authenticated', true), set_config('request.jwt.claim.sub', {ent}, true);
+     select tests.authenticate_as({ent});
      update profiles set user_threshold = 12.5 where id = {ent}$$,
    'ok: 12.5', $$select user_threshold::text from profiles where id = {ent}$$),
   ('inactive', 'a plan change still moves an inactive user''s window to the new plan''s fallback', null,
@@ -460,8 +457,7 @@ select ok(public.fallback_window(p) = any (public.allowed_windows(p)), format('t
 from unnest(enum_range(null::public.plan)) p;
 
 -- Refusing a window names the plan and lists the allowed windows.
-set local role authenticated;
-set local request.jwt.claim.sub to 'a2000000-0000-4000-8000-000000000003';
+select tests.authenticate_as('a2000000-0000-4000-8000-000000000003');
 select throws_ok(
   $$update profiles set selected_window_minutes = 5 where id = 'a2000000-0000-4000-8000-000000000003'$$,
   '23514', 'The pro plan does not offer a 5 minute window',
@@ -475,8 +471,7 @@ declare
   d text;
 begin
   begin
-    perform set_config('role', 'authenticated', true);
-    perform set_config('request.jwt.claim.sub', (select uid::text from pg_temp.who where code = actor), true);
+    perform tests.authenticate_as((select uid from pg_temp.who where code = actor));
     execute pg_temp.expand(stmt);
     d := 'no error';
   exception when others then
@@ -498,8 +493,7 @@ select is(pg_temp.detail_of($$update profiles set selected_window_minutes = 20 w
 update profiles set subscription_active = true where id = 'a2000000-0000-4000-8000-000000000003';
 
 -- Ticket numbers are unique and increase in creation order.
-set local role authenticated;
-set local request.jwt.claim.sub to 'a2000000-0000-4000-8000-000000000001';
+select tests.authenticate_as('a2000000-0000-4000-8000-000000000001');
 insert into support_tickets (subject, content) values ('Number one', 'First numbered ticket');
 insert into support_tickets (subject, content) values ('Number two', 'Second numbered ticket');
 insert into support_tickets (subject, content) values ('Number three', 'Third numbered ticket');

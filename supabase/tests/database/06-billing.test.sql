@@ -133,9 +133,7 @@ reset role;
 -- ---------------------------------------------------------------------------------------------
 -- Users cannot write billing state.
 -- ---------------------------------------------------------------------------------------------
-set local role authenticated;
-set local request.jwt.claim.sub to 'a6000000-0000-4000-8000-000000000004';
-set local request.jwt.claims to '{"sub":"a6000000-0000-4000-8000-000000000004","role":"authenticated"}';
+select tests.authenticate_as('a6000000-0000-4000-8000-000000000004');
 select throws_ok(
   $$insert into public.billing_subscriptions (id, user_id, stripe_customer_id, plan, status)
     values ('sub_fake', 'a6000000-0000-4000-8000-000000000004', 'cus_fake', 'enterprise', 'active')$$,

@@ -30,9 +30,7 @@ create temp table feed30 (ord serial, id bigint, symbol text, pct numeric);
 grant all on feed5, feed30 to authenticated;
 grant usage on all sequences in schema pg_temp to authenticated;
 
-select set_config('role', 'authenticated', true);
-select set_config('request.jwt.claim.sub', 'a8000000-0000-4000-8000-000000000001', true);
-select set_config('request.jwt.claims', '{"sub":"a8000000-0000-4000-8000-000000000001","role":"authenticated"}', true);
+select tests.authenticate_as('a8000000-0000-4000-8000-000000000001');
 insert into feed5 (id, symbol, pct) select id, symbol, pct from public.movers_feed(5);
 insert into feed30 (id, symbol, pct) select id, symbol, pct from public.movers_feed(30);
 reset role;

@@ -24,9 +24,7 @@ declare
   id uuid;
 begin
   select uid into strict id from pg_temp.u where code = who;
-  perform set_config('role', 'authenticated', true);
-  perform set_config('request.jwt.claim.sub', id::text, true);
-  perform set_config('request.jwt.claims', json_build_object('sub', id, 'role', 'authenticated')::text, true);
+  perform tests.authenticate_as(id);
   perform set_config('request.headers',
     case when ip is null then '{}' else json_build_object('x-forwarded-for', ip)::text end, true);
 end;

@@ -22,16 +22,12 @@ insert into storage.objects (bucket_id, name) values
 
 create function pg_temp.act(who uuid) returns void language plpgsql as $$
 begin
-  perform set_config('role', 'authenticated', true);
-  perform set_config('request.jwt.claim.sub', who::text, true);
-  perform set_config('request.jwt.claims', json_build_object('sub', who, 'role', 'authenticated')::text, true);
+  perform tests.authenticate_as(who);
 end;
 $$;
 create function pg_temp.act_service() returns void language plpgsql as $$
 begin
-  perform set_config('role', 'service_role', true);
-  perform set_config('request.jwt.claim.sub', '', true);
-  perform set_config('request.jwt.claims', '{"role":"service_role"}', true);
+  perform tests.authenticate_as_service_role();
 end;
 $$;
 

@@ -210,18 +210,14 @@ select is(public.move_telegram_chat('-1001', '-1009999'), 1, 'a migrated chat id
 reset role;
 
 -- Users: mute, unsubscribe, their own alerts.
-set local role authenticated;
-set local request.jwt.claim.sub = 'a2000000-0000-4000-8000-000000000001';
-set local request.jwt.claims = '{"sub": "a2000000-0000-4000-8000-000000000001", "role": "authenticated"}';
+select tests.authenticate_as('a2000000-0000-4000-8000-000000000001');
 select ok(public.mute_alert_symbol('UP/USDT', 60) > now(), 'a subscriber mutes a symbol for an hour');
 select throws_ok($$select public.mute_alert_symbol('UP/USDT', 7)$$, '22023', null, 'only 15, 60 or 1440 minutes');
 select is((select count(*)::int from public.alerts_sent), 1, 'a user reads their own alerts');
 select is((select count(*)::int from public.alert_symbol_rules), 1, 'and their own symbol rules');
-set local request.jwt.claim.sub = 'a2000000-0000-4000-8000-000000000005';
-set local request.jwt.claims = '{"sub": "a2000000-0000-4000-8000-000000000005", "role": "authenticated"}';
+select tests.authenticate_as('a2000000-0000-4000-8000-000000000005');
 select is((select count(*)::int from public.alerts_sent), 0, 'another user reads none of them');
-set local request.jwt.claim.sub = 'a2000000-0000-4000-8000-000000000004';
-set local request.jwt.claims = '{"sub": "a2000000-0000-4000-8000-000000000004", "role": "authenticated"}';
+select tests.authenticate_as('a2000000-0000-4000-8000-000000000004');
 select throws_ok($$select public.mute_alert_symbol('UP/USDT', 60)$$, '42501', null, 'a banned user cannot mute');
 reset role;
 select is((select count(*)::int from public.alert_symbol_rules), 1, 'fixture: one rule');

@@ -49,9 +49,7 @@ insert into storage.objects (bucket_id, name, owner) values
 
 create function pg_temp.act(who uuid) returns void language plpgsql as $$
 begin
-  perform set_config('role', 'authenticated', true);
-  perform set_config('request.jwt.claim.sub', who::text, true);
-  perform set_config('request.jwt.claims', json_build_object('sub', who, 'role', 'authenticated')::text, true);
+  perform tests.authenticate_as(who);
 end;
 $$;
 create function pg_temp.topic(t text) returns void language plpgsql as $$

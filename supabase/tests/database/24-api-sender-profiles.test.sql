@@ -44,9 +44,7 @@ declare
   id uuid;
 begin
   select uid into strict id from pg_temp.u where code = who;
-  perform set_config('role', 'authenticated', true);
-  perform set_config('request.jwt.claim.sub', id::text, true);
-  perform set_config('request.jwt.claims', json_build_object('sub', id, 'role', 'authenticated')::text, true);
+  perform tests.authenticate_as(id);
 end;
 $$;
 
@@ -89,9 +87,7 @@ select throws_ok($$select * from public.ticket_senders('d2400000-0000-4000-8000-
   'Ticket not found', 'another user is answered as if the ticket did not exist');
 
 -- anon
-select set_config('role', 'anon', true);
-select set_config('request.jwt.claims', '{"role":"anon"}', true);
-select set_config('request.jwt.claim.sub', '', true);
+select tests.authenticate_as_anon();
 select throws_ok($$select * from public.group_senders('c2400000-0000-4000-8000-000000000001')$$, '42501', null,
   'anon cannot call group_senders');
 select throws_ok($$select * from public.ticket_senders('d2400000-0000-4000-8000-000000000001')$$, '42501', null,

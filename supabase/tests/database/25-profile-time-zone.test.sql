@@ -13,9 +13,7 @@ insert into auth.users (id, email) values
 select is((select time_zone from public.profiles where id = 'a2500000-0000-4000-8000-000000000001'),
   null, 'a new profile has no time zone yet');
 
-set local role authenticated;
-select set_config('request.jwt.claim.sub', 'a2500000-0000-4000-8000-000000000001', true);
-select set_config('request.jwt.claims', '{"sub": "a2500000-0000-4000-8000-000000000001", "role": "authenticated"}', true);
+select tests.authenticate_as('a2500000-0000-4000-8000-000000000001');
 
 select lives_ok($$update public.profiles set time_zone = 'Europe/Berlin'
   where id = 'a2500000-0000-4000-8000-000000000001'$$, 'the owner sets an IANA zone');

@@ -34,9 +34,7 @@ declare
 begin
   perform set_config('role', 'none', true);
   select uid into strict id from pg_temp.u where code = who;
-  perform set_config('role', 'authenticated', true);
-  perform set_config('request.jwt.claim.sub', id::text, true);
-  perform set_config('request.jwt.claims', json_build_object('sub', id, 'role', 'authenticated')::text, true);
+  perform tests.authenticate_as(id);
 end;
 $$;
 create function pg_temp.uid(who text) returns uuid language sql as $$ select uid from pg_temp.u where code = who $$;

@@ -47,15 +47,11 @@ declare
 begin
   perform set_config('role', 'none', true);
   if who = 'anon' then
-    perform set_config('role', 'anon', true);
-    perform set_config('request.jwt.claim.sub', '', true);
-    perform set_config('request.jwt.claims', '{"role":"anon"}', true);
+    perform tests.authenticate_as_anon();
     return;
   end if;
   select uid into strict id from pg_temp.u where code = who;
-  perform set_config('role', 'authenticated', true);
-  perform set_config('request.jwt.claim.sub', id::text, true);
-  perform set_config('request.jwt.claims', json_build_object('sub', id, 'role', 'authenticated')::text, true);
+  perform tests.authenticate_as(id);
 end;
 $$;
 

@@ -23,9 +23,7 @@ insert into public.groups (id, name, created_by) values
 
 create function pg_temp.act(who uuid) returns void language plpgsql as $$
 begin
-  perform set_config('role', 'authenticated', true);
-  perform set_config('request.jwt.claim.sub', who::text, true);
-  perform set_config('request.jwt.claims', json_build_object('sub', who, 'role', 'authenticated')::text, true);
+  perform tests.authenticate_as(who);
 end;
 $$;
 -- How a statement was refused: `<sqlstate> <code> <status> retry-after=<1..window>`, or 'ok'.
@@ -78,10 +76,7 @@ select is(pg_temp.refusal($$select pg_temp.say(1, 'b3100000-0000-4000-8000-00000
 reset role;
 
 -- Writes without a signed-in user (service role, seeds) are not counted.
-do $$ begin
-  perform set_config('request.jwt.claims', '{"role":"service_role"}', true);
-  perform set_config('request.jwt.claim.sub', '', true);
-end $$;
+select tests.authenticate_as_service_role();
 select lives_ok($$insert into public.messages (group_id, sender_id, content)
   select 'b3100000-0000-4000-8000-000000000001', 'a3100000-0000-4000-8000-000000000001', 'system ' || i from generate_series(1, 20) i$$,
   'the system writes without a limit');
