@@ -1,5 +1,6 @@
 // `npm run db:backup` / `db:restore` on PGlite: a stack's data, backed up while it is stopped and
-// restored into a fresh folder, still holds its users, chat history, tickets and subscriptions.
+// restored into a fresh folder, still holds its users, chat history, tickets, subscriptions and
+// Storage files (an avatar's bytes, which live beside the database).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,6 +9,7 @@ import { backupDatabase, restoreDatabase } from "./backup.ts";
 import { defaultOptions } from "./config.ts";
 import { freePort, startStack } from "./stack.ts";
 
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7, 7]);
 const tmp = mkdtempSync(path.join(tmpdir(), "backup-test-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }), 60_000);
 
@@ -24,7 +26,7 @@ async function stackOn(dataDir: string) {
 }
 
 describe("db:backup and db:restore (PGlite)", () => {
-  it("restores users, chat history, tickets and subscriptions into a fresh folder", async () => {
+  it("restores users, chat history, tickets, subscriptions and Storage files into a fresh folder", async () => {
     const original = path.join(tmp, "original");
     const email = `backup-${Date.now().toString(36)}@example.test`;
     let userId: string;
@@ -63,6 +65,17 @@ describe("db:backup and db:restore (PGlite)", () => {
         body: JSON.stringify({ subject: "Backed up?", content: "Is this kept after a restore?" }),
       });
       expect(ticket.status).toBe(201);
+      const avatar = await fetch(`${stack.url}/storage/v1/object/avatars/${userId}/kept.png`, {
+        method: "POST",
+        // As the avatar function writes it (users may not upload directly).
+        headers: {
+          apikey: stack.secrets.secretKey,
+          authorization: `Bearer ${stack.secrets.secretKey}`,
+          "content-type": "image/png",
+        },
+        body: PNG,
+      });
+      expect(avatar.status).toBe(200);
       await stack.db.query(
         `insert into public.billing_subscriptions (id, user_id, stripe_customer_id, plan, status)
          values ('sub_backup', $1, 'cus_backup', 'pro', 'active')`,
@@ -101,6 +114,11 @@ describe("db:backup and db:restore (PGlite)", () => {
           "select plan::text, status from public.billing_subscriptions where id = 'sub_backup'",
         ),
       ).toEqual([{ plan: "pro", status: "active" }]);
+      const avatar = await fetch(
+        `${stack.url}/storage/v1/object/public/avatars/${userId}/kept.png`,
+      );
+      expect(avatar.status).toBe(200);
+      expect(new Uint8Array(await avatar.arrayBuffer())).toEqual(PNG);
     } finally {
       await stack.stop();
     }
