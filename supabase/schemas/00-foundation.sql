@@ -126,6 +126,19 @@ CREATE TYPE public.timeframe AS ENUM (
     '4h'
 );
 
+-- function private.chat_gif_reserved(text)
+CREATE FUNCTION private.chat_gif_reserved(object_name text) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select exists (
+    select 1 from private.chat_gif_reservations r
+    where r.name = object_name
+      and r.user_id = (select auth.uid())
+      and r.created_at > clock_timestamp() - interval '10 minutes'
+  )
+$$;
+
 -- function private.count_write(text, uuid)
 CREATE FUNCTION private.count_write(kind text, scope uuid DEFAULT NULL::uuid) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
@@ -163,6 +176,7 @@ begin
       when 'group_create' then 'You''re creating groups too fast'
       when 'report' then 'You''re sending reports too fast'
       when 'ticket_create' then 'You''re opening tickets too fast'
+      when 'gif_upload' then 'You''re uploading GIFs too fast'
       else 'You''re replying too fast' end;
     raise sqlstate 'PGRST' using
       message = pg_catalog.json_build_object(
@@ -512,6 +526,7 @@ CREATE FUNCTION private.write_limit(kind text, admin boolean, OUT max_writes int
            when 'report' then case when admin then 200 else 20 end
            when 'ticket_create' then case when admin then 100 else 10 end
            when 'ticket_reply' then case when admin then 120 else 20 end
+           when 'gif_upload' then case when admin then 100 else 20 end
          end,
          case kind
            when 'chat_message' then 10
@@ -519,6 +534,7 @@ CREATE FUNCTION private.write_limit(kind text, admin boolean, OUT max_writes int
            when 'report' then 3600
            when 'ticket_create' then 3600
            when 'ticket_reply' then 60
+           when 'gif_upload' then 600
          end
 $$;
 
@@ -815,6 +831,30 @@ $$;
 -- comment on function public.history_insights(instrument bigint)
 COMMENT ON FUNCTION public.history_insights(instrument bigint) IS 'Historical comparison and advanced analytics of one instrument (decision 0035); Pro and Enterprise only.';
 
+-- function public.reserve_chat_gif(uuid)
+CREATE FUNCTION public.reserve_chat_gif(group_id uuid) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  uid uuid := (select auth.uid());
+  object_name text;
+begin
+  if uid is null or not private.is_active_user() then
+    raise exception 'Please log in again.' using errcode = '42501';
+  end if;
+  if not private.is_group_member(reserve_chat_gif.group_id) then
+    raise exception 'Only members of this group can send GIFs to it.' using errcode = '42501';
+  end if;
+  perform private.count_write('gif_upload');
+  delete from private.chat_gif_reservations r
+  where r.created_at < clock_timestamp() - interval '10 minutes';
+  object_name := reserve_chat_gif.group_id::text || '/' || uid::text || '/' || gen_random_uuid()::text || '.gif';
+  insert into private.chat_gif_reservations (name, user_id) values (object_name, uid);
+  return object_name;
+end;
+$$;
+
 -- function public.run_candle_rollup(timestamp with time zone)
 CREATE FUNCTION public.run_candle_rollup(since timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS TABLE(candles_5m integer, candles_1h integer, pruned integer)
     LANGUAGE sql SECURITY DEFINER
@@ -878,13 +918,23 @@ CREATE TABLE private.candle_rollup_state (
 -- comment on table private.candle_rollup_state
 COMMENT ON TABLE private.candle_rollup_state IS 'One row: how far private.rollup_candles has rolled, and its last run.';
 
+-- table private.chat_gif_reservations
+CREATE TABLE private.chat_gif_reservations (
+    name text NOT NULL,
+    user_id uuid NOT NULL,
+    created_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL
+);
+
+-- comment on table private.chat_gif_reservations
+COMMENT ON TABLE private.chat_gif_reservations IS 'Chat GIF object names reserved by reserve_chat_gif; the bucket accepts an upload only under a name its uploader reserved in the last 10 minutes.';
+
 -- table private.write_events
 CREATE TABLE private.write_events (
     user_id uuid NOT NULL,
     kind text NOT NULL,
     scope uuid,
     at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
-    CONSTRAINT write_events_kind_check CHECK ((kind = ANY (ARRAY['chat_message'::text, 'group_create'::text, 'report'::text, 'ticket_create'::text, 'ticket_reply'::text])))
+    CONSTRAINT write_events_kind_check CHECK ((kind = ANY (ARRAY['chat_message'::text, 'group_create'::text, 'report'::text, 'ticket_create'::text, 'ticket_reply'::text, 'gif_upload'::text])))
 );
 
 -- comment on table private.write_events
@@ -944,6 +994,10 @@ ALTER TABLE ONLY private.app_settings
 ALTER TABLE ONLY private.candle_rollup_state
     ADD CONSTRAINT candle_rollup_state_pkey PRIMARY KEY (id);
 
+-- constraint private.chat_gif_reservations chat_gif_reservations_pkey
+ALTER TABLE ONLY private.chat_gif_reservations
+    ADD CONSTRAINT chat_gif_reservations_pkey PRIMARY KEY (name);
+
 -- constraint public.candles_1h candles_1h_pkey
 ALTER TABLE ONLY public.candles_1h
     ADD CONSTRAINT candles_1h_pkey PRIMARY KEY (instrument_id, bucket);
@@ -951,6 +1005,9 @@ ALTER TABLE ONLY public.candles_1h
 -- constraint public.candles_5m candles_5m_pkey
 ALTER TABLE ONLY public.candles_5m
     ADD CONSTRAINT candles_5m_pkey PRIMARY KEY (instrument_id, bucket);
+
+-- index private.chat_gif_reservations_created_idx
+CREATE INDEX chat_gif_reservations_created_idx ON private.chat_gif_reservations USING btree (created_at);
 
 -- index private.write_events_user_kind_idx
 CREATE INDEX write_events_user_kind_idx ON private.write_events USING btree (user_id, kind, scope, at DESC);
@@ -961,11 +1018,18 @@ CREATE INDEX candles_1h_bucket_idx ON public.candles_1h USING btree (bucket);
 -- index public.candles_5m_bucket_idx
 CREATE INDEX candles_5m_bucket_idx ON public.candles_5m USING btree (bucket);
 
+-- fk constraint private.chat_gif_reservations chat_gif_reservations_user_id_fkey
+ALTER TABLE ONLY private.chat_gif_reservations
+    ADD CONSTRAINT chat_gif_reservations_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE;
+
 -- row security private.app_settings
 ALTER TABLE private.app_settings ENABLE ROW LEVEL SECURITY;
 
 -- row security private.candle_rollup_state
 ALTER TABLE private.candle_rollup_state ENABLE ROW LEVEL SECURITY;
+
+-- row security private.chat_gif_reservations
+ALTER TABLE private.chat_gif_reservations ENABLE ROW LEVEL SECURITY;
 
 -- row security private.write_events
 ALTER TABLE private.write_events ENABLE ROW LEVEL SECURITY;
@@ -980,6 +1044,10 @@ ALTER TABLE public.candles_5m ENABLE ROW LEVEL SECURITY;
 GRANT USAGE ON SCHEMA private TO anon;
 GRANT USAGE ON SCHEMA private TO authenticated;
 GRANT USAGE ON SCHEMA private TO service_role;
+
+-- grants on function private.chat_gif_reserved(object_name text)
+REVOKE ALL ON FUNCTION private.chat_gif_reserved(object_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.chat_gif_reserved(object_name text) TO authenticated;
 
 -- grants on function private.count_write(kind text, scope uuid)
 REVOKE ALL ON FUNCTION private.count_write(kind text, scope uuid) FROM PUBLIC;
@@ -1051,6 +1119,11 @@ GRANT ALL ON FUNCTION public.history_compare(instruments bigint[], range text) T
 REVOKE ALL ON FUNCTION public.history_insights(instrument bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.history_insights(instrument bigint) TO authenticated;
 GRANT ALL ON FUNCTION public.history_insights(instrument bigint) TO service_role;
+
+-- grants on function public.reserve_chat_gif(group_id uuid)
+REVOKE ALL ON FUNCTION public.reserve_chat_gif(group_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.reserve_chat_gif(group_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION public.reserve_chat_gif(group_id uuid) TO service_role;
 
 -- grants on function public.run_candle_rollup(since timestamp with time zone)
 REVOKE ALL ON FUNCTION public.run_candle_rollup(since timestamp with time zone) FROM PUBLIC;

@@ -1,6 +1,7 @@
 // The chat-gif function and the private chat-gifs bucket on the real stack: a member uploads a
 // GIF (checked by content) as themselves, fellow members download it, outsiders cannot;
-// the paged history RPC serves it with the message.
+// the paged history RPC serves it with the message; uploads count against a per-user limit
+// (20 per 10 minutes) that a direct Storage upload cannot go around.
 import { describe, expect, it } from "vitest";
 import { anonClient, serviceClient, signedInUser } from "../support/clients.ts";
 
@@ -126,5 +127,41 @@ describe("chat GIFs", () => {
     });
     const anon = await anonClient().functions.invoke("chat-gif", { body: gifForm(GIF, groupId) });
     expect(statusOf(anon.error)).toBe(401);
+  });
+
+  it("the 21st GIF in 10 minutes is refused with 429 and Retry-After, and Storage takes no unreserved name", async () => {
+    const owner = await signedInUser();
+    const created = await owner.client
+      .from("groups")
+      .insert({ name: "GIF limit", created_by: owner.user.id })
+      .select("id")
+      .single();
+    const groupId = created.data!.id;
+    for (let i = 0; i < 20; i++) {
+      const ok = await owner.client.functions.invoke("chat-gif", { body: gifForm(GIF, groupId) });
+      expect(ok.error).toBeNull();
+    }
+    const refused = await owner.client.functions.invoke("chat-gif", {
+      body: gifForm(GIF, groupId),
+    });
+    const response = (refused.error as { context: Response }).context;
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(Number(response.headers.get("retry-after"))).toBeLessThanOrEqual(600);
+    expect(await response.json()).toMatchObject({
+      error: "too_fast",
+      message: expect.stringMatching(/^You're uploading GIFs too fast — try again in \d+ s$/),
+    });
+    // Around the function, straight to Storage, into the member's own folder: no reservation.
+    const direct = await owner.client.storage
+      .from("chat-gifs")
+      .upload(`${groupId}/${owner.user.id}/${crypto.randomUUID()}.gif`, GIF, {
+        contentType: "image/gif",
+      });
+    expect(direct.error).toMatchObject(RLS_REFUSAL);
+    const files = await serviceClient()
+      .storage.from("chat-gifs")
+      .list(`${groupId}/${owner.user.id}`);
+    expect(files.data).toHaveLength(20);
   });
 });

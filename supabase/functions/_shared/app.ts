@@ -11,7 +11,11 @@ export function functionApp(name: string, opts: { cors?: boolean } = {}): Hono {
     jsonError(404, "not_found", `No route ${c.req.method} ${new URL(c.req.url).pathname}`)
   );
   app.onError((err) => {
-    if (err instanceof HttpError) return jsonError(err.status, err.code, err.message);
+    if (err instanceof HttpError) {
+      const res = jsonError(err.status, err.code, err.message);
+      for (const [name, value] of Object.entries(err.headers)) res.headers.set(name, value);
+      return res;
+    }
     console.error(`[${name}]`, err);
     return jsonError(500, "internal_error", "Something went wrong on our side. Please try again.");
   });

@@ -8,13 +8,13 @@
 //   const client = callerClient(env, token);
 //   const { attachmentUrl } = await uploadChatGif(client, { userId, groupId, bytes });
 //   // errors are HttpError: 400 invalid_group, 403 not_a_member, 413 file_too_large,
-//   // 415 invalid_file; anything else (Storage down) is a plain Error → 500.
+//   // 415 invalid_file, 429 too_fast (with Retry-After: the database's GIF upload limit,
+//   // migration 20261126000000); anything else (Storage down) is a plain Error → 500.
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import {
   CHAT_GIF_BUCKET,
   CHAT_GIF_MAX_BYTES,
   CHAT_GIF_MESSAGES,
-  chatGifPath,
   chatGifUrl,
   isGif,
   isUuid,
@@ -37,6 +37,12 @@ export interface ChatGifUpload {
 /** What the upload needs from Supabase; `supabaseChatGifStore` is the real one. */
 export interface ChatGifStore {
   isMember(groupId: string, userId: string): Promise<boolean>;
+  /**
+   * Reserves the object name of one upload into the group (`<group>/<caller>/<uuid>.gif`),
+   * counted against the caller's GIF upload limit; null when the caller may not send to the
+   * group. Past the limit it throws HttpError 429 too_fast with Retry-After.
+   */
+  reserve(groupId: string): Promise<string | null>;
   /** Stores a new object (never overwrites); false when Storage refused it by policy. */
   upload(path: string, bytes: Uint8Array): Promise<boolean>;
   /** The URL a message stores for the object. */
@@ -70,6 +76,16 @@ export function supabaseChatGifStore(client: SupabaseClient): ChatGifStore {
       if (error) throw new Error(`[chat-gif] membership check failed: ${error.message}`);
       return data !== null;
     },
+    async reserve(groupId) {
+      const { data, error } = await client.rpc("reserve_chat_gif", { group_id: groupId });
+      if (!error && typeof data === "string") return data;
+      if (error?.code === "42501") return null;
+      const wait = /^retry-after=(\d+)$/.exec(error?.details ?? "");
+      if (error?.code === "PT429" && wait) {
+        throw new HttpError(429, "too_fast", error.message, { "Retry-After": wait[1]! });
+      }
+      throw new Error(`[chat-gif] reserving an upload failed: ${error?.message ?? "no name"}`);
+    },
     async upload(path, bytes) {
       const { error } = await bucket().upload(path, bytes, {
         contentType: "image/gif",
@@ -93,7 +109,6 @@ export function supabaseChatGifStore(client: SupabaseClient): ChatGifStore {
 export async function storeChatGif(
   store: ChatGifStore,
   { userId, groupId, bytes }: ChatGifUpload,
-  newId: () => string = () => crypto.randomUUID(),
 ): Promise<{ attachmentUrl: string }> {
   if (!isUuid(groupId)) throw new HttpError(400, "invalid_group", CHAT_GIF_MESSAGES.invalidGroup);
   if (bytes.byteLength > CHAT_GIF_MAX_BYTES) {
@@ -103,7 +118,9 @@ export async function storeChatGif(
   if (!(await store.isMember(groupId, userId))) {
     throw new HttpError(403, "not_a_member", CHAT_GIF_MESSAGES.notMember);
   }
-  const path = chatGifPath(groupId, userId, newId());
+  // Counts against the caller's limit (429 past it); the bucket takes only a reserved name.
+  const path = await store.reserve(groupId);
+  if (path === null) throw new HttpError(403, "not_a_member", CHAT_GIF_MESSAGES.notMember);
   // Refused by policy although a member a moment ago: removed or banned meanwhile.
   if (!(await store.upload(path, bytes))) {
     throw new HttpError(403, "not_a_member", CHAT_GIF_MESSAGES.notMember);

@@ -1559,6 +1559,7 @@ export type Database = {
         Args: { reports: Json; scanned_at?: string };
         Returns: number;
       };
+      reserve_chat_gif: { Args: { group_id: string }; Returns: string };
       run_candle_rollup: {
         Args: { since?: string };
         Returns: {

@@ -7,6 +7,7 @@ import {
   isGif,
 } from "../_shared/domain/chat-gifs.ts";
 import { envFrom } from "../_shared/env.ts";
+import { HttpError } from "../_shared/http.ts";
 import type { AuthUser } from "../_shared/supabase.ts";
 import { createChatGifApp } from "./app.ts";
 
@@ -26,11 +27,26 @@ class FakeStore implements ChatGifStore {
   readonly users = new Map<string, AuthUser>();
   readonly members = new Set<string>();
   refuseUploads = false;
+  /** Reservations left before the GIF upload limit answers 429 (the database counts them). */
+  reservationsLeft = Infinity;
   getUser(token: string) {
     return Promise.resolve(this.users.get(token) ?? null);
   }
   isMember(groupId: string, userId: string) {
     return Promise.resolve(this.members.has(`${groupId}/${userId}`));
+  }
+  reserve(groupId: string) {
+    const userId = [...this.users.values()][0]!.id;
+    if (!this.members.has(`${groupId}/${userId}`)) return Promise.resolve(null);
+    if (this.reservationsLeft <= 0) {
+      return Promise.reject(
+        new HttpError(429, "too_fast", "You're uploading GIFs too fast — try again in 42 s", {
+          "Retry-After": "42",
+        }),
+      );
+    }
+    this.reservationsLeft--;
+    return Promise.resolve(`${groupId}/${userId}/${crypto.randomUUID()}.gif`);
   }
   upload(path: string, bytes: Uint8Array) {
     if (this.refuseUploads) return Promise.resolve(false);
@@ -140,6 +156,20 @@ Deno.test("no token answers 401, a banned user 403, a missing file 400", async (
     assertEquals((await res.json()).error, "missing_file");
   }
   assertEquals(t.store.objects.size, 0);
+});
+
+Deno.test("past the GIF upload limit: 429 too_fast with Retry-After, and nothing is stored", async () => {
+  const t = setup();
+  t.store.reservationsLeft = 1;
+  assertEquals((await t.upload(new Blob([gif()]))).status, 200);
+  const res = await t.upload(new Blob([gif()]));
+  assertEquals(res.status, 429);
+  assertEquals(res.headers.get("retry-after"), "42");
+  deepStrictEqual(await res.json(), {
+    error: "too_fast",
+    message: "You're uploading GIFs too fast — try again in 42 s",
+  });
+  assertEquals(t.store.objects.size, 1);
 });
 
 Deno.test("GET answers 405", async () => {

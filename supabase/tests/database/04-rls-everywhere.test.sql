@@ -100,7 +100,8 @@ select functions_are('public', array['allowed_windows', 'fallback_window', 'plan
   'mute_alert_symbol', 'unsubscribe_alert_email',
   'enqueue_alerts', 'claim_outbox', 'complete_outbox', 'complete_outbox_batch', 'fail_outbox', 'move_telegram_chat',
   'history_candles', 'history_insights', 'history_compare', 'run_candle_rollup', 'support_response_target',
-  'run_support_escalation', 'begin_outbox_sends', 'admin_alert_delivery_stats', 'doubt_outbox', 'movers_sparklines'],
+  'run_support_escalation', 'begin_outbox_sends', 'admin_alert_delivery_stats', 'doubt_outbox', 'movers_sparklines',
+  'reserve_chat_gif'],
   'the API exposes exactly these functions');
 
 -- Private helpers: only the policy helpers are callable by API roles; the logging, lookup and
@@ -110,7 +111,7 @@ select set_eq(
   $$select p.proname::text from pg_proc p join pg_namespace n on n.oid = p.pronamespace
     where n.nspname = 'private' and has_function_privilege('authenticated', p.oid, 'execute')$$,
   array['is_admin', 'is_active_user', 'has_active_plan', 'current_plan', 'is_group_member', 'is_group_admin',
-        'group_is_public', 'owns_ticket', 'chat_gif_group'],
+        'group_is_public', 'owns_ticket', 'chat_gif_group', 'chat_gif_reserved'],
   'authenticated executes only the policy helpers of schema private'
 );
 select set_eq(

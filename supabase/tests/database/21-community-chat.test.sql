@@ -189,8 +189,10 @@ reset role;
 -- GIF objects ---------------------------------------------------------------------------------
 select pg_temp.act('a2100000-0000-4000-8000-000000000001');
 select is((select count(*)::int from storage.objects where bucket_id = 'chat-gifs'), 1, 'a fellow member reads the group''s GIF');
+-- (under a name reserved through reserve_chat_gif: 32-gif-upload-limit)
+select set_config('test.gif', public.reserve_chat_gif('b2100000-0000-4000-8000-000000000001'), true);
 select lives_ok($$ insert into storage.objects (bucket_id, name, owner) values ('chat-gifs',
-  'b2100000-0000-4000-8000-000000000001/a2100000-0000-4000-8000-000000000001/e2100000-0000-4000-8000-000000000002.gif', auth.uid()) $$,
+  current_setting('test.gif'), auth.uid()) $$,
   'a member uploads into their own folder of the group');
 select throws_ok($$ insert into storage.objects (bucket_id, name) values ('chat-gifs',
   'b2100000-0000-4000-8000-000000000001/a2100000-0000-4000-8000-000000000002/e2100000-0000-4000-8000-000000000003.gif') $$,

@@ -11,6 +11,7 @@ export const WRITE_LIMIT_KINDS = [
   "report",
   "ticket_create",
   "ticket_reply",
+  "gif_upload",
 ] as const;
 
 export type WriteLimitKind = (typeof WRITE_LIMIT_KINDS)[number];
@@ -40,6 +41,7 @@ export function writeLimitMessage(error: unknown): string | null {
     report: "common:tooFast.reports",
     ticket_create: "common:tooFast.tickets",
     ticket_reply: "common:tooFast.replies",
+    gif_upload: "common:tooFast.gifs",
   } as const satisfies Record<WriteLimitKind, string>;
   return i18n.t(key[limit.kind], { seconds: limit.seconds });
 }

@@ -37,20 +37,12 @@ export function isGif(bytes: Uint8Array): boolean {
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 const UUID_RE = new RegExp(`^${UUID}$`, "i");
-const PATH_RE = new RegExp(`^${UUID}/${UUID}/${UUID}\\.gif$`);
 const URL_RE = new RegExp(
   `/storage/v1/object/(?:authenticated/|sign/|public/)?${CHAT_GIF_BUCKET}/(${UUID}/${UUID}/${UUID}\\.gif)(?:[?#].*)?$`,
 );
 
 export function isUuid(value: unknown): value is string {
   return typeof value === "string" && UUID_RE.test(value);
-}
-
-/** The object path of a new GIF of `userId` in `groupId`. */
-export function chatGifPath(groupId: string, userId: string, id: string): string {
-  const path = `${groupId.toLowerCase()}/${userId.toLowerCase()}/${id.toLowerCase()}.gif`;
-  if (!PATH_RE.test(path)) throw new Error(`not a chat GIF path: ${path}`);
-  return path;
 }
 
 /** The URL a message stores for the object at `path` of the chat-gifs bucket. */

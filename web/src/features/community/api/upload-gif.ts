@@ -1,4 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
+import { i18n } from "@/i18n/i18n";
 import { supabase } from "@/lib/supabase";
 
 /**
@@ -20,6 +21,11 @@ async function toGifUploadError(error: unknown): Promise<GifUploadError> {
   try {
     const body = (await context.clone().json()) as { error?: unknown; message?: unknown };
     const code = typeof body.error === "string" ? body.error : null;
+    // The GIF upload limit (429 too_fast): worded in the user's language with the server's wait.
+    const wait = /^\d+$/.exec(context.headers.get("retry-after") ?? "");
+    if (code === "too_fast" && wait) {
+      return new GifUploadError(i18n.t("common:tooFast.gifs", { seconds: Number(wait[0]) }), code);
+    }
     const message = typeof body.message === "string" ? body.message : (code ?? "");
     return new GifUploadError(message, code);
   } catch {
