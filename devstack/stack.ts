@@ -320,6 +320,10 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
           SITE_URL: siteUrl(opts.host),
           MARKET_SOURCES: process.env.MARKET_SOURCES || "simulated",
           ...(process.env.SCAN_SECRET ? { SCAN_SECRET: process.env.SCAN_SECRET } : {}),
+          // How often /api's shared Realtime channels prove they still hear (default 30 s).
+          ...(process.env.API_REALTIME_PROBE_SECONDS
+            ? { API_REALTIME_PROBE_SECONDS: process.env.API_REALTIME_PROBE_SECONDS }
+            : {}),
           ...scanSettings(),
           ...secrets.stripe.env,
           ...alerts?.functionsEnv,

@@ -1,10 +1,11 @@
 // One Realtime connection for every stream of an instance: streams of a topic share a channel,
-// the channel is left with its last stream, a refused join fails only that topic, and a channel
-// the server closes ends its streams.
+// the channel is left with its last stream, a refused join fails only that topic, a channel the
+// server closes or that stops hearing (its probe is not echoed) is rejoined with its streams, and
+// only a refused rejoin ends them.
 import { deepStrictEqual, rejects, strictEqual as assertEquals } from "node:assert/strict";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { HttpError } from "../_shared/http.ts";
-import { createHub, type HubMessage } from "./realtime-hub.ts";
+import { createHub, type HubMessage, PROBE_EVENT } from "./realtime-hub.ts";
 
 type Status = "SUBSCRIBED" | "CHANNEL_ERROR" | "CLOSED" | "TIMED_OUT";
 
@@ -12,13 +13,30 @@ type Status = "SUBSCRIBED" | "CHANNEL_ERROR" | "CLOSED" | "TIMED_OUT";
 function fakeClient(answer: (topic: string) => Status) {
   const channels = new Map<
     string,
-    { emit(m: HubMessage): void; status(s: Status): void; removed: boolean }
+    {
+      emit(m: HubMessage): void;
+      status(s: Status): void;
+      removed: boolean;
+      /** A deaf channel hears nothing: not the server's broadcasts, not its own probes. */
+      deaf: boolean;
+      /** Broadcasts the hub sent on it (its probes). */
+      sent: HubMessage[];
+    }
   >();
   let created = 0;
   const client = {
     channel(topic: string) {
       let handler: (m: unknown) => void = () => {};
       let onStatus: (s: Status, err?: Error) => void = () => {};
+      const fake = {
+        emit: (m: HubMessage) => {
+          if (!fake.deaf) handler({ type: "broadcast", event: m.event, payload: m.payload });
+        },
+        status: (s: Status) => onStatus(s),
+        removed: false,
+        deaf: false,
+        sent: [] as HubMessage[],
+      };
       const ch = {
         on(_type: string, _filter: unknown, cb: (m: unknown) => void) {
           handler = cb;
@@ -29,12 +47,14 @@ function fakeClient(answer: (topic: string) => Status) {
           queueMicrotask(() => cb(answer(topic)));
           return ch;
         },
+        // `broadcast.self`: the server echoes the sender's own broadcast back to it.
+        send(m: { event: string; payload: unknown }) {
+          fake.sent.push({ event: m.event, payload: m.payload });
+          queueMicrotask(() => fake.emit({ event: m.event, payload: m.payload }));
+          return Promise.resolve("ok");
+        },
       };
-      channels.set(topic, {
-        emit: (m) => handler({ type: "broadcast", event: m.event, payload: m.payload }),
-        status: (s) => onStatus(s),
-        removed: false,
-      });
+      channels.set(topic, fake);
       return ch;
     },
     removeChannel(ch: unknown) {
@@ -92,13 +112,75 @@ Deno.test("a refused join rejects with 403; a timeout with 503; the topic can be
   assertEquals(hub.stats().listeners, 1);
 });
 
-Deno.test("a channel the server closes ends its streams", async () => {
-  const fake = fakeClient(() => "SUBSCRIBED");
-  const hub = createHub(fake.make);
+const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+Deno.test("a channel the server closes is rejoined with its streams; a refused rejoin ends them", async () => {
+  let answer: Status = "SUBSCRIBED";
+  const fake = fakeClient(() => answer);
+  const logged: string[] = [];
+  const hub = createHub(fake.make, { log: (line) => logged.push(line) });
+  const got: string[] = [];
   const ended: string[] = [];
-  await hub.subscribe("group:1", { onMessage() {}, onEnd: (r) => ended.push(r) }, 1000);
-  fake.channels.get("group:1")!.status("CLOSED");
+  await hub.subscribe("group:1", {
+    onMessage: (m) => got.push(m.event),
+    onEnd: (r) => ended.push(r),
+  }, 1000);
+  const first = fake.channels.get("group:1")!;
+  first.status("CLOSED");
+  await tick(5);
+  const second = fake.channels.get("group:1")!;
+  assertEquals(second === first, false);
+  second.emit({ event: "INSERT", payload: {} });
+  deepStrictEqual(got, ["INSERT"]);
+  assertEquals(ended.length, 0);
+  deepStrictEqual(hub.stats(), { connections: 1, channels: 1, listeners: 1 });
+  deepStrictEqual(logged, [
+    "[api] realtime channel group:1 was closed; rejoining with 1 stream(s)",
+  ]);
+
+  answer = "CHANNEL_ERROR";
+  second.status("CLOSED");
+  await tick(5);
   assertEquals(ended.length, 1);
+  assertEquals(ended[0]!.startsWith("The live stream was refused"), true);
+  deepStrictEqual(hub.stats(), { connections: 1, channels: 0, listeners: 0 });
+});
+
+Deno.test("a channel that stops hearing its own probes is rejoined, and its streams hear again", async () => {
+  const fake = fakeClient(() => "SUBSCRIBED");
+  const logged: string[] = [];
+  const hub = createHub(fake.make, { probeMs: 20, log: (line) => logged.push(line) });
+  const got: string[] = [];
+  const ended: string[] = [];
+  const sub = await hub.subscribe("market:movers:15", {
+    onMessage: (m) => got.push(m.event),
+    onEnd: (r) => ended.push(r),
+  }, 1000);
+  const first = fake.channels.get("market:movers:15")!;
+  await tick(70);
+  // Probes went out and came back: same channel, and no probe reached the stream.
+  assertEquals(fake.channels.get("market:movers:15"), first);
+  assertEquals(first.sent.length >= 2, true);
+  assertEquals(first.sent.every((m) => m.event === PROBE_EVENT), true);
+  deepStrictEqual(got, []);
+
+  first.deaf = true;
+  first.emit({ event: "movers", payload: {} });
+  deepStrictEqual(got, []);
+  await tick(120);
+  const second = fake.channels.get("market:movers:15")!;
+  assertEquals(second === first, false);
+  assertEquals(first.removed, true);
+  second.emit({ event: "movers", payload: {} });
+  deepStrictEqual(got, ["movers"]);
+  assertEquals(ended.length, 0);
+  assertEquals(logged.length, 1);
+  assertEquals(
+    /^\[api\] realtime channel market:movers:15 went deaf \(probe \S+ not echoed within 40 ms\); rejoining with 1 stream\(s\)$/
+      .test(logged[0]!),
+    true,
+  );
+  sub.close();
   deepStrictEqual(hub.stats(), { connections: 1, channels: 0, listeners: 0 });
 });
 

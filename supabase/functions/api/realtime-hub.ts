@@ -4,6 +4,12 @@
 // many users; each stream is authorised by the database with its caller's token before it is
 // attached (and again periodically while it lasts: streams.ts, market.ts), so the rules that
 // decide who may read a group, a ticket or a window are the same as everywhere else.
+//
+// A shared channel cannot go silent unnoticed (issue 30): every `probeMs` the hub sends a probe
+// broadcast on each joined channel (with `broadcast.self`, so its own echo comes back through
+// the server) and rejoins a channel whose probe has not come back within two rounds, keeping
+// its streams.
+// A channel the server closes is rejoined too; only a refused rejoin ends its streams.
 import { createClient, type RealtimeChannel, type SupabaseClient } from "@supabase/supabase-js";
 import { type Env, requireEnv } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
@@ -36,18 +42,42 @@ interface Entry {
   listeners: Set<HubListener>;
   ready: Promise<void>;
   joined: boolean;
+  /** The probe sent and not yet echoed back, if any, and the probe rounds it has missed. */
+  probe: string | null;
+  missed: number;
+  timeoutMs: number;
+}
+
+/** The hub's own liveness probe; never handed to a stream. */
+export const PROBE_EVENT = "hub-probe";
+
+export interface HubOptions {
+  /** How often each joined channel is probed, in ms; 0 (the default) probes nothing. */
+  probeMs?: number;
+  log?: (line: string) => void;
 }
 
 /** A hub over one supabase-js client (one Realtime socket). */
-export function createHub(makeClient: () => SupabaseClient): RealtimeHub {
+export function createHub(
+  makeClient: () => SupabaseClient,
+  { probeMs = 0, log = (line) => console.warn(line) }: HubOptions = {},
+): RealtimeHub {
   let client: SupabaseClient | null = null;
   const topics = new Map<string, Entry>();
+  let probeTimer: ReturnType<typeof setInterval> | null = null;
+  let probes = 0;
+  /** Listeners whose stream was closed (a rejoin must not bring them back). */
+  const closed = new WeakSet<HubListener>();
   /** Channels being left: supabase-js hands back a channel of the same topic until it is gone. */
   const leaving = new Map<string, Promise<unknown>>();
 
   function drop(topic: string, entry: Entry) {
     if (topics.get(topic) !== entry) return;
     topics.delete(topic);
+    if (topics.size === 0 && probeTimer !== null) {
+      clearInterval(probeTimer);
+      probeTimer = null;
+    }
     const left = (client?.removeChannel(entry.channel) ?? Promise.resolve()).catch(() => {})
       .finally(() => {
         if (leaving.get(topic) === left) leaving.delete(topic);
@@ -55,12 +85,85 @@ export function createHub(makeClient: () => SupabaseClient): RealtimeHub {
     leaving.set(topic, left);
   }
 
+  function endStreams(entry: Entry, reason: string) {
+    for (const l of [...entry.listeners]) l.onEnd(reason);
+    entry.listeners.clear();
+  }
+
+  /**
+   * Leaves `entry`'s channel and joins the topic again with the same streams; streams end only
+   * when the new join fails.
+   */
+  function rejoin(topic: string, entry: Entry, why: string) {
+    if (topics.get(topic) !== entry) return;
+    const listeners = [...entry.listeners];
+    entry.listeners.clear();
+    entry.joined = false;
+    drop(topic, entry);
+    if (listeners.length === 0) return;
+    log(`[api] realtime channel ${topic} ${why}; rejoining with ${listeners.length} stream(s)`);
+    void (async () => {
+      await leaving.get(topic);
+      // Streams closed while the old channel was being left do not come back.
+      const open_ = listeners.filter((l) => !closed.has(l));
+      if (open_.length === 0) return;
+      const fresh = topics.get(topic) ?? open(topic, entry.timeoutMs);
+      for (const l of open_) fresh.listeners.add(l);
+      try {
+        await fresh.ready;
+      } catch (err) {
+        for (const l of open_) fresh.listeners.delete(l);
+        const reason = err instanceof Error ? err.message : String(err);
+        for (const l of open_) if (!closed.has(l)) l.onEnd(reason);
+      }
+    })();
+  }
+
+  function probeAll() {
+    for (const [topic, entry] of topics) {
+      if (!entry.joined || entry.listeners.size === 0) continue;
+      if (entry.probe !== null) {
+        // One interval of grace: a busy server (or this instance) may echo late once.
+        if (++entry.missed < 2) continue;
+        rejoin(
+          topic,
+          entry,
+          `went deaf (probe ${entry.probe} not echoed within ${2 * probeMs} ms)`,
+        );
+        continue;
+      }
+      const id = `${Date.now().toString(36)}-${++probes}`;
+      entry.probe = id;
+      entry.channel
+        .send({ type: "broadcast", event: PROBE_EVENT, payload: { probe: id } })
+        .catch(() => {});
+    }
+  }
+
   function open(topic: string, timeoutMs: number): Entry {
     client ??= makeClient();
-    const channel = client.channel(topic, { config: { private: true } });
-    const entry: Entry = { channel, listeners: new Set(), ready: Promise.resolve(), joined: false };
+    const channel = client.channel(topic, {
+      config: { private: true, broadcast: { self: probeMs > 0 } },
+    });
+    const entry: Entry = {
+      channel,
+      listeners: new Set(),
+      ready: Promise.resolve(),
+      joined: false,
+      probe: null,
+      missed: 0,
+      timeoutMs,
+    };
     channel.on("broadcast", { event: "*" }, (message) => {
       const m = message as { event?: string; payload?: unknown };
+      if (m.event === PROBE_EVENT) {
+        const id = (m.payload as { probe?: unknown } | undefined)?.probe;
+        if (id === entry.probe) {
+          entry.probe = null;
+          entry.missed = 0;
+        }
+        return;
+      }
       for (const l of [...entry.listeners]) {
         try {
           l.onMessage({ event: String(m.event ?? ""), payload: m.payload });
@@ -76,6 +179,7 @@ export function createHub(makeClient: () => SupabaseClient): RealtimeHub {
           settled = true;
           if (status === "SUBSCRIBED") {
             entry.joined = true;
+            if (probeMs > 0 && probeTimer === null) probeTimer = setInterval(probeAll, probeMs);
             resolve();
             return;
           }
@@ -100,10 +204,11 @@ export function createHub(makeClient: () => SupabaseClient): RealtimeHub {
           (status === "CHANNEL_ERROR" || status === "CLOSED" || status === "TIMED_OUT")
         ) {
           entry.joined = false;
-          drop(topic, entry);
-          const reason = err?.message ?? `The live stream ${topic} was closed.`;
-          for (const l of [...entry.listeners]) l.onEnd(reason);
-          entry.listeners.clear();
+          if (topics.get(topic) === entry) {
+            rejoin(topic, entry, `was ${status.toLowerCase()}${err ? ` (${err.message})` : ""}`);
+          } else {
+            endStreams(entry, err?.message ?? `The live stream ${topic} was closed.`);
+          }
         }
       }, timeoutMs);
     });
@@ -122,13 +227,17 @@ export function createHub(makeClient: () => SupabaseClient): RealtimeHub {
         entry.listeners.delete(listener);
         throw err;
       }
-      let closed = false;
       return {
         close() {
-          if (closed) return;
-          closed = true;
+          if (closed.has(listener)) return;
+          closed.add(listener);
           entry.listeners.delete(listener);
           if (entry.listeners.size === 0) drop(topic, entry);
+          // After a rejoin the stream listens on the topic's new channel.
+          const current = topics.get(topic);
+          if (current && current !== entry && current.listeners.delete(listener)) {
+            if (current.listeners.size === 0) drop(topic, current);
+          }
         },
       };
     },
@@ -152,10 +261,14 @@ export function sharedHub(env: Env): RealtimeHub {
   const key = `${vars.SUPABASE_URL}|${vars.SUPABASE_SERVICE_ROLE_KEY}`;
   let hub = hubs.get(key);
   if (!hub) {
-    hub = createHub(() =>
-      createClient(vars.SUPABASE_URL, vars.SUPABASE_SERVICE_ROLE_KEY, {
-        auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-      })
+    // API_REALTIME_PROBE_SECONDS: how often each shared channel proves it still hears (30 s).
+    const probeSeconds = Number(env("API_REALTIME_PROBE_SECONDS") ?? 30);
+    hub = createHub(
+      () =>
+        createClient(vars.SUPABASE_URL, vars.SUPABASE_SERVICE_ROLE_KEY, {
+          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+        }),
+      { probeMs: Number.isFinite(probeSeconds) && probeSeconds > 0 ? probeSeconds * 1000 : 0 },
     );
     hubs.set(key, hub);
   }
