@@ -27,6 +27,10 @@ export interface MarketAlertPayload {
   /** How many symbols crossed (a digest lists the largest moves only; the rest are counted). */
   total?: number;
   unsubscribeToken?: string;
+  /** This message reaches the user's daily cap: it carries the one "cap reached" notice. */
+  capReached?: boolean;
+  /** The cap that was reached (alert messages a day). */
+  dailyCap?: number;
 }
 
 /** Symbols in the alert, listed or not. */
@@ -73,6 +77,9 @@ const T = {
     mute: "Mute for 1 h",
     unsubscribe: "Unsubscribe from e-mail alerts",
     settings: "Alert settings",
+    capTitle: (n: number) => `Daily cap of ${n} ${n === 1 ? "alert" : "alerts"} reached`,
+    capUntil: (until: string) => `No more alerts today until ${until}.`,
+    capChange: "Change the cap in your alert settings",
     disclaimer: "Not financial advice. Experimental and educational only.",
     ticketReplySubject: (n: number) => `New reply to your support ticket #${n}`,
     ticketReplyIntro: (n: number, s: string) =>
@@ -105,6 +112,9 @@ const T = {
     mute: "1 Std. stummschalten",
     unsubscribe: "E-Mail-Alarme abbestellen",
     settings: "Alarmeinstellungen",
+    capTitle: (n: number) => `Tageslimit von ${n} ${n === 1 ? "Alarm" : "Alarmen"} erreicht`,
+    capUntil: (until: string) => `Heute keine weiteren Alarme bis ${until}.`,
+    capChange: "Das Limit ändern Sie in Ihren Alarmeinstellungen",
     disclaimer: "Keine Finanzberatung. Nur experimentell und zu Bildungszwecken.",
     ticketReplySubject: (n: number) => `Neue Antwort auf Ihr Support-Ticket #${n}`,
     ticketReplyIntro: (n: number, s: string) =>
@@ -138,6 +148,10 @@ const T = {
     mute: "Mettre en sourdine 1 h",
     unsubscribe: "Se désabonner des alertes e-mail",
     settings: "Paramètres d'alerte",
+    capTitle: (n: number) =>
+      `Limite quotidienne de ${n} ${n === 1 ? "alerte" : "alertes"} atteinte`,
+    capUntil: (until: string) => `Plus d'alertes aujourd'hui jusqu'au ${until}.`,
+    capChange: "Modifiez la limite dans vos paramètres d'alerte",
     disclaimer: "Ceci n'est pas un conseil financier. Expérimental et éducatif uniquement.",
     ticketReplySubject: (n: number) => `Nouvelle réponse à votre ticket de support n° ${n}`,
     ticketReplyIntro: (n: number, s: string) =>
@@ -172,6 +186,9 @@ const T = {
     mute: "Silenciar 1 h",
     unsubscribe: "Darse de baja de las alertas por correo",
     settings: "Ajustes de alertas",
+    capTitle: (n: number) => `Límite diario de ${n} ${n === 1 ? "alerta" : "alertas"} alcanzado`,
+    capUntil: (until: string) => `No recibirás más alertas hoy hasta el ${until}.`,
+    capChange: "Cambia el límite en tus ajustes de alertas",
     disclaimer: "No es asesoramiento financiero. Solo experimental y educativo.",
     ticketReplySubject: (n: number) => `Nueva respuesta a tu ticket de soporte n.º ${n}`,
     ticketReplyIntro: (n: number, s: string) =>
@@ -230,6 +247,93 @@ export function ticketUrl(links: Links, ticketId: string): string {
   return `${trimSlash(links.site)}/support/ticket/${encodeURIComponent(ticketId)}`;
 }
 
+export function settingsUrl(links: Links): string {
+  return `${trimSlash(links.site)}/dashboard/settings`;
+}
+
+/** An IANA zone `Intl` knows (profiles.time_zone is checked by the database), else UTC. */
+export function zoneOf(value: string | null | undefined): string {
+  if (!value) return "UTC";
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: value });
+    return value;
+  } catch {
+    return "UTC";
+  }
+}
+
+const wallFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall clock in `zone` at `ms`, as the UTC milliseconds of the same date and time fields. */
+function wallClock(ms: number, zone: string): number {
+  let format = wallFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    wallFormats.set(zone, format);
+  }
+  const f: Record<string, number> = {};
+  for (const part of format.formatToParts(ms)) f[part.type] = Number(part.value);
+  return Date.UTC(f.year!, f.month! - 1, f.day!, f.hour!, f.minute!, f.second!);
+}
+
+/**
+ * The start of the day after `at`'s day in `zone` (when a daily cap counted in the user's day
+ * starts again; the database counts `(scanned_at at time zone time_zone)::date`).
+ */
+export function startOfNextDay(at: Date, zone: string): Date {
+  const wall = new Date(wallClock(at.getTime(), zone));
+  const target = Date.UTC(wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate() + 1);
+  const offset = (ms: number) => wallClock(ms, zone) - Math.floor(ms / 1000) * 1000;
+  const guess = target - offset(target);
+  return new Date(target - offset(guess));
+}
+
+/** A moment for the reader: date and time in their language and zone, the zone named. */
+export function formatMoment(at: Date, locale: Locale, zone: string): string {
+  const text = new Intl.DateTimeFormat(locale, {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: zone,
+  }).format(at);
+  return `${text} (${zone})`;
+}
+
+/** The "cap reached" notice a message carries, or null. */
+export interface CapNotice {
+  title: string;
+  until: string;
+  change: string;
+  settings: string;
+}
+
+export function capNotice(
+  payload: MarketAlertPayload,
+  locale: Locale,
+  links: Links,
+  zone: string,
+): CapNotice | null {
+  if (payload.capReached !== true) return null;
+  const t = T[locale];
+  const cap = Number(payload.dailyCap);
+  const resumes = startOfNextDay(new Date(payload.scannedAt), zone);
+  return {
+    // enqueue_alerts always sets dailyCap beside capReached (profiles.alert_daily_cap, 1-500).
+    title: t.capTitle(cap),
+    until: t.capUntil(formatMoment(resumes, locale, zone)),
+    change: t.capChange,
+    settings: settingsUrl(links),
+  };
+}
+
 export interface ItemLine {
   title: string;
   pct: string;
@@ -241,7 +345,7 @@ export interface ItemLine {
   mute: string;
 }
 
-export function itemLine(item: AlertItem, locale: Locale, links: Links): ItemLine {
+export function itemLine(item: AlertItem, locale: Locale, links: Links, zone = "UTC"): ItemLine {
   const t = T[locale];
   const pct = formatPct(Number(item.pct));
   const window = t.window(item.windowMinutes);
@@ -269,16 +373,24 @@ function layoutHtml(body: string, footer: string): string {
 }
 
 /** A market alert (one symbol) or digest (several) as an e-mail with one-click unsubscribe. */
-export function alertEmail(payload: MarketAlertPayload, locale: Locale, links: Links): Email {
+export function alertEmail(
+  payload: MarketAlertPayload,
+  locale: Locale,
+  links: Links,
+  zone = "UTC",
+): Email {
   const t = T[locale];
-  const lines = payload.items.map((i) => itemLine(i, locale, links));
+  const lines = payload.items.map((i) => itemLine(i, locale, links, zone));
   const total = totalOf(payload);
-  const subject = payload.shape === "digest" || total > 1 ? t.digestTitle(total) : lines[0]!.title;
+  const heading = payload.shape === "digest" || total > 1 ? t.digestTitle(total) : lines[0]!.title;
+  const cap = capNotice(payload, locale, links, zone);
+  const subject = cap ? `${cap.title}: ${heading}` : heading;
   const unlisted = total - lines.length;
   const token = payload.unsubscribeToken;
   const unsubscribePage = token ? unsubscribePageUrl(links, token) : undefined;
   const text = [
-    subject,
+    ...(cap ? [cap.title, cap.until, `${cap.change}: ${cap.settings}`, ""] : []),
+    heading,
     "",
     ...lines.flatMap((l) => [
       l.title,
@@ -300,8 +412,15 @@ export function alertEmail(payload: MarketAlertPayload, locale: Locale, links: L
       escapeHtml(l.mute)
     }">${escapeHtml(t.mute)}</a></td></tr>`
   ).join("");
+  const capHtml = cap
+    ? `<div style="border:1px solid #f59e0b;border-radius:6px;padding:8px 12px;margin-bottom:12px"><strong>${
+      escapeHtml(cap.title)
+    }</strong><br>${escapeHtml(cap.until)}<br><a href="${escapeHtml(cap.settings)}">${
+      escapeHtml(cap.change)
+    }</a></div>`
+    : "";
   const html = layoutHtml(
-    `<h2 style="font-size:18px">${escapeHtml(subject)}</h2><table>${rows}</table>${
+    `${capHtml}<h2 style="font-size:18px">${escapeHtml(heading)}</h2><table>${rows}</table>${
       unlisted > 0 ? `<p>… +${unlisted}</p>` : ""
     }`,
     `${escapeHtml(t.disclaimer)}${
@@ -412,11 +531,23 @@ export function discordBody(
   payload: MarketAlertPayload,
   locale: Locale,
   links: Links,
+  zone = "UTC",
 ): { content: string; embeds: DiscordEmbed[]; allowed_mentions: { parse: string[] } } {
   const t = T[locale];
-  const lines = payload.items.map((i) => ({ item: i, line: itemLine(i, locale, links) }));
+  const lines = payload.items.map((i) => ({ item: i, line: itemLine(i, locale, links, zone) }));
+  const cap = capNotice(payload, locale, links, zone);
+  // The cap notice is the first embed: the alerts it carries follow (at most 9 of them).
+  const capEmbed: DiscordEmbed[] = cap
+    ? [{
+      title: clip(cap.title, DISCORD_LIMITS.title),
+      url: cap.settings,
+      description: `${cap.until}\n[${cap.change}](${cap.settings})`,
+      color: 0xf59e0b,
+      timestamp: new Date(payload.scannedAt).toISOString(),
+    }]
+    : [];
   let embeds: DiscordEmbed[];
-  if (payload.shape === "single" && lines.length <= DISCORD_LIMITS.embeds) {
+  if (payload.shape === "single" && lines.length + capEmbed.length <= DISCORD_LIMITS.embeds) {
     embeds = lines.map(({ item, line }) => ({
       title: clip(line.title, DISCORD_LIMITS.title),
       url: line.analysis,
@@ -436,7 +567,8 @@ export function discordBody(
     const footer = clip(t.disclaimer, DISCORD_LIMITS.footer);
     const budget = Math.min(
       DISCORD_LIMITS.description,
-      DISCORD_LIMITS.total - title.length - footer.length - 20,
+      DISCORD_LIMITS.total - title.length - footer.length - 20 -
+        (capEmbed[0] ? embedSize(capEmbed[0]) : 0),
     );
     let description = "";
     let shown = 0;
@@ -456,6 +588,7 @@ export function discordBody(
       footer: { text: footer },
     }];
   }
+  embeds = [...capEmbed, ...embeds];
   // Never more than the total: drop trailing embeds until it fits.
   while (embeds.length > 1 && embeds.reduce((a, e) => a + embedSize(e), 0) > DISCORD_LIMITS.total) {
     embeds.pop();
@@ -468,13 +601,25 @@ export function discordBody(
 export const TELEGRAM_TEXT_LIMIT = 4096;
 
 /** sendMessage text (parse_mode HTML), at most 4,096 characters. */
-export function telegramText(payload: MarketAlertPayload, locale: Locale, links: Links): string {
+export function telegramText(
+  payload: MarketAlertPayload,
+  locale: Locale,
+  links: Links,
+  zone = "UTC",
+): string {
   const t = T[locale];
-  const lines = payload.items.map((i) => itemLine(i, locale, links));
+  const lines = payload.items.map((i) => itemLine(i, locale, links, zone));
   const total = totalOf(payload);
-  const head = payload.shape === "digest" || total > 1
-    ? `<b>${escapeHtml(t.digestTitle(total))}</b>\n\n`
-    : "";
+  const cap = capNotice(payload, locale, links, zone);
+  const head =
+    (cap
+      ? `⚠️ <b>${escapeHtml(cap.title)}</b>\n${escapeHtml(cap.until)}\n<a href="${
+        escapeHtml(cap.settings)
+      }">${escapeHtml(cap.change)}</a>\n\n`
+      : "") +
+    (payload.shape === "digest" || total > 1
+      ? `<b>${escapeHtml(t.digestTitle(total))}</b>\n\n`
+      : "");
   const tail = `\n<i>${escapeHtml(t.disclaimer)}</i>`;
   let body = "";
   let shown = 0;
