@@ -112,7 +112,12 @@ function emailFor(job: Job, links: Links): Email {
     return ticketEmail(job.kind, job.payload as TicketPayload, locale, links);
   }
   if (job.kind === "ticket_overdue") {
-    return ticketOverdueEmail(job.payload as TicketOverduePayload, locale, links);
+    return ticketOverdueEmail(
+      job.payload as TicketOverduePayload,
+      locale,
+      links,
+      zoneOf(job.timeZone),
+    );
   }
   throw new Error(`no e-mail for jobs of kind ${job.kind}`);
 }

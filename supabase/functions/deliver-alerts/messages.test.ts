@@ -3,6 +3,10 @@ import {
   alertEmail,
   type AlertItem,
   discordBody,
+  formatPct,
+  formatPrice,
+  itemLine,
+  type Locale,
   type MarketAlertPayload,
   startOfNextDay,
   telegramText,
@@ -121,5 +125,92 @@ Deno.test("Telegram: the cap notice heads the message, in French and Tokyo time;
   assertEquals(
     alertEmail({ ...capped, dailyCap: 1 }, "en", links).text.split("\n")[0],
     "Daily cap of 1 alert reached",
+  );
+});
+
+// ---- Numbers, prices and dates in the reader's language and zone (issue 28) --------------------
+
+/** ICU versions differ in the space before AM/PM (U+0020 or U+202F): dates compare with one. */
+const plainSpaces = (s: string) => s.replace(/\u202f(?=[AP]M)/g, " ");
+
+Deno.test("moves and prices follow the reader's language", () => {
+  const cases: [Locale, string, string, string, string][] = [
+    ["en", "+12.35%", "-5.00%", "$1,234.57", "$0.0\u20881234"],
+    ["de", "+12,35\u00a0%", "-5,00\u00a0%", "1.234,57\u00a0$", "0,0\u20881234\u00a0$"],
+    ["fr", "+12,35\u00a0%", "-5,00\u00a0%", "1\u202f234,57\u00a0$US", "0,0\u20881234\u00a0$US"],
+    ["es", "+12,35\u00a0%", "-5,00\u00a0%", "1234,57\u00a0US$", "0,0\u20881234\u00a0US$"],
+  ];
+  for (const [locale, up, down, price, tiny] of cases) {
+    assertEquals(formatPct(12.345, locale), up, locale);
+    assertEquals(formatPct(-5, locale), down, locale);
+    assertEquals(formatPrice(1234.5678, locale), price, locale);
+    // Four significant digits, however small.
+    assertEquals(formatPrice(0.000000001234, locale), tiny, locale);
+  }
+});
+
+Deno.test("an alert's time is in the reader's zone and language: four languages, three zones", () => {
+  const quote: AlertItem = { ...item(1), price: 1234.5678, ts: "2026-11-24T23:30:05.000Z" };
+  const expected: Record<Locale, Record<string, string>> = {
+    en: {
+      "Europe/Berlin": "Nov 25, 2026, 12:30:05 AM (Europe/Berlin)",
+      "America/New_York": "Nov 24, 2026, 6:30:05 PM (America/New_York)",
+      "Asia/Tokyo": "Nov 25, 2026, 8:30:05 AM (Asia/Tokyo)",
+    },
+    de: {
+      "Europe/Berlin": "25.11.2026, 00:30:05 (Europe/Berlin)",
+      "America/New_York": "24.11.2026, 18:30:05 (America/New_York)",
+      "Asia/Tokyo": "25.11.2026, 08:30:05 (Asia/Tokyo)",
+    },
+    fr: {
+      "Europe/Berlin": "25 nov. 2026, 00:30:05 (Europe/Berlin)",
+      "America/New_York": "24 nov. 2026, 18:30:05 (America/New_York)",
+      "Asia/Tokyo": "25 nov. 2026, 08:30:05 (Asia/Tokyo)",
+    },
+    es: {
+      "Europe/Berlin": "25 nov 2026, 0:30:05 (Europe/Berlin)",
+      "America/New_York": "24 nov 2026, 18:30:05 (America/New_York)",
+      "Asia/Tokyo": "25 nov 2026, 8:30:05 (Asia/Tokyo)",
+    },
+  };
+  for (const [locale, zones] of Object.entries(expected) as [Locale, Record<string, string>][]) {
+    for (const [zone, time] of Object.entries(zones)) {
+      assertEquals(
+        plainSpaces(itemLine(quote, locale, links, zone).time),
+        time,
+        `${locale} ${zone}`,
+      );
+    }
+  }
+  // No zone in the profile: UTC.
+  assertEquals(
+    plainSpaces(itemLine(quote, "en", links).time),
+    "Nov 24, 2026, 11:30:05 PM (UTC)",
+  );
+});
+
+Deno.test("every channel's text carries the reader's formats", () => {
+  const payload: MarketAlertPayload = {
+    shape: "single",
+    items: [{ ...item(1), price: 1234.5678 }],
+    scannedAt: "2026-11-24T23:30:00.000Z",
+  };
+  const email = alertEmail(payload, "de", links, "Europe/Berlin");
+  assertEquals(email.subject, "SYM1/USDT stieg um +12,35\u00a0% in 15 Min.");
+  ok(
+    email.text.includes(
+      "Börse: Binance · Bewegung: +12,35\u00a0% (15 Min.) · Preis: 1.234,57\u00a0$ · Zeit: 25.11.2026, 00:30:00 (Europe/Berlin)",
+    ),
+    email.text,
+  );
+  const discord = discordBody(payload, "fr", links, "Asia/Tokyo").embeds[0]!;
+  deepStrictEqual(discord.fields!.slice(1, 3).map((f) => f.value), [
+    "+12,35\u00a0% (15 min)",
+    "1\u202f234,57\u00a0$US",
+  ]);
+  const telegram = telegramText(payload, "es", links, "America/New_York");
+  ok(
+    telegram.includes("Precio: 1234,57\u00a0US$\n24 nov 2026, 18:30:00 (America/New_York)"),
+    telegram,
   );
 });

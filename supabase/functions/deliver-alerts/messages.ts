@@ -1,3 +1,5 @@
+import { formatPrice as formatPriceFor } from "../_shared/domain/price-format.ts";
+
 // What an outbox job says: the e-mail (subject, text, HTML), the Discord embeds and the Telegram
 // text of a market alert or a digest, and the ticket e-mails, in the recipient's language
 // (de, en, fr, es; English when the profile stores none).
@@ -89,7 +91,7 @@ const T = {
       `The status of your ticket #${n} "${s}" is now: ${st}.`,
     ticketOverdueSubject: (n: number) => `Enterprise ticket #${n} has passed its 1-hour target`,
     ticketOverdueIntro: (n: number, s: string, due: string) =>
-      `Enterprise ticket #${n} "${s}" has had no answer since it was opened; its first answer was due at ${due}.`,
+      `Enterprise ticket #${n} "${s}" has had no answer since it was opened; its first answer was due on ${due}.`,
     ticketOpen: "View the ticket",
     status: {
       open: "open",
@@ -125,7 +127,7 @@ const T = {
     ticketOverdueSubject: (n: number) =>
       `Enterprise-Ticket #${n} hat sein 1-Stunden-Ziel überschritten`,
     ticketOverdueIntro: (n: number, s: string, due: string) =>
-      `Enterprise-Ticket #${n} „${s}“ ist seit der Eröffnung unbeantwortet; die erste Antwort war um ${due} fällig.`,
+      `Enterprise-Ticket #${n} „${s}“ ist seit der Eröffnung unbeantwortet; die erste Antwort war am ${due} fällig.`,
     ticketOpen: "Ticket ansehen",
     status: {
       open: "offen",
@@ -163,7 +165,7 @@ const T = {
     ticketOverdueSubject: (n: number) =>
       `Le ticket Enterprise n° ${n} a dépassé son objectif d’une heure`,
     ticketOverdueIntro: (n: number, s: string, due: string) =>
-      `Le ticket Enterprise n° ${n} « ${s} » est sans réponse depuis son ouverture ; la première réponse était due à ${due}.`,
+      `Le ticket Enterprise n° ${n} « ${s} » est sans réponse depuis son ouverture ; la première réponse était due le ${due}.`,
     ticketOpen: "Voir le ticket",
     status: {
       open: "ouvert",
@@ -200,7 +202,7 @@ const T = {
     ticketOverdueSubject: (n: number) =>
       `El ticket Enterprise n.º ${n} ha superado su objetivo de 1 hora`,
     ticketOverdueIntro: (n: number, s: string, due: string) =>
-      `El ticket Enterprise n.º ${n} «${s}» no tiene respuesta desde que se abrió; la primera respuesta vencía a las ${due}.`,
+      `El ticket Enterprise n.º ${n} «${s}» no tiene respuesta desde que se abrió; la primera respuesta vencía el ${due}.`,
     ticketOpen: "Ver el ticket",
     status: {
       open: "abierto",
@@ -215,14 +217,32 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** +12.34 % / -5.00 % (two decimals, sign always). */
-export function formatPct(pct: number): string {
-  return `${pct >= 0 ? "+" : ""}${pct.toFixed(2)}%`;
+const percentFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A move in the reader's language, two decimals and the sign always: `+12.35%` (en),
+ * `+12,35 %` (de, fr, es; the space is the one `Intl` puts there).
+ */
+export function formatPct(pct: number, locale: Locale = "en"): string {
+  let format = percentFormats.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, {
+      style: "percent",
+      signDisplay: "always",
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    });
+    percentFormats.set(locale, format);
+  }
+  return format.format(pct / 100);
 }
 
-export function formatPrice(price: number): string {
-  if (price >= 1) return price.toLocaleString("en-US", { maximumFractionDigits: 4 });
-  return price.toPrecision(4);
+/**
+ * A price in the reader's language with at least four significant digits (the SPA's formatter,
+ * `_shared/domain/price-format.ts`): `$1.235`, `$65,432.10`, `$0.0₈1234`; `1,235 $` in German.
+ */
+export function formatPrice(price: number, locale: Locale = "en"): string {
+  return formatPriceFor(price, locale);
 }
 
 function trimSlash(s: string): string {
@@ -298,12 +318,14 @@ export function startOfNextDay(at: Date, zone: string): Date {
 }
 
 /** A moment for the reader: date and time in their language and zone, the zone named. */
-export function formatMoment(at: Date, locale: Locale, zone: string): string {
-  const text = new Intl.DateTimeFormat(locale, {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: zone,
-  }).format(at);
+export function formatMoment(
+  at: Date,
+  locale: Locale,
+  zone: string,
+  timeStyle: "short" | "medium" = "short",
+): string {
+  const text = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle, timeZone: zone })
+    .format(at);
   return `${text} (${zone})`;
 }
 
@@ -347,15 +369,16 @@ export interface ItemLine {
 
 export function itemLine(item: AlertItem, locale: Locale, links: Links, zone = "UTC"): ItemLine {
   const t = T[locale];
-  const pct = formatPct(Number(item.pct));
+  const pct = formatPct(Number(item.pct), locale);
   const window = t.window(item.windowMinutes);
   return {
     title: t.alertTitle(item.symbol, t[item.direction], pct, window),
     pct,
     window,
     venue: item.exchange,
-    price: formatPrice(Number(item.price)),
-    time: new Date(item.ts).toISOString().replace("T", " ").slice(0, 19) + " UTC",
+    price: formatPrice(Number(item.price), locale),
+    // The quote's time to the second, in the reader's zone.
+    time: formatMoment(new Date(item.ts), locale, zone, "medium"),
     analysis: analysisUrl(links, item.symbol),
     mute: muteUrl(links, item.symbol),
   };
@@ -475,10 +498,11 @@ export function ticketOverdueEmail(
   payload: TicketOverduePayload,
   locale: Locale,
   links: Links,
+  zone = "UTC",
 ): Email {
   const t = T[locale];
   const url = ticketUrl(links, payload.ticketId);
-  const due = new Date(payload.dueAt).toISOString().replace("T", " ").slice(0, 16) + " UTC";
+  const due = formatMoment(new Date(payload.dueAt), locale, zone);
   const subject = t.ticketOverdueSubject(payload.ticketNumber);
   const intro = t.ticketOverdueIntro(payload.ticketNumber, payload.subject, due);
   const text = [intro, "", `${t.ticketOpen}: ${url}`].join("\n");
