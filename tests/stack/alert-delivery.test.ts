@@ -297,6 +297,9 @@ describe("alert delivery", () => {
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toMatch(/^Tageslimit von 1 Alarm erreicht: /);
     expect(mails[0]!.subject).toContain(symbol);
+    // The move and the quote's time in German and in the user's zone (issue 28).
+    expect(mails[0]!.subject).toContain("stieg um +20,00\u00a0% in 30 Min.");
+    expect(mails[0]!.text).toMatch(/Zeit: \d\d\.\d\d\.\d{4}, \d\d:\d\d:\d\d \(Asia\/Tokyo\)/);
     expect(mails[0]!.text).toContain(notice);
     expect(mails[0]!.text).toContain("Das Limit ändern Sie in Ihren Alarmeinstellungen: ");
     expect(mails[0]!.text).toContain("/dashboard/settings");
