@@ -295,16 +295,25 @@ CREATE TABLE public.alerts_sent (
     channel text,
     window_minutes integer,
     direction text,
+    symbols text[] DEFAULT '{}'::text[] NOT NULL,
+    symbol_count integer DEFAULT 1 NOT NULL,
     CONSTRAINT alerts_sent_channel_check CHECK ((channel = ANY (ARRAY['email'::text, 'discord'::text, 'telegram'::text]))),
     CONSTRAINT alerts_sent_direction_check CHECK ((direction = ANY (ARRAY['pump'::text, 'dump'::text]))),
-    CONSTRAINT alerts_sent_price_check CHECK ((price >= (0)::numeric))
+    CONSTRAINT alerts_sent_price_check CHECK ((price >= (0)::numeric)),
+    CONSTRAINT alerts_sent_symbol_count_check CHECK (((symbol_count >= 1) AND (symbol_count >= COALESCE(array_length(symbols, 1), 0))))
 );
 
 -- comment on table public.alerts_sent
-COMMENT ON TABLE public.alerts_sent IS 'Alerts delivered to users; the hash makes each delivery unique.';
+COMMENT ON TABLE public.alerts_sent IS 'Alert messages delivered to users, one row per message and channel; the hash makes each delivery unique.';
+
+-- comment on column public.alerts_sent.symbols
+COMMENT ON COLUMN public.alerts_sent.symbols IS 'The symbols the delivered message lists, in its order (the first is the row''s symbol).';
+
+-- comment on column public.alerts_sent.symbol_count
+COMMENT ON COLUMN public.alerts_sent.symbol_count IS 'How many symbols crossed in the message (a digest lists its largest moves and counts the rest).';
 
 -- function public.claim_outbox(text, integer, integer, text)
-CREATE FUNCTION public.claim_outbox(worker text, max_jobs integer DEFAULT 50, lease_seconds integer DEFAULT 60, only_channel text DEFAULT NULL::text) RETURNS TABLE(id bigint, kind text, channel text, attempts integer, payload jsonb, target text, locale text)
+CREATE FUNCTION public.claim_outbox(worker text, max_jobs integer DEFAULT 50, lease_seconds integer DEFAULT 60, only_channel text DEFAULT NULL::text) RETURNS TABLE(id bigint, kind text, channel text, attempts integer, payload jsonb, target text, locale text, time_zone text)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
@@ -347,12 +356,15 @@ begin
     else
       id := r.id; kind := r.kind; channel := r.channel; attempts := r.attempts; payload := r.payload;
       target := r.target;
-      locale := (select p.locale from public.profiles p where p.id = r.user_id);
+      select p.locale, p.time_zone into locale, time_zone from public.profiles p where p.id = r.user_id;
       return next;
     end if;
   end loop;
 end;
 $$;
+
+-- comment on function public.claim_outbox(worker text, max_jobs integer, lease_seconds integer, only_channel text)
+COMMENT ON FUNCTION public.claim_outbox(worker text, max_jobs integer, lease_seconds integer, only_channel text) IS 'Claims due outbox jobs in fair order (created_at, seq, id) with the recipient''s target, locale and time zone (service role).';
 
 -- function public.complete_outbox(bigint, text, text)
 CREATE FUNCTION public.complete_outbox(job_id bigint, worker text, recipient text DEFAULT NULL::text) RETURNS boolean
@@ -361,6 +373,7 @@ CREATE FUNCTION public.complete_outbox(job_id bigint, worker text, recipient tex
     AS $$
 declare
   job private.outbox;
+  listed jsonb;
 begin
   update private.outbox o set status = 'sent', sent_at = now(), last_error = null
   where o.id = job_id and o.claimed_by = worker
@@ -369,13 +382,18 @@ begin
   if not found then
     return false;
   end if;
-  if job.kind = 'market_alert' then
+  listed := coalesce(job.payload -> 'items', '[]'::jsonb);
+  if job.kind = 'market_alert' and jsonb_typeof(listed) = 'array' and jsonb_array_length(listed) > 0 then
     insert into public.alerts_sent (symbol, exchange, pct, price, ts, recipient, hash, user_id, channel,
-                                    window_minutes, direction)
+                                    window_minutes, direction, symbols, symbol_count)
     select i ->> 'symbol', i ->> 'exchange', (i ->> 'pct')::numeric, (i ->> 'price')::numeric,
-           (i ->> 'ts')::timestamptz, coalesce(recipient, job.channel), md5(job.dedup_key || ':' || (i ->> 'instrumentId')),
-           job.user_id, job.channel, (i ->> 'windowMinutes')::integer, i ->> 'direction'
-    from jsonb_array_elements(job.payload -> 'items') i
+           (i ->> 'ts')::timestamptz, coalesce(recipient, job.channel),
+           md5(coalesce(job.dedup_key, 'outbox:' || job.id::text)),
+           job.user_id, job.channel, (i ->> 'windowMinutes')::integer, i ->> 'direction',
+           array(select e ->> 'symbol' from jsonb_array_elements(listed) with ordinality as x (e, n) order by x.n),
+           greatest(jsonb_array_length(listed),
+                    case when jsonb_typeof(job.payload -> 'total') = 'number' then (job.payload ->> 'total')::integer else 0 end)
+    from (select listed -> 0 as i) lead
     on conflict (hash) do nothing;
   end if;
   return true;

@@ -262,6 +262,62 @@ describe("alert delivery", () => {
     for (const s of symbols) expect(mails[0]!.text).toContain(s);
     expect(await chatRequests(u.webhookId)).toHaveLength(1);
     expect(await chatRequests(u.chatId)).toHaveLength(1);
+
+    // One record per delivered message (decision 0043): the digest's symbols in one row each channel.
+    const own = await u.client.from("alerts_sent").select("channel, symbol, symbols, symbol_count");
+    expect(own.error).toBeNull();
+    expect(own.data!.map((r) => r.channel).sort()).toEqual(["discord", "email", "telegram"]);
+    for (const r of own.data!) {
+      expect(r.symbol_count).toBe(6);
+      expect([...r.symbols].sort()).toEqual([...symbols].sort());
+      expect(r.symbol).toBe(r.symbols[0]);
+    }
+  });
+
+  it("the alert that reaches the daily cap arrives as its own notice, in the user's language and zone", async () => {
+    const u = await subscriber({ alert_daily_cap: 1, locale: "de", time_zone: "Asia/Tokyo" });
+    const symbol = sym("CAP");
+    const at = new Date();
+    await crossingScan([symbol], 1.2, at);
+    await deliver();
+    // Tokyo keeps UTC+9 all year: the cap ends at the next midnight there.
+    const tokyo = 9 * 3_600_000;
+    const tokyoMidnight = new Date(
+      (Math.floor((at.getTime() + tokyo) / 86_400_000) + 1) * 86_400_000 - tokyo,
+    );
+    const until = `${new Intl.DateTimeFormat("de", {
+      dateStyle: "medium",
+      timeStyle: "short",
+      timeZone: "Asia/Tokyo",
+    }).format(tokyoMidnight)} (Asia/Tokyo)`;
+    expect(until).toMatch(/, 00:00 \(Asia\/Tokyo\)$/);
+    const notice = `Heute keine weiteren Alarme bis ${until}.`;
+
+    const mails = await emailsTo(u.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toMatch(/^Tageslimit von 1 Alarm erreicht: /);
+    expect(mails[0]!.subject).toContain(symbol);
+    // The move and the quote's time in German and in the user's zone (issue 28).
+    expect(mails[0]!.subject).toContain("stieg um +20,00\u00a0% in 30 Min.");
+    expect(mails[0]!.text).toMatch(/Zeit: \d\d\.\d\d\.\d{4}, \d\d:\d\d:\d\d \(Asia\/Tokyo\)/);
+    expect(mails[0]!.text).toContain(notice);
+    expect(mails[0]!.text).toContain("Das Limit ändern Sie in Ihren Alarmeinstellungen: ");
+    expect(mails[0]!.text).toContain("/dashboard/settings");
+
+    const discord = await chatRequests(u.webhookId);
+    expect(discord.map((r) => r.status)).toEqual([200]);
+    const embeds = discord[0]!.body.embeds as { title: string; description?: string }[];
+    expect(embeds.map((e) => e.title)).toEqual([
+      "Tageslimit von 1 Alarm erreicht",
+      expect.stringContaining(symbol),
+    ]);
+    expect(embeds[0]!.description).toContain(notice);
+
+    const telegram = await chatRequests(u.chatId);
+    expect(telegram.map((r) => r.status)).toEqual([200]);
+    expect(String(telegram[0]!.body.text)).toContain("<b>Tageslimit von 1 Alarm erreicht</b>");
+    expect(String(telegram[0]!.body.text)).toContain(notice);
+    expect(String(telegram[0]!.body.text)).toContain(symbol);
   });
 
   it("sends nothing to inactive subscribers, and stops pending alerts when the plan changes", async () => {

@@ -102,6 +102,8 @@ export type Database = {
           price: number;
           recipient: string;
           symbol: string;
+          symbol_count: number;
+          symbols: string[];
           ts: string;
           user_id: string | null;
           window_minutes: number | null;
@@ -117,6 +119,8 @@ export type Database = {
           price: number;
           recipient: string;
           symbol: string;
+          symbol_count?: number;
+          symbols?: string[];
           ts: string;
           user_id?: string | null;
           window_minutes?: number | null;
@@ -132,6 +136,8 @@ export type Database = {
           price?: number;
           recipient?: string;
           symbol?: string;
+          symbol_count?: number;
+          symbols?: string[];
           ts?: string;
           user_id?: string | null;
           window_minutes?: number | null;
@@ -1256,6 +1262,8 @@ export type Database = {
           price: number;
           recipient: string;
           symbol: string;
+          symbol_count: number;
+          symbols: string[];
           ts: string;
           user_id: string | null;
           window_minutes: number | null;
@@ -1388,6 +1396,7 @@ export type Database = {
           locale: string;
           payload: Json;
           target: string;
+          time_zone: string;
         }[];
       };
       complete_outbox: {

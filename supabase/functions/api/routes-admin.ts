@@ -91,6 +91,8 @@ export function adminRoutes(deps: KitDeps): Hono {
       price: r.price === null || r.price === undefined ? null : num(r.price),
       recipient: String(r.recipient),
       createdAt: String(r.created_at),
+      symbols: Array.isArray(r.symbols) ? r.symbols.map(String) : [String(r.symbol)],
+      symbolCount: Math.max(1, Math.trunc(num(r.symbol_count))),
     })));
   });
 

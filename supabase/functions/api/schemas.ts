@@ -269,6 +269,9 @@ export const alertRecord = z.object({
   price: z.number().nullable(),
   recipient: z.string(),
   createdAt: ts,
+  /** One record per delivered message (decision 0043): the symbols it lists, and how many crossed. */
+  symbols: z.array(z.string()),
+  symbolCount: z.number().int().min(1),
 });
 export const alertRecords = z.array(alertRecord);
 

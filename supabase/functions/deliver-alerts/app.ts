@@ -62,7 +62,13 @@ export function supabaseOutboxDb(client: SupabaseClient): OutboxDb {
         ...(channel ? { only_channel: channel } : {}),
       });
       if (error) throw new Error(`claim_outbox failed: ${error.message}`);
-      return ((data ?? []) as Job[]).map((j) => ({ ...j, id: Number(j.id) }));
+      return ((data ?? []) as (Job & { time_zone?: string | null })[]).map((
+        { time_zone, ...j },
+      ) => ({
+        ...j,
+        id: Number(j.id),
+        timeZone: time_zone ?? null,
+      }));
     },
     async beginSends(worker, ids, results) {
       const { data, error } = await client.rpc("begin_outbox_sends", {

@@ -420,6 +420,7 @@ Deno.test("an overdue Enterprise ticket becomes an e-mail to the admin in their 
     channel: "email",
     target: "admin@example.test",
     locale: "de",
+    timeZone: "Europe/Berlin",
     attempts: 0,
     payload: {
       ticketId: "3f0c7a52-8b7e-4d7e-9a4e-5c1d2e3f4a5b",
@@ -437,7 +438,8 @@ Deno.test("an overdue Enterprise ticket becomes an e-mail to the admin in their 
   };
   assertEquals(email.subject, "Enterprise-Ticket #42 hat sein 1-Stunden-Ziel überschritten");
   ok(email.text.includes("„Cannot log in“"), email.text);
-  ok(email.text.includes("2026-11-24 11:00 UTC"), email.text);
+  // The due time in the admin's zone and language.
+  ok(email.text.includes("war am 24.11.2026, 12:00 (Europe/Berlin) fällig."), email.text);
   ok(
     email.text.includes("https://app.example/support/ticket/3f0c7a52-8b7e-4d7e-9a4e-5c1d2e3f4a5b"),
   );

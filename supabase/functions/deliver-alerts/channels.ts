@@ -13,6 +13,7 @@ import {
   ticketOverdueEmail,
   type TicketOverduePayload,
   type TicketPayload,
+  zoneOf,
 } from "./messages.ts";
 import { BucketMap, type Clock, type Limits, limitsFrom, TokenBucket } from "./pacing.ts";
 import { sendSmtp, SmtpError, type SmtpOptions } from "./smtp.ts";
@@ -28,6 +29,8 @@ export interface Job {
   payload: unknown;
   target: string;
   locale: string | null;
+  /** The recipient's IANA time zone (profiles.time_zone; UTC when none). */
+  timeZone?: string | null;
   dedupKey?: string;
 }
 
@@ -103,13 +106,18 @@ export function retryAfterHeader(value: string | null, now = Date.now()): number
 function emailFor(job: Job, links: Links): Email {
   const locale = localeOf(job.locale);
   if (job.kind === "market_alert") {
-    return alertEmail(job.payload as MarketAlertPayload, locale, links);
+    return alertEmail(job.payload as MarketAlertPayload, locale, links, zoneOf(job.timeZone));
   }
   if (job.kind === "ticket_reply" || job.kind === "ticket_status") {
     return ticketEmail(job.kind, job.payload as TicketPayload, locale, links);
   }
   if (job.kind === "ticket_overdue") {
-    return ticketOverdueEmail(job.payload as TicketOverduePayload, locale, links);
+    return ticketOverdueEmail(
+      job.payload as TicketOverduePayload,
+      locale,
+      links,
+      zoneOf(job.timeZone),
+    );
   }
   throw new Error(`no e-mail for jobs of kind ${job.kind}`);
 }
@@ -304,7 +312,12 @@ export function discordChannel(deps: ChannelDeps): Channel {
         return { ok: false, error: "Discord rate limit (bucket empty)", retryAfter: wait / 1000 };
       }
       if (wait > 0) await sleep(wait);
-      const body = discordBody(job.payload as MarketAlertPayload, localeOf(job.locale), deps.links);
+      const body = discordBody(
+        job.payload as MarketAlertPayload,
+        localeOf(job.locale),
+        deps.links,
+        zoneOf(job.timeZone),
+      );
       let res: Response;
       try {
         res = await doFetch(url, {
@@ -411,6 +424,7 @@ export function telegramChannel(deps: ChannelDeps): Channel {
         job.payload as MarketAlertPayload,
         localeOf(job.locale),
         deps.links,
+        zoneOf(job.timeZone),
       );
       let chat = job.target;
       for (let hop = 0; hop < 2; hop++) {

@@ -1,3 +1,5 @@
+import { formatPrice as formatPriceFor } from "../_shared/domain/price-format.ts";
+
 // What an outbox job says: the e-mail (subject, text, HTML), the Discord embeds and the Telegram
 // text of a market alert or a digest, and the ticket e-mails, in the recipient's language
 // (de, en, fr, es; English when the profile stores none).
@@ -27,6 +29,10 @@ export interface MarketAlertPayload {
   /** How many symbols crossed (a digest lists the largest moves only; the rest are counted). */
   total?: number;
   unsubscribeToken?: string;
+  /** This message reaches the user's daily cap: it carries the one "cap reached" notice. */
+  capReached?: boolean;
+  /** The cap that was reached (alert messages a day). */
+  dailyCap?: number;
 }
 
 /** Symbols in the alert, listed or not. */
@@ -73,6 +79,9 @@ const T = {
     mute: "Mute for 1 h",
     unsubscribe: "Unsubscribe from e-mail alerts",
     settings: "Alert settings",
+    capTitle: (n: number) => `Daily cap of ${n} ${n === 1 ? "alert" : "alerts"} reached`,
+    capUntil: (until: string) => `No more alerts today until ${until}.`,
+    capChange: "Change the cap in your alert settings",
     disclaimer: "Not financial advice. Experimental and educational only.",
     ticketReplySubject: (n: number) => `New reply to your support ticket #${n}`,
     ticketReplyIntro: (n: number, s: string) =>
@@ -82,7 +91,7 @@ const T = {
       `The status of your ticket #${n} "${s}" is now: ${st}.`,
     ticketOverdueSubject: (n: number) => `Enterprise ticket #${n} has passed its 1-hour target`,
     ticketOverdueIntro: (n: number, s: string, due: string) =>
-      `Enterprise ticket #${n} "${s}" has had no answer since it was opened; its first answer was due at ${due}.`,
+      `Enterprise ticket #${n} "${s}" has had no answer since it was opened; its first answer was due on ${due}.`,
     ticketOpen: "View the ticket",
     status: {
       open: "open",
@@ -105,6 +114,9 @@ const T = {
     mute: "1 Std. stummschalten",
     unsubscribe: "E-Mail-Alarme abbestellen",
     settings: "Alarmeinstellungen",
+    capTitle: (n: number) => `Tageslimit von ${n} ${n === 1 ? "Alarm" : "Alarmen"} erreicht`,
+    capUntil: (until: string) => `Heute keine weiteren Alarme bis ${until}.`,
+    capChange: "Das Limit ändern Sie in Ihren Alarmeinstellungen",
     disclaimer: "Keine Finanzberatung. Nur experimentell und zu Bildungszwecken.",
     ticketReplySubject: (n: number) => `Neue Antwort auf Ihr Support-Ticket #${n}`,
     ticketReplyIntro: (n: number, s: string) =>
@@ -115,7 +127,7 @@ const T = {
     ticketOverdueSubject: (n: number) =>
       `Enterprise-Ticket #${n} hat sein 1-Stunden-Ziel überschritten`,
     ticketOverdueIntro: (n: number, s: string, due: string) =>
-      `Enterprise-Ticket #${n} „${s}“ ist seit der Eröffnung unbeantwortet; die erste Antwort war um ${due} fällig.`,
+      `Enterprise-Ticket #${n} „${s}“ ist seit der Eröffnung unbeantwortet; die erste Antwort war am ${due} fällig.`,
     ticketOpen: "Ticket ansehen",
     status: {
       open: "offen",
@@ -138,6 +150,10 @@ const T = {
     mute: "Mettre en sourdine 1 h",
     unsubscribe: "Se désabonner des alertes e-mail",
     settings: "Paramètres d'alerte",
+    capTitle: (n: number) =>
+      `Limite quotidienne de ${n} ${n === 1 ? "alerte" : "alertes"} atteinte`,
+    capUntil: (until: string) => `Plus d'alertes aujourd'hui jusqu'au ${until}.`,
+    capChange: "Modifiez la limite dans vos paramètres d'alerte",
     disclaimer: "Ceci n'est pas un conseil financier. Expérimental et éducatif uniquement.",
     ticketReplySubject: (n: number) => `Nouvelle réponse à votre ticket de support n° ${n}`,
     ticketReplyIntro: (n: number, s: string) =>
@@ -149,7 +165,7 @@ const T = {
     ticketOverdueSubject: (n: number) =>
       `Le ticket Enterprise n° ${n} a dépassé son objectif d’une heure`,
     ticketOverdueIntro: (n: number, s: string, due: string) =>
-      `Le ticket Enterprise n° ${n} « ${s} » est sans réponse depuis son ouverture ; la première réponse était due à ${due}.`,
+      `Le ticket Enterprise n° ${n} « ${s} » est sans réponse depuis son ouverture ; la première réponse était due le ${due}.`,
     ticketOpen: "Voir le ticket",
     status: {
       open: "ouvert",
@@ -172,6 +188,9 @@ const T = {
     mute: "Silenciar 1 h",
     unsubscribe: "Darse de baja de las alertas por correo",
     settings: "Ajustes de alertas",
+    capTitle: (n: number) => `Límite diario de ${n} ${n === 1 ? "alerta" : "alertas"} alcanzado`,
+    capUntil: (until: string) => `No recibirás más alertas hoy hasta el ${until}.`,
+    capChange: "Cambia el límite en tus ajustes de alertas",
     disclaimer: "No es asesoramiento financiero. Solo experimental y educativo.",
     ticketReplySubject: (n: number) => `Nueva respuesta a tu ticket de soporte n.º ${n}`,
     ticketReplyIntro: (n: number, s: string) =>
@@ -183,7 +202,7 @@ const T = {
     ticketOverdueSubject: (n: number) =>
       `El ticket Enterprise n.º ${n} ha superado su objetivo de 1 hora`,
     ticketOverdueIntro: (n: number, s: string, due: string) =>
-      `El ticket Enterprise n.º ${n} «${s}» no tiene respuesta desde que se abrió; la primera respuesta vencía a las ${due}.`,
+      `El ticket Enterprise n.º ${n} «${s}» no tiene respuesta desde que se abrió; la primera respuesta vencía el ${due}.`,
     ticketOpen: "Ver el ticket",
     status: {
       open: "abierto",
@@ -198,14 +217,32 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** +12.34 % / -5.00 % (two decimals, sign always). */
-export function formatPct(pct: number): string {
-  return `${pct >= 0 ? "+" : ""}${pct.toFixed(2)}%`;
+const percentFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A move in the reader's language, two decimals and the sign always: `+12.35%` (en),
+ * `+12,35 %` (de, fr, es; the space is the one `Intl` puts there).
+ */
+export function formatPct(pct: number, locale: Locale = "en"): string {
+  let format = percentFormats.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, {
+      style: "percent",
+      signDisplay: "always",
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    });
+    percentFormats.set(locale, format);
+  }
+  return format.format(pct / 100);
 }
 
-export function formatPrice(price: number): string {
-  if (price >= 1) return price.toLocaleString("en-US", { maximumFractionDigits: 4 });
-  return price.toPrecision(4);
+/**
+ * A price in the reader's language with at least four significant digits (the SPA's formatter,
+ * `_shared/domain/price-format.ts`): `$1.235`, `$65,432.10`, `$0.0₈1234`; `1,235 $` in German.
+ */
+export function formatPrice(price: number, locale: Locale = "en"): string {
+  return formatPriceFor(price, locale);
 }
 
 function trimSlash(s: string): string {
@@ -230,6 +267,95 @@ export function ticketUrl(links: Links, ticketId: string): string {
   return `${trimSlash(links.site)}/support/ticket/${encodeURIComponent(ticketId)}`;
 }
 
+export function settingsUrl(links: Links): string {
+  return `${trimSlash(links.site)}/dashboard/settings`;
+}
+
+/** An IANA zone `Intl` knows (profiles.time_zone is checked by the database), else UTC. */
+export function zoneOf(value: string | null | undefined): string {
+  if (!value) return "UTC";
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: value });
+    return value;
+  } catch {
+    return "UTC";
+  }
+}
+
+const wallFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall clock in `zone` at `ms`, as the UTC milliseconds of the same date and time fields. */
+function wallClock(ms: number, zone: string): number {
+  let format = wallFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    wallFormats.set(zone, format);
+  }
+  const f: Record<string, number> = {};
+  for (const part of format.formatToParts(ms)) f[part.type] = Number(part.value);
+  return Date.UTC(f.year!, f.month! - 1, f.day!, f.hour!, f.minute!, f.second!);
+}
+
+/**
+ * The start of the day after `at`'s day in `zone` (when a daily cap counted in the user's day
+ * starts again; the database counts `(scanned_at at time zone time_zone)::date`).
+ */
+export function startOfNextDay(at: Date, zone: string): Date {
+  const wall = new Date(wallClock(at.getTime(), zone));
+  const target = Date.UTC(wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate() + 1);
+  const offset = (ms: number) => wallClock(ms, zone) - Math.floor(ms / 1000) * 1000;
+  const guess = target - offset(target);
+  return new Date(target - offset(guess));
+}
+
+/** A moment for the reader: date and time in their language and zone, the zone named. */
+export function formatMoment(
+  at: Date,
+  locale: Locale,
+  zone: string,
+  timeStyle: "short" | "medium" = "short",
+): string {
+  const text = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle, timeZone: zone })
+    .format(at);
+  return `${text} (${zone})`;
+}
+
+/** The "cap reached" notice a message carries, or null. */
+export interface CapNotice {
+  title: string;
+  until: string;
+  change: string;
+  settings: string;
+}
+
+export function capNotice(
+  payload: MarketAlertPayload,
+  locale: Locale,
+  links: Links,
+  zone: string,
+): CapNotice | null {
+  if (payload.capReached !== true) return null;
+  const t = T[locale];
+  const cap = Number(payload.dailyCap);
+  const resumes = startOfNextDay(new Date(payload.scannedAt), zone);
+  return {
+    // enqueue_alerts always sets dailyCap beside capReached (profiles.alert_daily_cap, 1-500).
+    title: t.capTitle(cap),
+    until: t.capUntil(formatMoment(resumes, locale, zone)),
+    change: t.capChange,
+    settings: settingsUrl(links),
+  };
+}
+
 export interface ItemLine {
   title: string;
   pct: string;
@@ -241,17 +367,18 @@ export interface ItemLine {
   mute: string;
 }
 
-export function itemLine(item: AlertItem, locale: Locale, links: Links): ItemLine {
+export function itemLine(item: AlertItem, locale: Locale, links: Links, zone = "UTC"): ItemLine {
   const t = T[locale];
-  const pct = formatPct(Number(item.pct));
+  const pct = formatPct(Number(item.pct), locale);
   const window = t.window(item.windowMinutes);
   return {
     title: t.alertTitle(item.symbol, t[item.direction], pct, window),
     pct,
     window,
     venue: item.exchange,
-    price: formatPrice(Number(item.price)),
-    time: new Date(item.ts).toISOString().replace("T", " ").slice(0, 19) + " UTC",
+    price: formatPrice(Number(item.price), locale),
+    // The quote's time to the second, in the reader's zone.
+    time: formatMoment(new Date(item.ts), locale, zone, "medium"),
     analysis: analysisUrl(links, item.symbol),
     mute: muteUrl(links, item.symbol),
   };
@@ -269,16 +396,24 @@ function layoutHtml(body: string, footer: string): string {
 }
 
 /** A market alert (one symbol) or digest (several) as an e-mail with one-click unsubscribe. */
-export function alertEmail(payload: MarketAlertPayload, locale: Locale, links: Links): Email {
+export function alertEmail(
+  payload: MarketAlertPayload,
+  locale: Locale,
+  links: Links,
+  zone = "UTC",
+): Email {
   const t = T[locale];
-  const lines = payload.items.map((i) => itemLine(i, locale, links));
+  const lines = payload.items.map((i) => itemLine(i, locale, links, zone));
   const total = totalOf(payload);
-  const subject = payload.shape === "digest" || total > 1 ? t.digestTitle(total) : lines[0]!.title;
+  const heading = payload.shape === "digest" || total > 1 ? t.digestTitle(total) : lines[0]!.title;
+  const cap = capNotice(payload, locale, links, zone);
+  const subject = cap ? `${cap.title}: ${heading}` : heading;
   const unlisted = total - lines.length;
   const token = payload.unsubscribeToken;
   const unsubscribePage = token ? unsubscribePageUrl(links, token) : undefined;
   const text = [
-    subject,
+    ...(cap ? [cap.title, cap.until, `${cap.change}: ${cap.settings}`, ""] : []),
+    heading,
     "",
     ...lines.flatMap((l) => [
       l.title,
@@ -300,8 +435,15 @@ export function alertEmail(payload: MarketAlertPayload, locale: Locale, links: L
       escapeHtml(l.mute)
     }">${escapeHtml(t.mute)}</a></td></tr>`
   ).join("");
+  const capHtml = cap
+    ? `<div style="border:1px solid #f59e0b;border-radius:6px;padding:8px 12px;margin-bottom:12px"><strong>${
+      escapeHtml(cap.title)
+    }</strong><br>${escapeHtml(cap.until)}<br><a href="${escapeHtml(cap.settings)}">${
+      escapeHtml(cap.change)
+    }</a></div>`
+    : "";
   const html = layoutHtml(
-    `<h2 style="font-size:18px">${escapeHtml(subject)}</h2><table>${rows}</table>${
+    `${capHtml}<h2 style="font-size:18px">${escapeHtml(heading)}</h2><table>${rows}</table>${
       unlisted > 0 ? `<p>… +${unlisted}</p>` : ""
     }`,
     `${escapeHtml(t.disclaimer)}${
@@ -356,10 +498,11 @@ export function ticketOverdueEmail(
   payload: TicketOverduePayload,
   locale: Locale,
   links: Links,
+  zone = "UTC",
 ): Email {
   const t = T[locale];
   const url = ticketUrl(links, payload.ticketId);
-  const due = new Date(payload.dueAt).toISOString().replace("T", " ").slice(0, 16) + " UTC";
+  const due = formatMoment(new Date(payload.dueAt), locale, zone);
   const subject = t.ticketOverdueSubject(payload.ticketNumber);
   const intro = t.ticketOverdueIntro(payload.ticketNumber, payload.subject, due);
   const text = [intro, "", `${t.ticketOpen}: ${url}`].join("\n");
@@ -412,11 +555,23 @@ export function discordBody(
   payload: MarketAlertPayload,
   locale: Locale,
   links: Links,
+  zone = "UTC",
 ): { content: string; embeds: DiscordEmbed[]; allowed_mentions: { parse: string[] } } {
   const t = T[locale];
-  const lines = payload.items.map((i) => ({ item: i, line: itemLine(i, locale, links) }));
+  const lines = payload.items.map((i) => ({ item: i, line: itemLine(i, locale, links, zone) }));
+  const cap = capNotice(payload, locale, links, zone);
+  // The cap notice is the first embed: the alerts it carries follow (at most 9 of them).
+  const capEmbed: DiscordEmbed[] = cap
+    ? [{
+      title: clip(cap.title, DISCORD_LIMITS.title),
+      url: cap.settings,
+      description: `${cap.until}\n[${cap.change}](${cap.settings})`,
+      color: 0xf59e0b,
+      timestamp: new Date(payload.scannedAt).toISOString(),
+    }]
+    : [];
   let embeds: DiscordEmbed[];
-  if (payload.shape === "single" && lines.length <= DISCORD_LIMITS.embeds) {
+  if (payload.shape === "single" && lines.length + capEmbed.length <= DISCORD_LIMITS.embeds) {
     embeds = lines.map(({ item, line }) => ({
       title: clip(line.title, DISCORD_LIMITS.title),
       url: line.analysis,
@@ -436,7 +591,8 @@ export function discordBody(
     const footer = clip(t.disclaimer, DISCORD_LIMITS.footer);
     const budget = Math.min(
       DISCORD_LIMITS.description,
-      DISCORD_LIMITS.total - title.length - footer.length - 20,
+      DISCORD_LIMITS.total - title.length - footer.length - 20 -
+        (capEmbed[0] ? embedSize(capEmbed[0]) : 0),
     );
     let description = "";
     let shown = 0;
@@ -456,6 +612,7 @@ export function discordBody(
       footer: { text: footer },
     }];
   }
+  embeds = [...capEmbed, ...embeds];
   // Never more than the total: drop trailing embeds until it fits.
   while (embeds.length > 1 && embeds.reduce((a, e) => a + embedSize(e), 0) > DISCORD_LIMITS.total) {
     embeds.pop();
@@ -468,13 +625,25 @@ export function discordBody(
 export const TELEGRAM_TEXT_LIMIT = 4096;
 
 /** sendMessage text (parse_mode HTML), at most 4,096 characters. */
-export function telegramText(payload: MarketAlertPayload, locale: Locale, links: Links): string {
+export function telegramText(
+  payload: MarketAlertPayload,
+  locale: Locale,
+  links: Links,
+  zone = "UTC",
+): string {
   const t = T[locale];
-  const lines = payload.items.map((i) => itemLine(i, locale, links));
+  const lines = payload.items.map((i) => itemLine(i, locale, links, zone));
   const total = totalOf(payload);
-  const head = payload.shape === "digest" || total > 1
-    ? `<b>${escapeHtml(t.digestTitle(total))}</b>\n\n`
-    : "";
+  const cap = capNotice(payload, locale, links, zone);
+  const head =
+    (cap
+      ? `⚠️ <b>${escapeHtml(cap.title)}</b>\n${escapeHtml(cap.until)}\n<a href="${
+        escapeHtml(cap.settings)
+      }">${escapeHtml(cap.change)}</a>\n\n`
+      : "") +
+    (payload.shape === "digest" || total > 1
+      ? `<b>${escapeHtml(t.digestTitle(total))}</b>\n\n`
+      : "");
   const tail = `\n<i>${escapeHtml(t.disclaimer)}</i>`;
   let body = "";
   let shown = 0;

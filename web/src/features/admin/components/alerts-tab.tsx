@@ -145,7 +145,17 @@ function LatestAlertsBody({
         <TableBody>
           {alerts.data.slice(0, 50).map((alert) => (
             <TableRow key={alert.id}>
-              <TableCell className="font-medium">{alert.symbol}</TableCell>
+              <TableCell className="font-medium">
+                {alert.symbol}
+                {alert.symbol_count > 1 && (
+                  <span
+                    className="ml-1 text-xs font-normal text-muted-foreground"
+                    title={alert.symbols.join(", ")}
+                  >
+                    {t("alerts.more", { count: alert.symbol_count - 1 })}
+                  </span>
+                )}
+              </TableCell>
               <TableCell>{alert.exchange}</TableCell>
               <TableCell
                 className={cn(

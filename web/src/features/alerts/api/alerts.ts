@@ -22,7 +22,15 @@ export const SYMBOL_PATTERN = /^\S{1,64}$/;
 export type SymbolRule = Database["public"]["Tables"]["alert_symbol_rules"]["Row"];
 export type SentAlert = Pick<
   Database["public"]["Tables"]["alerts_sent"]["Row"],
-  "id" | "symbol" | "exchange" | "pct" | "channel" | "window_minutes" | "created_at"
+  | "id"
+  | "symbol"
+  | "exchange"
+  | "pct"
+  | "channel"
+  | "window_minutes"
+  | "created_at"
+  | "symbols"
+  | "symbol_count"
 >;
 
 export interface DeliveryOptions {
@@ -96,14 +104,19 @@ export function useSymbolRules(enabled: boolean) {
   });
 }
 
-/** The user's last 20 alerts (all channels), newest first. */
+/**
+ * The user's last 20 delivered messages (all channels), newest first: one row per message, a
+ * digest led by its largest move with the count of the others (decision 0043).
+ */
 export function useRecentAlerts(userId: string) {
   return useQuery({
     queryKey: [...recentKey, userId],
     queryFn: async (): Promise<SentAlert[]> => {
       const { data, error } = await supabase
         .from("alerts_sent")
-        .select("id, symbol, exchange, pct, channel, window_minutes, created_at")
+        .select(
+          "id, symbol, exchange, pct, channel, window_minutes, created_at, symbols, symbol_count",
+        )
         .eq("user_id", userId)
         .order("created_at", { ascending: false })
         .limit(20);

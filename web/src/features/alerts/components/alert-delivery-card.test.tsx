@@ -29,6 +29,19 @@ function setUp() {
         channel: "telegram",
         window_minutes: 15,
         created_at: "2026-11-24T10:00:00Z",
+        symbols: ["SOL/USDT"],
+        symbol_count: 1,
+      },
+      {
+        id: "a2",
+        symbol: "PEPE/USDT",
+        exchange: "Binance",
+        pct: -30,
+        channel: "email",
+        window_minutes: 15,
+        created_at: "2026-11-24T09:00:00Z",
+        symbols: ["PEPE/USDT", "DOGE/USDT", "BTC/USDT"],
+        symbol_count: 25,
       },
     ],
     error: null,
@@ -44,6 +57,11 @@ describe("AlertDeliveryCard", () => {
     expect(await screen.findByText("SOL/USDT")).toBeInTheDocument();
     expect(screen.getByText("+12.35%")).toBeInTheDocument();
     expect(screen.getByText("Telegram")).toBeInTheDocument();
+    // A digest is one row: its largest move and how many more symbols it carried.
+    const more = screen.getByText("+24 more");
+    expect(more).toHaveAttribute("title", "PEPE/USDT, DOGE/USDT, BTC/USDT");
+    expect(more.closest("td")).toHaveTextContent("PEPE/USDT+24 more");
+    expect(screen.queryByText("+0 more")).not.toBeInTheDocument();
     expect(await screen.findByText("threshold 7.5 %")).toBeInTheDocument();
   });
 

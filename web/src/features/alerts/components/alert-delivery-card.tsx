@@ -423,7 +423,17 @@ export function AlertDeliveryCard({ profile }: { profile: Profile }) {
                 <TableBody>
                   {recent.data.map((a) => (
                     <TableRow key={a.id}>
-                      <TableCell className="font-medium">{a.symbol}</TableCell>
+                      <TableCell className="font-medium">
+                        {a.symbol}
+                        {a.symbol_count > 1 && (
+                          <span
+                            className="ml-1 text-xs font-normal text-muted-foreground"
+                            title={a.symbols.join(", ")}
+                          >
+                            {t("recent.more", { count: a.symbol_count - 1 })}
+                          </span>
+                        )}
+                      </TableCell>
                       <TableCell>{a.exchange}</TableCell>
                       <TableCell
                         className={
