@@ -61,13 +61,10 @@ select is(public.complete_outbox((select id from private.outbox where dedup_key 
   'the worker that sent it settles the doubt with its late answer');
 
 -- The admin figures.
-set local role authenticated;
-select set_config('request.jwt.claim.sub', 'a2600000-0000-4000-8000-000000000001', true);
-select set_config('request.jwt.claims', '{"sub": "a2600000-0000-4000-8000-000000000001", "role": "authenticated"}', true);
+select tests.authenticate_as('a2600000-0000-4000-8000-000000000001');
 select throws_ok($$select * from public.admin_alert_delivery_stats()$$, '42501',
   'Only administrators can read the delivery figures.', 'a subscriber may not read the delivery figures');
-select set_config('request.jwt.claim.sub', 'a2600000-0000-4000-8000-000000000003', true);
-select set_config('request.jwt.claims', '{"sub": "a2600000-0000-4000-8000-000000000003", "role": "authenticated"}', true);
+select tests.authenticate_as('a2600000-0000-4000-8000-000000000003');
 select is((select sent from public.admin_alert_delivery_stats() where channel = 'discord') >= 1, true,
   'an admin reads the last hour per channel');
 reset role;

@@ -58,9 +58,7 @@ select throws_ok($$update public.profiles set alert_quiet_start = '22:00' where 
   '23514', null, 'quiet hours need a start and an end');
 select throws_ok($$update public.profiles set alert_quiet_start = '22:00', alert_quiet_end = '22:00' where email = 'esc@storm.test'$$,
   '23514', null, 'quiet hours cannot start and end at the same time');
-set local role authenticated;
-select set_config('request.jwt.claim.sub', 'a2600000-0000-4000-8000-000000000001', true);
-select set_config('request.jwt.claims', '{"sub": "a2600000-0000-4000-8000-000000000001", "role": "authenticated"}', true);
+select tests.authenticate_as('a2600000-0000-4000-8000-000000000001');
 select lives_ok($$update public.profiles set alert_escalation_step = 5, alert_daily_cap = 20,
   alert_quiet_start = '23:00', alert_quiet_end = '06:00', alert_quiet_dumps = true
   where id = 'a2600000-0000-4000-8000-000000000001'$$, 'a subscriber saves its own storm control');
