@@ -1,10 +1,9 @@
-import { effectiveWindow } from "@domain/plans";
 import type { MoverEntry } from "@domain/realtime";
 import { useQuery } from "@tanstack/react-query";
 import { InfoIcon, RefreshCwIcon } from "lucide-react";
 import { lazy, type ReactNode, Suspense, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Navigate } from "react-router-dom";
+import { Navigate, useSearchParams } from "react-router-dom";
 import { toast } from "sonner";
 import { LiveIndicator } from "@/components/live-indicator";
 import { Badge } from "@/components/ui/badge";
@@ -19,6 +18,7 @@ import { useAnalysisFromLink } from "../hooks/use-analysis-link";
 import { useCheckoutSuccessToast } from "../hooks/use-checkout-success";
 import { useMoversStream } from "../hooks/use-movers-stream";
 import { useNow } from "../hooks/use-now";
+import { shownWindow, useShowWindow } from "../hooks/use-window-param";
 import {
   useDirection,
   useMinPercent,
@@ -71,8 +71,11 @@ export function DashboardPage({
   const { profile, isPending } = useCurrentUser();
   useCheckoutSuccessToast();
 
+  // The address's window when the plan offers it, else the stored one (decision 0045).
+  const [searchParams] = useSearchParams();
+  const showWindow = useShowWindow();
   const windowMinutes = profile
-    ? effectiveWindow(profile.plan, profile.selected_window_minutes)
+    ? shownWindow(searchParams, profile.plan, profile.selected_window_minutes)
     : 30;
   const feed = useQuery({ ...dashboardQueries.feed(windowMinutes), enabled: profile !== null });
   // Every row's last 30 minutes in one request (not one per row), refreshed every minute.
@@ -173,7 +176,13 @@ export function DashboardPage({
           </div>
           <p className="text-muted-foreground">{t("description")}</p>
         </div>
-        <WindowSelector profile={profile} />
+        <WindowSelector
+          profile={profile}
+          shown={windowMinutes}
+          onShow={(next) => {
+            if (next !== windowMinutes) showWindow(windowMinutes, next);
+          }}
+        />
       </header>
 
       {simulated && (

@@ -1,0 +1,31 @@
+import { useCallback } from "react";
+import { useLocation, useNavigate, useSearchParams } from "react-router-dom";
+import { type ParamValue, withParams } from "@/lib/url-state";
+
+/**
+ * The page's query parameters and a writer (decision 0045). Filters, searches, sorts and pages
+ * replace the history entry (Back leaves the page, not each keystroke); `push: true` adds an
+ * entry (the dashboard's window, where Back returns to the previous window). The hash stays.
+ */
+export function useUrlState(defaults: Record<string, ParamValue> = {}) {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { search, hash } = location;
+  const state: unknown = location.state;
+  const set = useCallback(
+    (changes: Record<string, ParamValue>, options: { push?: boolean } = {}) => {
+      const next = withParams(new URLSearchParams(search), changes, defaults).toString();
+      if (`?${next}` === search || (next === "" && search === "")) return;
+      void navigate(
+        { search: next === "" ? "" : `?${next}`, hash },
+        { replace: !options.push, state, preventScrollReset: true },
+      );
+    },
+    // `defaults` is a fresh object literal on each render at most call sites; its values are
+    // constants, so compare by content.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [search, hash, state, navigate, JSON.stringify(defaults)],
+  );
+  return [params, set] as const;
+}
