@@ -13,19 +13,20 @@ export function useUrlState(defaults: Record<string, ParamValue> = {}) {
   const location = useLocation();
   const { search, hash } = location;
   const state: unknown = location.state;
+  // `defaults` is a fresh object literal on each render at most call sites; its values are
+  // constants, so the writer is kept while their text stays the same.
+  const defaultsKey = JSON.stringify(defaults);
   const set = useCallback(
     (changes: Record<string, ParamValue>, options: { push?: boolean } = {}) => {
-      const next = withParams(new URLSearchParams(search), changes, defaults).toString();
+      const fallback = JSON.parse(defaultsKey) as Record<string, ParamValue>;
+      const next = withParams(new URLSearchParams(search), changes, fallback).toString();
       if (`?${next}` === search || (next === "" && search === "")) return;
       void navigate(
         { search: next === "" ? "" : `?${next}`, hash },
         { replace: !options.push, state, preventScrollReset: true },
       );
     },
-    // `defaults` is a fresh object literal on each render at most call sites; its values are
-    // constants, so compare by content.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [search, hash, state, navigate, JSON.stringify(defaults)],
+    [search, hash, state, navigate, defaultsKey],
   );
   return [params, set] as const;
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useState } from "react";
 
 /**
  * A text field whose value lives in the address (a search): the field answers every keystroke
@@ -8,27 +8,24 @@ import { useEffect, useRef, useState } from "react";
  */
 export function useUrlTextDraft(urlValue: string, write: (value: string) => void, delayMs = 300) {
   const [draft, setDraft] = useState(urlValue);
+  /** Typed and not yet in the address. */
+  const [pending, setPending] = useState<string | null>(null);
   const [seen, setSeen] = useState(urlValue);
-  const pending = useRef<string | null>(null);
   if (urlValue !== seen) {
     setSeen(urlValue);
-    if (pending.current === null && urlValue !== draft) setDraft(urlValue);
+    if (pending === null && urlValue !== draft) setDraft(urlValue);
   }
-  const writeRef = useRef(write);
-  useEffect(() => {
-    writeRef.current = write;
+  const commit = useEffectEvent((value: string) => {
+    setPending(null);
+    write(value);
   });
   useEffect(() => {
-    if (pending.current === null) return;
-    const timer = setTimeout(() => {
-      const value = pending.current;
-      pending.current = null;
-      if (value !== null) writeRef.current(value);
-    }, delayMs);
+    if (pending === null) return;
+    const timer = setTimeout(() => commit(pending), delayMs);
     return () => clearTimeout(timer);
-  }, [draft, delayMs]);
+  }, [pending, delayMs]);
   const onChange = (value: string) => {
-    pending.current = value;
+    setPending(value);
     setDraft(value);
   };
   return [draft, onChange] as const;

@@ -1,5 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { useUrlState } from "@/hooks/use-url-state";
+import { readEnum } from "@/lib/url-state";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { Badge } from "@/components/ui/badge";
@@ -137,13 +139,15 @@ function ReportCard({
 /** Community reports with the reported message: dismiss, resolve, delete the message, ban the author. */
 export function ReportsTab() {
   const { t } = useTranslation("admin");
-  const [filter, setFilter] = useState<ReportStatusFilter>("open");
+  // `?reports=all` (open ones when absent, decision 0045).
+  const [params, setUrl] = useUrlState({ reports: "open" });
+  const filter = readEnum<ReportStatusFilter>(params, "reports", ["open", "all"], "open");
   const [banTarget, setBanTarget] = useState<{ id: string; email: string } | null>(null);
   const reports = useQuery(adminQueries.reports(filter));
 
   return (
     <div className="flex flex-col gap-4">
-      <Select value={filter} onValueChange={(value) => setFilter(value as ReportStatusFilter)}>
+      <Select value={filter} onValueChange={(value) => setUrl({ reports: value })}>
         <SelectTrigger className="w-48" aria-label={t("reports.filter")}>
           <SelectValue />
         </SelectTrigger>
