@@ -26,7 +26,8 @@ export function AdminPage() {
       <Tabs
         value={tab}
         onValueChange={(value) => setUrl({ tab: value })}
-        className="flex flex-col gap-4">
+        className="flex flex-col gap-4"
+      >
         <TabsList className="h-auto w-full justify-start sm:w-fit">
           <TabsTrigger value="users">{t("tabs.users")}</TabsTrigger>
           <TabsTrigger value="visitors">{t("tabs.visitors")}</TabsTrigger>

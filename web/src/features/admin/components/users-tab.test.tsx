@@ -42,7 +42,9 @@ describe("parseUsersView", () => {
   it("reads search, filters, sort and page, and falls back on invalid values", () => {
     expect(
       parseUsersView(
-        new URLSearchParams("q=ada&plan=pro&status=banned&sub=inactive&sort=email&order=asc&page=3"),
+        new URLSearchParams(
+          "q=ada&plan=pro&status=banned&sub=inactive&sort=email&order=asc&page=3",
+        ),
       ),
     ).toEqual({
       search: "ada",

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { ArrowDownIcon, ArrowUpIcon } from "lucide-react";
-import { useState } from "react";
+import { useMemo, useState } from "react";
+import { ExportMenu } from "@/components/export-menu";
 import { useUrlState } from "@/hooks/use-url-state";
 import { useUrlTextDraft } from "@/hooks/use-url-text-draft";
 import { readEnum, readNumber, readText } from "@/lib/url-state";
@@ -34,6 +35,7 @@ import {
   type UserSort,
 } from "../api/queries";
 import { adminUserActions, useAdminAction } from "../api/user-actions";
+import { userExportColumns } from "../utils/export-columns";
 import { formatDate } from "../utils/format";
 import { BanDialog } from "./ban-dialog";
 import { DeleteUserDialog } from "./delete-user-dialog";
@@ -244,8 +246,7 @@ function UserRow({
 export function UsersTab() {
   const { t, i18n } = useTranslation("admin");
   const [urlParams, setUrl] = useUrlState(USER_URL_DEFAULTS);
-  const { search, plan, status, subscription, sortBy, sortDesc, page } =
-    parseUsersView(urlParams);
+  const { search, plan, status, subscription, sortBy, sortDesc, page } = parseUsersView(urlParams);
   // Every change but a page turn starts again at page 1; all replace the history entry.
   const setView = (changes: Record<string, string | number>) => setUrl({ page: 1, ...changes });
   const [banTarget, setBanTarget] = useState<Target | null>(null);
@@ -263,6 +264,7 @@ export function UsersTab() {
     page,
   };
   const users = useQuery(adminQueries.users(params));
+  const exportColumns = useMemo(() => userExportColumns(t, i18n.language), [t, i18n.language]);
   const total = users.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / USERS_PAGE_SIZE));
 
@@ -282,10 +284,7 @@ export function UsersTab() {
           maxLength={100}
           onChange={(event) => setSearchDraft(event.target.value)}
         />
-        <Select
-          value={plan}
-          onValueChange={(value) => setView({ plan: value })}
-        >
+        <Select value={plan} onValueChange={(value) => setView({ plan: value })}>
           <SelectTrigger className="w-full" aria-label={t("users.filterPlan")}>
             <SelectValue />
           </SelectTrigger>
@@ -298,10 +297,7 @@ export function UsersTab() {
             ))}
           </SelectContent>
         </Select>
-        <Select
-          value={status}
-          onValueChange={(value) => setView({ status: value })}
-        >
+        <Select value={status} onValueChange={(value) => setView({ status: value })}>
           <SelectTrigger className="w-full" aria-label={t("users.filterStatus")}>
             <SelectValue />
           </SelectTrigger>
@@ -311,10 +307,7 @@ export function UsersTab() {
             <SelectItem value="banned">{t("users.statusBanned")}</SelectItem>
           </SelectContent>
         </Select>
-        <Select
-          value={subscription}
-          onValueChange={(value) => setView({ sub: value })}
-        >
+        <Select value={subscription} onValueChange={(value) => setView({ sub: value })}>
           <SelectTrigger className="w-full" aria-label={t("users.filterSubscription")}>
             <SelectValue />
           </SelectTrigger>
@@ -392,7 +385,14 @@ export function UsersTab() {
             total: new Intl.NumberFormat(i18n.language).format(total),
           })}
         </span>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
+          {/* The page on screen, as the table shows it (filters, sort and page included). */}
+          <ExportMenu
+            baseName="users"
+            columns={exportColumns}
+            rows={users.data?.rows ?? []}
+            label={t("users.export")}
+          />
           <Button
             size="sm"
             variant="outline"
