@@ -105,7 +105,7 @@ test("a shared admin-users address opens with its search, sort and page", async 
   await page.goto(`/admin?q=${tag}&sort=email&order=asc&page=2`);
   await expect(page.getByRole("searchbox")).toHaveValue(tag);
   const rows = page.locator('[data-testid="admin-user-row"]');
-  await expect(rows).toHaveCount(2);
+  await expect(rows).toHaveCount(2, { timeout: 20_000 });
   await expect(rows.nth(0)).toHaveAttribute("data-email", `${tag}-26@e2e.test`);
   await expect(rows.nth(1)).toHaveAttribute("data-email", `${tag}-27@e2e.test`);
   await expect(page.getByTestId("users-total")).toContainText("Total: 27");
@@ -114,12 +114,18 @@ test("a shared admin-users address opens with its search, sort and page", async 
   await page.getByRole("button", { name: "Previous" }).click();
   await expect(page).toHaveURL(new RegExp(`/admin\\?q=${tag}&sort=email&order=asc$`));
   await page.reload();
-  await expect(rows).toHaveCount(25);
+  await expect(rows).toHaveCount(25, { timeout: 20_000 });
   await expect(rows.nth(0)).toHaveAttribute("data-email", `${tag}-01@e2e.test`);
 
   // The reports tab is in the address too, and the users' view waits behind it.
   await page.getByRole("tab", { name: "Reports" }).click();
   await expect(page).toHaveURL(/[?&]tab=reports(&|$)/);
   await page.reload();
-  await expect(page.getByRole("tab", { name: "Reports" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("tab", { name: "Reports" })).toHaveAttribute(
+    "aria-selected",
+    "true",
+    {
+      timeout: 20_000,
+    },
+  );
 });
