@@ -39,7 +39,8 @@ test("the dashboard keeps its filters over a reload, and Back returns to the pre
   page.on("pageerror", (err) => errors.push(err.message));
   await logIn(page, "enterprise@demo.local", "/dashboard");
   await expect(page).toHaveURL(/\/dashboard$/);
-  await expect(page.getByRole("heading", { name: "Top Gainers" })).toBeVisible();
+  // Long waits for first paints: the machine is shared while the stack scans.
+  await expect(page.getByRole("heading", { name: "Top Gainers" })).toBeVisible({ timeout: 30_000 });
   const minimum = page.getByRole("spinbutton", { name: "Minimum %" }).first();
   const windowSelect = page.getByRole("combobox", { name: "Time Window" });
   const startWindow = await windowSelect.inputValue();
@@ -50,7 +51,7 @@ test("the dashboard keeps its filters over a reload, and Back returns to the pre
   await minimum.fill("0.5");
   await expect(page).toHaveURL(/\/dashboard\?dir=losses&min=0\.5$/);
   await page.reload();
-  await expect(page.getByRole("heading", { name: "Top Gainers" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Top Gainers" })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole("button", { name: "Losses -" }).first()).toHaveAttribute(
     "aria-pressed",
     "true",
@@ -78,7 +79,7 @@ test("the dashboard keeps its filters over a reload, and Back returns to the pre
 
   // An address with invalid values shows the defaults, without an error.
   await page.goto("/dashboard?dir=sideways&min=abc&window=7");
-  await expect(page.getByRole("heading", { name: "Top Gainers" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Top Gainers" })).toBeVisible({ timeout: 30_000 });
   await expect(
     page.getByRole("group", { name: "Direction" }).first().getByRole("button", { name: "All" }),
   ).toHaveAttribute("aria-pressed", "true");
@@ -86,6 +87,7 @@ test("the dashboard keeps its filters over a reload, and Back returns to the pre
 
   // Leave the stored window as it was for the other tests.
   await page.goto("/dashboard");
+  await expect(windowSelect).toBeVisible({ timeout: 30_000 });
   if ((await windowSelect.inputValue()) !== startWindow) {
     await windowSelect.selectOption(startWindow);
     await expect(windowSelect).toHaveValue(startWindow);
@@ -101,9 +103,9 @@ test("a shared admin-users address opens with its search, sort and page", async 
     await signUp(`${tag}-${String(i).padStart(2, "0")}@e2e.test`);
   }
   await logIn(page, "admin@demo.local", "/admin");
-  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page).toHaveURL(/\/admin$/, { timeout: 30_000 });
   await page.goto(`/admin?q=${tag}&sort=email&order=asc&page=2`);
-  await expect(page.getByRole("searchbox")).toHaveValue(tag);
+  await expect(page.getByRole("searchbox")).toHaveValue(tag, { timeout: 30_000 });
   const rows = page.locator('[data-testid="admin-user-row"]');
   await expect(rows).toHaveCount(2, { timeout: 20_000 });
   await expect(rows.nth(0)).toHaveAttribute("data-email", `${tag}-26@e2e.test`);

@@ -23,7 +23,9 @@ export function useUrlState(defaults: Record<string, ParamValue> = {}) {
       if (`?${next}` === search || (next === "" && search === "")) return;
       void navigate(
         { search: next === "" ? "" : `?${next}`, hash },
-        { replace: !options.push, state, preventScrollReset: true },
+        // flushSync: the list answers the click in the same frame, as it did when filters were
+        // component state (a transition would let a live update paint the old filter first).
+        { replace: !options.push, state, preventScrollReset: true, flushSync: true },
       );
     },
     [search, hash, state, navigate, defaultsKey],

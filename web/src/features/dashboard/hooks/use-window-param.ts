@@ -34,12 +34,12 @@ export function useShowWindow() {
       if (here.get(WINDOW_PARAM) !== String(current)) {
         void navigate(
           { search: `?${withParams(here, { [WINDOW_PARAM]: current }).toString()}`, hash },
-          { replace: true, preventScrollReset: true },
+          { replace: true, preventScrollReset: true, flushSync: true },
         );
       }
       void navigate(
         { search: `?${withParams(here, { [WINDOW_PARAM]: next }).toString()}`, hash },
-        { preventScrollReset: true },
+        { preventScrollReset: true, flushSync: true },
       );
     },
     [navigate, search, hash],
