@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { InfoIcon, RefreshCwIcon } from "lucide-react";
 import { lazy, type ReactNode, Suspense, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Navigate, useSearchParams } from "react-router-dom";
+import { Navigate } from "react-router-dom";
 import { toast } from "sonner";
 import { LiveIndicator } from "@/components/live-indicator";
 import { Badge } from "@/components/ui/badge";
@@ -18,7 +18,7 @@ import { useAnalysisFromLink } from "../hooks/use-analysis-link";
 import { useCheckoutSuccessToast } from "../hooks/use-checkout-success";
 import { useMoversStream } from "../hooks/use-movers-stream";
 import { useNow } from "../hooks/use-now";
-import { shownWindow, useShowWindow } from "../hooks/use-window-param";
+import { shownWindow, useWindowParam } from "../hooks/use-window-param";
 import {
   useDirection,
   useMinPercent,
@@ -72,8 +72,7 @@ export function DashboardPage({
   useCheckoutSuccessToast();
 
   // The address's window when the plan offers it, else the stored one (decision 0045).
-  const [searchParams] = useSearchParams();
-  const showWindow = useShowWindow();
+  const [searchParams, showWindow] = useWindowParam();
   const windowMinutes = profile
     ? shownWindow(searchParams, profile.plan, profile.selected_window_minutes)
     : 30;

@@ -1,7 +1,7 @@
 import { effectiveWindow, isWindowAllowed, type PlanId } from "@domain/plans";
 import { useCallback } from "react";
-import { useLocation, useNavigate } from "react-router-dom";
-import { readNumber, withParams } from "@/lib/url-state";
+import { useUrlState } from "@/hooks/use-url-state";
+import { readNumber } from "@/lib/url-state";
 
 /** The dashboard's window in the address: `?window=15` (minutes; 0 is ten seconds). */
 export const WINDOW_PARAM = "window";
@@ -22,26 +22,18 @@ export function shownWindow(
 }
 
 /**
- * Shows another window: the entry being left keeps the window it showed (so Back returns to it
- * even after the stored window changed), and a new entry is pushed with the chosen one.
+ * The address's parameters and a way to show another window: the entry being left keeps the
+ * window it showed (so Back returns to it even after the stored window changed), and a new entry
+ * is pushed with the chosen one.
  */
-export function useShowWindow() {
-  const navigate = useNavigate();
-  const { search, hash } = useLocation();
-  return useCallback(
+export function useWindowParam() {
+  const [params, setUrl] = useUrlState();
+  const showWindow = useCallback(
     (current: number, next: number) => {
-      const here = new URLSearchParams(search);
-      if (here.get(WINDOW_PARAM) !== String(current)) {
-        void navigate(
-          { search: `?${withParams(here, { [WINDOW_PARAM]: current }).toString()}`, hash },
-          { replace: true, preventScrollReset: true, flushSync: true },
-        );
-      }
-      void navigate(
-        { search: `?${withParams(here, { [WINDOW_PARAM]: next }).toString()}`, hash },
-        { preventScrollReset: true, flushSync: true },
-      );
+      if (params.get(WINDOW_PARAM) !== String(current)) setUrl({ [WINDOW_PARAM]: current });
+      setUrl({ [WINDOW_PARAM]: next }, { push: true });
     },
-    [navigate, search, hash],
+    [params, setUrl],
   );
+  return [params, showWindow] as const;
 }
