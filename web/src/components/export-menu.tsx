@@ -8,6 +8,7 @@ import {
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
 import { type ExportColumn, exportRows } from "@/lib/csv";
+import { dateTimeFormat } from "@/lib/time-zone";
 
 type ExportMenuProps<T> = {
   /** File name before the time stamp: `movers` gives `movers-2026-11-25T21-20-00.csv`. */
@@ -26,7 +27,7 @@ export function ExportMenu<T>({ baseName, columns, rows, label }: ExportMenuProp
     const now = new Date();
     exportRows(format, baseName, columns, rows, {
       header: t("export.exportedAt"),
-      value: new Intl.DateTimeFormat(i18n.resolvedLanguage ?? "en", {
+      value: dateTimeFormat(i18n.resolvedLanguage ?? "en", {
         dateStyle: "medium",
         timeStyle: "medium",
       }).format(now),

@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { hasActivePaidPlan } from "@domain/plans";
 import { profileQueryOptions, type Profile } from "@/lib/profile-query";
 import { sessionQueries } from "@/lib/session-query";
+import { setDisplayTimeZone } from "@/lib/time-zone";
 
 export type CurrentUser = {
   /** The signed-in Supabase user, or null when logged out. */
@@ -27,6 +28,9 @@ export function useCurrentUser(): CurrentUser {
   });
   const profile = user ? (profileQuery.data ?? null) : null;
   const active = profile !== null && !profile.banned;
+  // Dates everywhere follow the profile's zone (the browser's when none is set or logged out).
+  // Set during render so the page's own dates, rendered below this hook, already use it.
+  setDisplayTimeZone(profile?.time_zone);
 
   return {
     user,

@@ -20,6 +20,7 @@ import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
+import { displayTimeZone } from "@/lib/time-zone";
 
 /**
  * An extra line drawn with the candles: an overlay on the price pane (EMA, Bollinger) or, with
@@ -154,7 +155,7 @@ export function PriceChart({ candles, label, lines = [], timeZone, className }: 
       new Intl.DateTimeFormat(locale, {
         hour: "2-digit",
         minute: "2-digit",
-        ...(timeZone ? { timeZone } : {}),
+        timeZone: timeZone ?? displayTimeZone(),
       }),
     [locale, timeZone],
   );
@@ -163,7 +164,7 @@ export function PriceChart({ candles, label, lines = [], timeZone, className }: 
       new Intl.DateTimeFormat(locale, {
         dateStyle: "medium",
         timeStyle: "short",
-        ...(timeZone ? { timeZone } : {}),
+        timeZone: timeZone ?? displayTimeZone(),
       }),
     [locale, timeZone],
   );

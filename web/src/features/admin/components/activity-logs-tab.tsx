@@ -28,7 +28,9 @@ import {
   listActivityLogs,
   LOGS_EXPORTED,
 } from "../api/queries";
-import { useDebounced } from "../hooks/use-debounced";
+import { useUrlState } from "@/hooks/use-url-state";
+import { useUrlTextDraft } from "@/hooks/use-url-text-draft";
+import { readEnum, readText } from "@/lib/url-state";
 import { downloadText, toCsv } from "@/lib/csv";
 import { formatDateTime } from "../utils/format";
 
@@ -64,13 +66,19 @@ const ACTION_KEYS = {
 /** The audit log: filters by admin, action and target, refreshed every 10 s, CSV export. */
 export function ActivityLogsTab() {
   const { t, i18n } = useTranslation("admin");
-  const [admin, setAdmin] = useState("");
-  const [target, setTarget] = useState("");
-  const [action, setAction] = useState<string>(ALL);
+  // `?logAdmin=&logTarget=&logAction=` (decision 0045); the fields follow once typing pauses.
+  const [params, setUrl] = useUrlState({ logAction: ALL });
+  const action = readEnum(params, "logAction", [ALL, ...LOGGED_ACTIONS], ALL);
+  const [admin, setAdmin] = useUrlTextDraft(readText(params, "logAdmin"), (value) =>
+    setUrl({ logAdmin: value }),
+  );
+  const [target, setTarget] = useUrlTextDraft(readText(params, "logTarget"), (value) =>
+    setUrl({ logTarget: value }),
+  );
   const [exporting, setExporting] = useState(false);
   const filters: LogFilters = {
-    admin: useDebounced(admin),
-    target: useDebounced(target),
+    admin: readText(params, "logAdmin"),
+    target: readText(params, "logTarget"),
     action: action === ALL ? "" : action,
   };
   const logs = useQuery(adminQueries.logs(filters));
@@ -117,7 +125,7 @@ export function ActivityLogsTab() {
           aria-label={t("logs.filterAdmin")}
           onChange={(event) => setAdmin(event.target.value)}
         />
-        <Select value={action} onValueChange={setAction}>
+        <Select value={action} onValueChange={(value) => setUrl({ logAction: value })}>
           <SelectTrigger className="w-full" aria-label={t("logs.filterAction")}>
             <SelectValue />
           </SelectTrigger>

@@ -1,5 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useMemo, useState } from "react";
+import { ExportMenu } from "@/components/export-menu";
+import { useUrlState } from "@/hooks/use-url-state";
+import { readEnum } from "@/lib/url-state";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { Badge } from "@/components/ui/badge";
@@ -16,6 +19,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { adminQueries, type ReportRow, type ReportStatusFilter } from "../api/queries";
 import { deleteReportedMessage, reviewReport } from "../api/report-actions";
 import { useAdminAction } from "../api/user-actions";
+import { reportExportColumns } from "../utils/export-columns";
 import { formatDateTime } from "../utils/format";
 import { BanDialog } from "./ban-dialog";
 
@@ -136,22 +140,33 @@ function ReportCard({
 
 /** Community reports with the reported message: dismiss, resolve, delete the message, ban the author. */
 export function ReportsTab() {
-  const { t } = useTranslation("admin");
-  const [filter, setFilter] = useState<ReportStatusFilter>("open");
+  const { t, i18n } = useTranslation("admin");
+  const exportColumns = useMemo(() => reportExportColumns(t, i18n.language), [t, i18n.language]);
+  // `?reports=all` (open ones when absent, decision 0045).
+  const [params, setUrl] = useUrlState({ reports: "open" });
+  const filter = readEnum<ReportStatusFilter>(params, "reports", ["open", "all"], "open");
   const [banTarget, setBanTarget] = useState<{ id: string; email: string } | null>(null);
   const reports = useQuery(adminQueries.reports(filter));
 
   return (
     <div className="flex flex-col gap-4">
-      <Select value={filter} onValueChange={(value) => setFilter(value as ReportStatusFilter)}>
-        <SelectTrigger className="w-48" aria-label={t("reports.filter")}>
-          <SelectValue />
-        </SelectTrigger>
-        <SelectContent>
-          <SelectItem value="open">{t("reports.openOnly")}</SelectItem>
-          <SelectItem value="all">{t("reports.all")}</SelectItem>
-        </SelectContent>
-      </Select>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <Select value={filter} onValueChange={(value) => setUrl({ reports: value })}>
+          <SelectTrigger className="w-48" aria-label={t("reports.filter")}>
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            <SelectItem value="open">{t("reports.openOnly")}</SelectItem>
+            <SelectItem value="all">{t("reports.all")}</SelectItem>
+          </SelectContent>
+        </Select>
+        <ExportMenu
+          baseName="reports"
+          columns={exportColumns}
+          rows={reports.data ?? []}
+          label={t("reports.export")}
+        />
+      </div>
       {reports.isPending ? (
         <Spinner label={t("loading")} className="mx-auto my-8 size-5" />
       ) : reports.isError ? (

@@ -1,6 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { ArrowDownIcon, ArrowUpIcon } from "lucide-react";
-import { useState } from "react";
+import { useMemo, useState } from "react";
+import { ExportMenu } from "@/components/export-menu";
+import { useUrlState } from "@/hooks/use-url-state";
+import { useUrlTextDraft } from "@/hooks/use-url-text-draft";
+import { readEnum, readNumber, readText } from "@/lib/url-state";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { PLAN_IDS, type PlanId } from "@domain/plans";
@@ -31,7 +35,7 @@ import {
   type UserSort,
 } from "../api/queries";
 import { adminUserActions, useAdminAction } from "../api/user-actions";
-import { useDebounced } from "../hooks/use-debounced";
+import { userExportColumns } from "../utils/export-columns";
 import { formatDate } from "../utils/format";
 import { BanDialog } from "./ban-dialog";
 import { DeleteUserDialog } from "./delete-user-dialog";
@@ -39,6 +43,43 @@ import { SubscriptionSwitch } from "./subscription-switch";
 
 type Target = { id: string; email: string };
 const ALL = "all";
+
+const USER_SORTS: readonly UserSort[] = ["email", "plan", "created_at", "last_activity_at"];
+
+/** The users table's view in the address (decision 0045); defaults stay out of it. */
+export const USER_URL_DEFAULTS = {
+  q: "",
+  plan: ALL,
+  status: ALL,
+  sub: ALL,
+  sort: "created_at",
+  order: "desc",
+  page: 1,
+} as const;
+
+export type UsersView = {
+  search: string;
+  plan: PlanId | typeof ALL;
+  status: "all" | "active" | "banned";
+  subscription: "all" | "active" | "inactive";
+  sortBy: UserSort;
+  sortDesc: boolean;
+  /** 0-based; the address counts from 1. */
+  page: number;
+};
+
+/** The view an address names; each invalid value reads as its default. */
+export function parseUsersView(params: Pick<URLSearchParams, "get">): UsersView {
+  return {
+    search: readText(params, "q", 100),
+    plan: readEnum(params, "plan", [ALL, ...PLAN_IDS], ALL),
+    status: readEnum(params, "status", [ALL, "active", "banned"] as const, ALL),
+    subscription: readEnum(params, "sub", [ALL, "active", "inactive"] as const, ALL),
+    sortBy: readEnum(params, "sort", USER_SORTS, "created_at"),
+    sortDesc: readEnum(params, "order", ["asc", "desc"] as const, "desc") === "desc",
+    page: readNumber(params, "page", { min: 1, max: 100_000, integer: true }, 1) - 1,
+  };
+}
 
 function SortHeader({
   column,
@@ -204,19 +245,17 @@ function UserRow({
 /** User Management: server-side search, filters, sorting and pages of 25. */
 export function UsersTab() {
   const { t, i18n } = useTranslation("admin");
-  const [search, setSearch] = useState("");
-  const [plan, setPlan] = useState<PlanId | typeof ALL>(ALL);
-  const [status, setStatus] = useState<"all" | "active" | "banned">(ALL);
-  const [subscription, setSubscription] = useState<"all" | "active" | "inactive">(ALL);
-  const [sortBy, setSortBy] = useState<UserSort>("created_at");
-  const [sortDesc, setSortDesc] = useState(true);
-  const [page, setPage] = useState(0);
+  const [urlParams, setUrl] = useUrlState(USER_URL_DEFAULTS);
+  const { search, plan, status, subscription, sortBy, sortDesc, page } = parseUsersView(urlParams);
+  // Every change but a page turn starts again at page 1; all replace the history entry.
+  const setView = (changes: Record<string, string | number>) => setUrl({ page: 1, ...changes });
   const [banTarget, setBanTarget] = useState<Target | null>(null);
   const [deleteTarget, setDeleteTarget] = useState<Target | null>(null);
-  const debouncedSearch = useDebounced(search);
+  // The field answers each key; the address (and the query) follow when typing pauses.
+  const [searchDraft, setSearchDraft] = useUrlTextDraft(search, (q) => setView({ q }));
 
   const params: UserListParams = {
-    search: debouncedSearch,
+    search,
     plan: plan === ALL ? null : plan,
     banned: status === ALL ? null : status === "banned",
     subscription: subscription === ALL ? null : subscription === "active",
@@ -225,16 +264,13 @@ export function UsersTab() {
     page,
   };
   const users = useQuery(adminQueries.users(params));
+  const exportColumns = useMemo(() => userExportColumns(t, i18n.language), [t, i18n.language]);
   const total = users.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / USERS_PAGE_SIZE));
 
   const onSort = (column: UserSort) => {
-    if (column === sortBy) setSortDesc(!sortDesc);
-    else {
-      setSortBy(column);
-      setSortDesc(column !== "email");
-    }
-    setPage(0);
+    const desc = column === sortBy ? !sortDesc : column !== "email";
+    setView({ sort: column, order: desc ? "desc" : "asc" });
   };
 
   return (
@@ -242,22 +278,13 @@ export function UsersTab() {
       <div className="grid gap-2 sm:grid-cols-2 lg:grid-cols-4">
         <Input
           type="search"
-          value={search}
+          value={searchDraft}
           placeholder={t("users.search")}
           aria-label={t("users.search")}
           maxLength={100}
-          onChange={(event) => {
-            setSearch(event.target.value);
-            setPage(0);
-          }}
+          onChange={(event) => setSearchDraft(event.target.value)}
         />
-        <Select
-          value={plan}
-          onValueChange={(value) => {
-            setPlan(value as PlanId | typeof ALL);
-            setPage(0);
-          }}
-        >
+        <Select value={plan} onValueChange={(value) => setView({ plan: value })}>
           <SelectTrigger className="w-full" aria-label={t("users.filterPlan")}>
             <SelectValue />
           </SelectTrigger>
@@ -270,13 +297,7 @@ export function UsersTab() {
             ))}
           </SelectContent>
         </Select>
-        <Select
-          value={status}
-          onValueChange={(value) => {
-            setStatus(value as typeof status);
-            setPage(0);
-          }}
-        >
+        <Select value={status} onValueChange={(value) => setView({ status: value })}>
           <SelectTrigger className="w-full" aria-label={t("users.filterStatus")}>
             <SelectValue />
           </SelectTrigger>
@@ -286,13 +307,7 @@ export function UsersTab() {
             <SelectItem value="banned">{t("users.statusBanned")}</SelectItem>
           </SelectContent>
         </Select>
-        <Select
-          value={subscription}
-          onValueChange={(value) => {
-            setSubscription(value as typeof subscription);
-            setPage(0);
-          }}
-        >
+        <Select value={subscription} onValueChange={(value) => setView({ sub: value })}>
           <SelectTrigger className="w-full" aria-label={t("users.filterSubscription")}>
             <SelectValue />
           </SelectTrigger>
@@ -370,12 +385,19 @@ export function UsersTab() {
             total: new Intl.NumberFormat(i18n.language).format(total),
           })}
         </span>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
+          {/* The page on screen, as the table shows it (filters, sort and page included). */}
+          <ExportMenu
+            baseName="users"
+            columns={exportColumns}
+            rows={users.data?.rows ?? []}
+            label={t("users.export")}
+          />
           <Button
             size="sm"
             variant="outline"
             disabled={page === 0}
-            onClick={() => setPage(page - 1)}
+            onClick={() => setUrl({ page })}
           >
             {t("users.previous")}
           </Button>
@@ -383,7 +405,7 @@ export function UsersTab() {
             size="sm"
             variant="outline"
             disabled={page + 1 >= pages}
-            onClick={() => setPage(page + 1)}
+            onClick={() => setUrl({ page: page + 2 })}
           >
             {t("users.next")}
           </Button>

@@ -1,4 +1,5 @@
 /** "+12.34%" / "-5.00%": the alerts table's change (spec section 2). */
+import { dateTimeFormat } from "@/lib/time-zone";
 export function formatChange(pct: number): string {
   return `${pct >= 0 ? "+" : ""}${pct.toFixed(2)}%`;
 }
@@ -14,12 +15,12 @@ export function formatEuros(amount: number, language: string): string {
 
 export function formatDateTime(iso: string | null | undefined, language: string): string {
   if (!iso) return "";
-  return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(
+  return dateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(
     new Date(iso),
   );
 }
 
 export function formatDate(iso: string | null | undefined, language: string): string {
   if (!iso) return "";
-  return new Intl.DateTimeFormat(language, { dateStyle: "medium" }).format(new Date(iso));
+  return dateTimeFormat(language, { dateStyle: "medium" }).format(new Date(iso));
 }

@@ -36,6 +36,7 @@ import {
   useSaveSymbolThreshold,
   useSymbolRules,
 } from "../api/alerts";
+import { dateTimeFormat } from "@/lib/time-zone";
 
 function formatPct(pct: number): string {
   return `${pct >= 0 ? "+" : ""}${pct.toFixed(2)}%`;
@@ -159,7 +160,7 @@ export function AlertDeliveryCard({ profile }: { profile: Profile }) {
     );
   };
 
-  const dateFormat = new Intl.DateTimeFormat(i18n.language, {
+  const dateFormat = dateTimeFormat(i18n.language, {
     dateStyle: "short",
     timeStyle: "short",
   });

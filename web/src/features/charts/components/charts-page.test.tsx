@@ -2,7 +2,7 @@ import { fireEvent, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { renderWithProviders } from "@/testing/render";
 import { supabaseMock } from "@/testing/supabase-mock";
-import { ChartsPage } from "./charts-page";
+import { ChartsPage, parsePickedSymbols } from "./charts-page";
 
 // movers_feed rows, strongest first (the columns the charts use; price and pct are never null).
 const feed = [
@@ -194,5 +194,17 @@ describe("ChartsPage", () => {
       "/pricing",
     );
     expect(supabaseMock.client.rpc).not.toHaveBeenCalledWith("history_compare", expect.anything());
+  });
+});
+
+describe("parsePickedSymbols", () => {
+  it("reads instrument ids from the address, and none for an emptied selection", () => {
+    expect(parsePickedSymbols(new URLSearchParams("symbols=12,40,12"))).toEqual(["12", "40"]);
+    expect(parsePickedSymbols(new URLSearchParams("symbols=none"))).toEqual([]);
+    expect(parsePickedSymbols(new URLSearchParams(""))).toBeNull();
+  });
+
+  it("drops ids that are not whole numbers", () => {
+    expect(parsePickedSymbols(new URLSearchParams("symbols=7,abc,-3,0,1.5,9"))).toEqual(["7", "9"]);
   });
 });

@@ -1,6 +1,6 @@
 import { effectiveWindow, hasProAnalytics } from "@domain/plans";
 import { useQueries, useQuery } from "@tanstack/react-query";
-import { lazy, Suspense, useMemo, useState } from "react";
+import { lazy, Suspense, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router-dom";
 import { MultiSelect } from "@/components/multi-select";
@@ -9,6 +9,8 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { useCurrentUser } from "@/hooks/use-current-user";
+import { useUrlState } from "@/hooks/use-url-state";
+import { readEnum } from "@/lib/url-state";
 import { LOGIN_PATH } from "@/lib/redirect";
 import {
   CHART_RANGES,
@@ -30,6 +32,18 @@ const RANGE_KEYS = {
   "30d": "month",
 } as const satisfies Record<ChartRange, string>;
 
+/**
+ * The picked symbols in the address (decision 0045): `?symbols=12,40` (instrument ids), `none` for
+ * an emptied selection; absent means "the current strongest movers". Ids that are not whole
+ * numbers are dropped.
+ */
+export function parsePickedSymbols(params: Pick<URLSearchParams, "get">): string[] | null {
+  const raw = params.get("symbols");
+  if (raw === null) return null;
+  const ids = raw.split(",").filter((id) => /^[1-9][0-9]{0,15}$/.test(id));
+  return [...new Set(ids)];
+}
+
 const PriceLinesChart = lazy(() =>
   import("./price-lines-chart").then((m) => ({ default: m.PriceLinesChart })),
 );
@@ -47,7 +61,9 @@ export function ChartsPage() {
     : 30;
   const symbols = useQuery({ ...chartsQueries.symbols(windowMinutes), enabled: profile !== null });
   // Until the user picks, the page shows the current strongest movers (decision 0014).
-  const [picked, setSelected] = useState<string[] | null>(null);
+  const [params, setUrl] = useUrlState({ range: "3h" });
+  const picked = useMemo(() => parsePickedSymbols(params), [params]);
+  const setSelected = (ids: string[]) => setUrl({ symbols: ids.length > 0 ? ids : "none" });
   const selected = useMemo(
     () => picked ?? strongestSymbols(symbols.data ?? []),
     [picked, symbols.data],
@@ -59,7 +75,8 @@ export function ChartsPage() {
   const histories = useQueries({
     queries: chosen.map((symbol) => chartsQueries.history(symbol.instrumentId)),
   });
-  const [range, setRange] = useState<ChartRange>("3h");
+  const range = readEnum<ChartRange>(params, "range", CHART_RANGES, "3h");
+  const setRange = (next: ChartRange) => setUrl({ range: next });
   const pro =
     profile !== null &&
     hasProAnalytics({

@@ -9,6 +9,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import { dateTimeFormat } from "@/lib/time-zone";
 
 /** Series colours, readable in both themes. */
 const COLORS = [
@@ -40,7 +41,7 @@ type PriceLinesChartProps = {
 export function PriceLinesChart({ series, label, days = false }: PriceLinesChartProps) {
   const { i18n } = useTranslation();
   const locale = i18n.resolvedLanguage ?? "en";
-  const time = new Intl.DateTimeFormat(
+  const time = dateTimeFormat(
     locale,
     days
       ? { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }

@@ -8,6 +8,7 @@ import { useSessionExpiredHandler } from "@/lib/session-expired";
 import { communityQueries } from "../api/queries";
 import { useUnblockUser } from "../api/unblock-user";
 import { SenderAvatar } from "./sender-avatar";
+import { dateTimeFormat } from "@/lib/time-zone";
 
 /** The users the viewer blocked, each with "Unblock" (shown on the profile page). */
 export function BlockedUsersCard() {
@@ -15,7 +16,7 @@ export function BlockedUsersCard() {
   const blocked = useQuery(communityQueries.blocked());
   const unblock = useUnblockUser();
   const handleSessionExpired = useSessionExpiredHandler();
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium" });
+  const date = dateTimeFormat(i18n.language, { dateStyle: "medium" });
 
   return (
     <Card data-testid="blocked-users">

@@ -29,6 +29,7 @@ import { useEditMessage } from "../api/edit-message";
 import { ChatGif } from "./chat-gif";
 import { PlanBadge } from "./plan-badge";
 import { SenderAvatar } from "./sender-avatar";
+import { dateTimeFormat } from "@/lib/time-zone";
 
 // The report form (its reason select) loads when someone reports, not with the chat.
 const ReportDialog = lazy(() =>
@@ -94,7 +95,7 @@ export function MessageItem({
   const handleSessionExpired = useSessionExpiredHandler();
 
   const name = message.senderName || t("chat.unknown");
-  const time = new Intl.DateTimeFormat(i18n.language, {
+  const time = dateTimeFormat(i18n.language, {
     dateStyle: "short",
     timeStyle: "short",
   }).format(new Date(message.createdAt));

@@ -630,3 +630,64 @@ describe("DashboardPage: phones and sparklines", () => {
     expect(calls).toEqual([{ window_minutes: 15 }]);
   }, 20_000);
 });
+
+describe("DashboardPage: state in the address", () => {
+  const list = () => [
+    mover({ symbol: "UP/USDT", pct: 12 }),
+    mover({ symbol: "DOWN/USDT", pct: -30 }),
+    mover({ symbol: "SMALL/USDT", pct: 3 }),
+  ];
+  it("restores the filters and window a shared address names", async () => {
+    renderDashboard({ movers: list(), route: "/dashboard?dir=gains&min=10&window=25" });
+    await tableReady();
+    expect(symbols()).toEqual(["UP/USDT"]);
+    expect(screen.getByRole("spinbutton", { name: "Minimum %" })).toHaveValue(10);
+    expect(screen.getByRole("button", { name: "Gains +" })).toHaveAttribute("aria-pressed", "true");
+    expect(windowSelect()).toHaveValue("25");
+    expect(supabaseMock.client.rpc).toHaveBeenCalledWith("movers_feed", { window_minutes: 25 });
+    // Showing the address's window saves nothing: the stored window stays the profile's.
+    expect(supabaseMock.updates).toHaveLength(0);
+  });
+
+  it("reads invalid values as the defaults, without an error", async () => {
+    renderDashboard({ movers: list(), route: "/dashboard?dir=up&min=abc&window=7" });
+    await tableReady();
+    expect(symbols()).toHaveLength(3);
+    expect(windowSelect()).toHaveValue("15");
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+  });
+
+  it("writes filters into the address, replacing the entry, and leaves defaults out", async () => {
+    const { router } = renderDashboard({ movers: list() });
+    await tableReady();
+    const before = router.state.historyAction;
+    fireEvent.click(screen.getByRole("button", { name: "Losses -" }));
+    fireEvent.change(screen.getByRole("spinbutton", { name: "Minimum %" }), {
+      target: { value: "5" },
+    });
+    await waitFor(() => expect(router.state.location.search).toBe("?dir=losses&min=5"));
+    expect(router.state.historyAction).toBe("REPLACE");
+    expect(before).toBe("POP");
+    fireEvent.click(
+      within(screen.getByRole("group", { name: "Direction" })).getByRole("button", { name: "All" }),
+    );
+    fireEvent.change(screen.getByRole("spinbutton", { name: "Minimum %" }), {
+      target: { value: "0" },
+    });
+    await waitFor(() => expect(router.state.location.search).toBe(""));
+  });
+
+  it("pushes a window change, saves it, and Back shows the previous window again", async () => {
+    const { router } = renderDashboard({ movers: list() });
+    await tableReady();
+    fireEvent.change(windowSelect(), { target: { value: "25" } });
+    await waitFor(() => expect(router.state.location.search).toBe("?window=25"));
+    expect(router.state.historyAction).toBe("PUSH");
+    await waitFor(() =>
+      expect(supabaseMock.updates[0]?.values).toEqual({ selected_window_minutes: 25 }),
+    );
+    await act(() => router.navigate(-1));
+    expect(router.state.location.search).toBe("?window=15");
+    await waitFor(() => expect(windowSelect()).toHaveValue("15"));
+  });
+});

@@ -1,4 +1,3 @@
-import { effectiveWindow } from "@domain/plans";
 import type { MoverEntry } from "@domain/realtime";
 import { useQuery } from "@tanstack/react-query";
 import { InfoIcon, RefreshCwIcon } from "lucide-react";
@@ -19,6 +18,7 @@ import { useAnalysisFromLink } from "../hooks/use-analysis-link";
 import { useCheckoutSuccessToast } from "../hooks/use-checkout-success";
 import { useMoversStream } from "../hooks/use-movers-stream";
 import { useNow } from "../hooks/use-now";
+import { shownWindow, useWindowParam } from "../hooks/use-window-param";
 import {
   useDirection,
   useMinPercent,
@@ -71,8 +71,10 @@ export function DashboardPage({
   const { profile, isPending } = useCurrentUser();
   useCheckoutSuccessToast();
 
+  // The address's window when the plan offers it, else the stored one (decision 0045).
+  const [searchParams, showWindow] = useWindowParam();
   const windowMinutes = profile
-    ? effectiveWindow(profile.plan, profile.selected_window_minutes)
+    ? shownWindow(searchParams, profile.plan, profile.selected_window_minutes)
     : 30;
   const feed = useQuery({ ...dashboardQueries.feed(windowMinutes), enabled: profile !== null });
   // Every row's last 30 minutes in one request (not one per row), refreshed every minute.
@@ -173,7 +175,13 @@ export function DashboardPage({
           </div>
           <p className="text-muted-foreground">{t("description")}</p>
         </div>
-        <WindowSelector profile={profile} />
+        <WindowSelector
+          profile={profile}
+          shown={windowMinutes}
+          onShow={(next) => {
+            if (next !== windowMinutes) showWindow(windowMinutes, next);
+          }}
+        />
       </header>
 
       {simulated && (

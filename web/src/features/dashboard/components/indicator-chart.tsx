@@ -9,6 +9,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import { dateTimeFormat } from "@/lib/time-zone";
 
 export type IndicatorLine = {
   key: string;
@@ -31,7 +32,7 @@ type IndicatorChartProps = {
 export function IndicatorChart({ label, rows, lines, domain }: IndicatorChartProps) {
   const { i18n } = useTranslation();
   const locale = i18n.resolvedLanguage ?? "en";
-  const time = new Intl.DateTimeFormat(locale, {
+  const time = dateTimeFormat(locale, {
     month: "short",
     day: "numeric",
     hour: "2-digit",

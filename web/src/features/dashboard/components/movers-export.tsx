@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { ExportMenu } from "@/components/export-menu";
 import type { ExportColumn } from "@/lib/csv";
 import { formatWindowShort } from "../utils/format-market";
+import { dateTimeFormat } from "@/lib/time-zone";
 
 type MoversExportProps = {
   /** The movers as the list shows them now (filtered, in order). */
@@ -18,7 +19,7 @@ export function MoversExport({ entries, windowMinutes }: MoversExportProps) {
   const { t, i18n } = useTranslation("dashboard");
   const locale = i18n.resolvedLanguage ?? "en";
   const columns = useMemo<ExportColumn<MoverEntry>[]>(() => {
-    const time = new Intl.DateTimeFormat(locale, { dateStyle: "short", timeStyle: "medium" });
+    const time = dateTimeFormat(locale, { dateStyle: "short", timeStyle: "medium" });
     const price = (value: number | null) =>
       value === null ? "" : formatPriceFull(value, locale, { currency: false });
     return [

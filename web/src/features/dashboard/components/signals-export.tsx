@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { ExportMenu } from "@/components/export-menu";
 import type { ExportColumn } from "@/lib/csv";
 import type { SignalRow } from "../api/queries";
+import { dateTimeFormat } from "@/lib/time-zone";
 
 const DIRECTION_KEY = { bullish: "buy", bearish: "sell", neutral: "neutral" } as const;
 
@@ -12,7 +13,7 @@ export function SignalsExport({ rows }: { rows: readonly SignalRow[] }) {
   const { t, i18n } = useTranslation("dashboard");
   const locale = i18n.resolvedLanguage ?? "en";
   const columns = useMemo<ExportColumn<SignalRow>[]>(() => {
-    const time = new Intl.DateTimeFormat(locale, { dateStyle: "short", timeStyle: "medium" });
+    const time = dateTimeFormat(locale, { dateStyle: "short", timeStyle: "medium" });
     const percent = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 1 });
     return [
       { header: t("signals.columns.time"), value: (r) => time.format(new Date(r.computed_at)) },

@@ -10,6 +10,10 @@ import { useUpdateWindow } from "../api/update-window";
 
 type WindowSelectorProps = {
   profile: Pick<Profile, "id" | "plan" | "subscription_active" | "selected_window_minutes">;
+  /** The window on screen, when the page's address chose it (decision 0045); else the stored one. */
+  shown?: number;
+  /** Called with each chosen window before it is saved (the page puts it in its address). */
+  onShow?: (windowMinutes: number) => void;
 };
 
 /**
@@ -17,7 +21,7 @@ type WindowSelectorProps = {
  * plan's windows (decision 0005), disabled while the subscription is inactive. A change is saved
  * to the profile at once; a refusal by the database's plan rules is shown translated.
  */
-export function WindowSelector({ profile }: WindowSelectorProps) {
+export function WindowSelector({ profile, shown, onShow }: WindowSelectorProps) {
   const { t } = useTranslation("dashboard");
   const id = useId();
   const save = useUpdateWindow();
@@ -33,10 +37,12 @@ export function WindowSelector({ profile }: WindowSelectorProps) {
   }
 
   const stored = effectiveWindow(profile.plan, profile.selected_window_minutes);
-  const value = save.isPending ? save.variables.windowMinutes : stored;
+  const value = save.isPending ? save.variables.windowMinutes : (shown ?? stored);
   const disabled = !profile.subscription_active || save.isPending;
 
   const onChange = (windowMinutes: number) => {
+    onShow?.(windowMinutes);
+    // The stored window is the one a clean /dashboard shows: it follows the last choice.
     if (windowMinutes === stored) return;
     save.mutate(
       { userId: profile.id, windowMinutes },

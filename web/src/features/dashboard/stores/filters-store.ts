@@ -1,33 +1,64 @@
+import { useCallback, useMemo } from "react";
 import { create } from "zustand";
-import { type Direction, parseMinPercent } from "../utils/filter-movers";
+import { useUrlState } from "@/hooks/use-url-state";
+import { readEnum, readList, readNumber } from "@/lib/url-state";
+import {
+  type Direction,
+  MIN_PERCENT_MAX,
+  MIN_PERCENT_MIN,
+  parseMinPercent,
+} from "../utils/filter-movers";
 
 /**
- * Local-storage key of the dashboard's minimum percent (spec section 9 names one such key; the
- * other filters last for the session only).
+ * Local-storage key of the dashboard's minimum percent (spec section 9 names one such key). The
+ * address wins over it (decision 0045): `?min=` when set, else the stored value.
  */
 export const MIN_PERCENT_STORAGE_KEY = "minPercent";
 
 type FilterList = "sources" | "networks" | "venues";
 
-type FiltersState = {
+/**
+ * The dashboard's filters in the address (decision 0045): `dir`, `min`, `source`, `network`,
+ * `dex`. Defaults are left out; an invalid value reads as the default.
+ */
+export const FILTER_PARAMS = {
+  direction: "dir",
+  minPercent: "min",
+  sources: "source",
+  networks: "network",
+  venues: "dex",
+} as const;
+
+const DIRECTIONS: readonly Direction[] = ["all", "gains", "losses"];
+
+export type DashboardFilters = {
   direction: Direction;
   minPercent: number;
-  /** "Show all": the user's alert threshold hides nothing, for this session. */
-  thresholdOff: boolean;
   sources: string[];
   networks: string[];
   venues: string[];
-  actions: {
-    setDirection: (direction: Direction) => void;
-    /** Takes the field's text (or a number): non-numeric becomes 0; persisted. */
-    setMinPercent: (raw: unknown) => void;
-    setSelection: (filter: FilterList, values: string[]) => void;
-    setThresholdOff: (off: boolean) => void;
-    /** Direction, source, network and DEX back to all (the minimum and threshold stay). */
-    clearSelections: () => void;
-    reset: () => void;
-  };
 };
+
+/** The filters an address names; `storedMinPercent` when it names no valid minimum. */
+export function parseDashboardFilters(
+  params: Pick<URLSearchParams, "get">,
+  storedMinPercent = 0,
+): DashboardFilters {
+  return {
+    direction: readEnum(params, FILTER_PARAMS.direction, DIRECTIONS, "all"),
+    minPercent: readNumber(
+      params,
+      FILTER_PARAMS.minPercent,
+      { min: MIN_PERCENT_MIN, max: MIN_PERCENT_MAX },
+      storedMinPercent,
+    ),
+    sources: readList(params, FILTER_PARAMS.sources),
+    networks: readList(params, FILTER_PARAMS.networks),
+    venues: readList(params, FILTER_PARAMS.venues),
+  };
+}
+
+const URL_DEFAULTS = { [FILTER_PARAMS.direction]: "all", [FILTER_PARAMS.minPercent]: 0 };
 
 function readStoredMinPercent(): number {
   try {
@@ -45,38 +76,68 @@ function storeMinPercent(value: number): void {
   }
 }
 
-const initialSelections = () => ({
-  direction: "all" as Direction,
-  sources: [] as string[],
-  networks: [] as string[],
-  venues: [] as string[],
+/**
+ * "Show all" (the user's alert threshold hides nothing) lasts for the session, not the address;
+ * the stored minimum is mirrored here so a page without `?min=` follows it at once.
+ */
+const useSessionStore = create<{ thresholdOff: boolean; storedMinPercent: number }>()(() => ({
   thresholdOff: false,
-});
-
-const useFiltersStore = create<FiltersState>()((set) => ({
-  ...initialSelections(),
-  minPercent: readStoredMinPercent(),
-  actions: {
-    setDirection: (direction) => set({ direction }),
-    setMinPercent: (raw) => {
-      const minPercent = parseMinPercent(raw);
-      storeMinPercent(minPercent);
-      set({ minPercent });
-    },
-    setSelection: (filter, values) => set({ [filter]: values }),
-    setThresholdOff: (thresholdOff) => set({ thresholdOff }),
-    clearSelections: () => set({ direction: "all", sources: [], networks: [], venues: [] }),
-    reset: () => set({ ...initialSelections(), minPercent: readStoredMinPercent() }),
-  },
+  storedMinPercent: readStoredMinPercent(),
 }));
 
-export const useDirection = () => useFiltersStore((state) => state.direction);
-export const useMinPercent = () => useFiltersStore((state) => state.minPercent);
-export const useThresholdOff = () => useFiltersStore((state) => state.thresholdOff);
-export const useSelection = (filter: FilterList) => useFiltersStore((state) => state[filter]);
-export const useFilterActions = () => useFiltersStore((state) => state.actions);
+function useDashboardFilters(): DashboardFilters {
+  const [params] = useUrlState();
+  const stored = useSessionStore((state) => state.storedMinPercent);
+  const key = params.toString();
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  return useMemo(() => parseDashboardFilters(params, stored), [key, stored]);
+}
 
-/** Back to the defaults, the minimum percent re-read from storage (tests, logout). */
+export const useDirection = () => useDashboardFilters().direction;
+export const useMinPercent = () => useDashboardFilters().minPercent;
+export const useSelection = (filter: FilterList) => useDashboardFilters()[filter];
+export const useThresholdOff = () => useSessionStore((state) => state.thresholdOff);
+
+/** Filter changes replace the history entry (decision 0045): Back does not undo keystrokes. */
+export function useFilterActions() {
+  const [, setParams] = useUrlState(URL_DEFAULTS);
+  const setDirection = useCallback(
+    (direction: Direction) => setParams({ [FILTER_PARAMS.direction]: direction }),
+    [setParams],
+  );
+  /** Takes the field's text (or a number): non-numeric becomes 0; kept in the address and storage. */
+  const setMinPercent = useCallback(
+    (raw: unknown) => {
+      const minPercent = parseMinPercent(raw);
+      storeMinPercent(minPercent);
+      useSessionStore.setState({ storedMinPercent: minPercent });
+      setParams({ [FILTER_PARAMS.minPercent]: minPercent });
+    },
+    [setParams],
+  );
+  const setSelection = useCallback(
+    (filter: FilterList, values: string[]) => setParams({ [FILTER_PARAMS[filter]]: values }),
+    [setParams],
+  );
+  const setThresholdOff = useCallback(
+    (thresholdOff: boolean) => useSessionStore.setState({ thresholdOff }),
+    [],
+  );
+  /** Direction, source, network and DEX back to all (the minimum and threshold stay). */
+  const clearSelections = useCallback(
+    () =>
+      setParams({
+        [FILTER_PARAMS.direction]: null,
+        [FILTER_PARAMS.sources]: null,
+        [FILTER_PARAMS.networks]: null,
+        [FILTER_PARAMS.venues]: null,
+      }),
+    [setParams],
+  );
+  return { setDirection, setMinPercent, setSelection, setThresholdOff, clearSelections };
+}
+
+/** "Show all" back off (tests, logout); the address filters go with the address. */
 export function resetDashboardFilters(): void {
-  useFiltersStore.getState().actions.reset();
+  useSessionStore.setState({ thresholdOff: false, storedMinPercent: readStoredMinPercent() });
 }

@@ -611,3 +611,63 @@ describe("ProfilePage: languages", () => {
     expect(screen.getByText("Das Bild darf höchstens 5 MB groß sein.")).toBeInTheDocument();
   });
 });
+
+describe("ProfilePage: time zone", () => {
+  const zoneSelect = () => screen.getByRole("combobox", { name: "Time zone" });
+
+  it("preselects the browser's zone while none is saved, and saves the chosen one", async () => {
+    renderProfile(profileRow({ time_zone: null }));
+    await screen.findByRole("combobox", { name: "Time zone" });
+    expect(zoneSelect()).toHaveValue(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(screen.getByText(/Not saved yet: your browser's zone is used/)).toBeInTheDocument();
+    // The search narrows the list; the chosen zone is saved through the profile update.
+    fireEvent.change(screen.getByRole("searchbox", { name: "Search time zones" }), {
+      target: { value: "tokyo" },
+    });
+    const options = within(zoneSelect())
+      .getAllByRole("option")
+      .map((option) => option.getAttribute("value"));
+    expect(options).toContain("Asia/Tokyo");
+    expect(options).not.toContain("Europe/Berlin");
+    fireEvent.change(zoneSelect(), { target: { value: "Asia/Tokyo" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save time zone" }));
+    expect(await screen.findByText("Time zone set to Asia/Tokyo.")).toBeInTheDocument();
+    expect(supabaseMock.updates.at(-1)?.values).toEqual({ time_zone: "Asia/Tokyo" });
+  });
+
+  it("says so when the search matches no zone", async () => {
+    renderProfile(profileRow({ time_zone: "Europe/Berlin" }));
+    await screen.findByRole("combobox", { name: "Time zone" });
+    expect(zoneSelect()).toHaveValue("Europe/Berlin");
+    fireEvent.change(screen.getByRole("searchbox", { name: "Search time zones" }), {
+      target: { value: "atlantis" },
+    });
+    expect(screen.getByText("No time zone matches this search.")).toBeInTheDocument();
+    // The saved zone stays selected, so nothing blank is offered for saving.
+    expect(zoneSelect()).toHaveValue("Europe/Berlin");
+    expect(screen.getByRole("button", { name: "Save time zone" })).toBeDisabled();
+  });
+
+  it("shows the server's refusal translated, in German", async () => {
+    await i18n.changeLanguage("de");
+    renderProfile(profileRow({ time_zone: "Europe/Berlin" }));
+    await screen.findByRole("combobox", { name: "Zeitzone" });
+    supabaseMock.setTableUpdate("profiles", {
+      data: null,
+      error: {
+        message: "Unknown time zone: America/Ciudad_Juarez",
+        code: "22023",
+        details: null,
+        hint: "Use an IANA zone name such as Europe/Berlin.",
+      },
+      status: 400,
+    });
+    fireEvent.change(screen.getByRole("combobox", { name: "Zeitzone" }), {
+      target: { value: "Asia/Tokyo" },
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Zeitzone speichern" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "Der Server kennt diese Zeitzone nicht. Bitte wähle eine andere aus der Liste.",
+    );
+  });
+});

@@ -6,9 +6,10 @@ import { LOGIN_PATH } from "@/lib/redirect";
 import { hasActivePaidPlan } from "@domain/plans";
 import { AccountDetailsCard } from "./account-details-card";
 import { AvatarCard } from "./avatar-card";
+import { TimeZoneCard } from "./time-zone-card";
 import { UsernameCard } from "./username-card";
 
-/** /profile: avatar, username and account details of the signed-in user. */
+/** /profile: avatar, username, time zone and account details of the signed-in user. */
 export function ProfilePage() {
   const { t } = useTranslation("profile");
   const { profile, isPending } = useCurrentUser();
@@ -32,6 +33,7 @@ export function ProfilePage() {
       </header>
       <AvatarCard userId={profile.id} avatarUrl={profile.avatar_url} initial={initial} />
       <UsernameCard userId={profile.id} currentName={profile.username} />
+      <TimeZoneCard key={profile.time_zone ?? ""} userId={profile.id} current={profile.time_zone} />
       <AccountDetailsCard
         email={profile.email}
         plan={profile.plan}

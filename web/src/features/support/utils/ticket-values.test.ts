@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
-import { responseClock, splitMinutes, targetHours } from "./ticket-values";
+import { afterEach, describe, expect, it } from "vitest";
+import { setDisplayTimeZone } from "@/lib/time-zone";
+import { formatDateTime, responseClock, splitMinutes, targetHours } from "./ticket-values";
 
 const created = "2026-11-25T10:00:00Z";
 const due = "2026-11-25T11:00:00Z";
@@ -58,5 +59,16 @@ describe("targetHours and splitMinutes", () => {
     expect(targetHours({ created_at: created, response_due_at: due })).toBe(1);
     expect(targetHours({ created_at: created, response_due_at: "2026-11-28T10:00:00Z" })).toBe(72);
     expect(splitMinutes(125)).toEqual({ hours: 2, minutes: 5 });
+  });
+});
+
+describe("ticket dates in the reader's zone", () => {
+  afterEach(() => setDisplayTimeZone(null));
+
+  it("follows a zone change while the page is open (no stale cached format)", () => {
+    setDisplayTimeZone("Europe/Berlin");
+    expect(formatDateTime("2026-11-26T00:30:00Z", "en")).toBe("Nov 26, 2026, 1:30 AM");
+    setDisplayTimeZone("America/New_York");
+    expect(formatDateTime("2026-11-26T00:30:00Z", "en")).toBe("Nov 25, 2026, 7:30 PM");
   });
 });

@@ -1,4 +1,5 @@
 import type { Database } from "@/lib/database.types";
+import { dateTimeFormat, displayTimeZone } from "@/lib/time-zone";
 
 export type TicketStatus = Database["public"]["Enums"]["ticket_status"];
 export type TicketPriority = Database["public"]["Enums"]["ticket_priority"];
@@ -50,10 +51,12 @@ const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** A ticket's or message's date and time in the reader's language: "23 Nov 2026, 14:05". */
 export function formatDateTime(iso: string, locale: string): string {
-  let format = dateTimeFormats.get(locale);
+  // Cached per language and zone (the reader's zone can change while the page is open).
+  const key = `${locale}|${displayTimeZone() ?? ""}`;
+  let format = dateTimeFormats.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
-    dateTimeFormats.set(locale, format);
+    format = dateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
+    dateTimeFormats.set(key, format);
   }
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : format.format(date);
