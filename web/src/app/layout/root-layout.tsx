@@ -4,6 +4,8 @@ import { useCurrentUser } from "@/hooks/use-current-user";
 import { lazyWithPreload } from "../routes/lazy-page";
 import { RoutePending } from "../routes/route-pending";
 import { UpdatePrompt } from "@/features/pwa/components/update-prompt";
+import { LiveAnnouncer } from "@/components/live-announcer";
+import { AppShortcuts } from "./app-shortcuts";
 import { DocumentMeta } from "./document-meta";
 import { Footer } from "./footer";
 import { Header } from "./header";
@@ -45,6 +47,8 @@ export function RootLayout() {
       <Footer />
       <UpdatePrompt />
       <ScrollRestoration />
+      <AppShortcuts />
+      <LiveAnnouncer />
     </div>
   );
 }
