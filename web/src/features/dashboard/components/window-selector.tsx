@@ -1,15 +1,13 @@
 import { effectiveWindow, hasSelectableWindow, allowedWindows, windowLabel } from "@domain/plans";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
-import type { Profile } from "@/lib/profile-query";
-import { serverRuleText } from "@/lib/server-rule-error";
-import { useSessionExpiredHandler } from "@/lib/session-expired";
 import { cn } from "@/lib/utils";
-import { useUpdateWindow } from "../api/update-window";
+import { useChooseWindow, type WindowProfile } from "../hooks/use-choose-window";
 
 type WindowSelectorProps = {
-  profile: Pick<Profile, "id" | "plan" | "subscription_active" | "selected_window_minutes">;
+  profile: WindowProfile;
+  /** The page's own useChooseWindow, shared with the 1–7 shortcuts (the select shows their save). */
+  choice?: ReturnType<typeof useChooseWindow>;
 };
 
 /**
@@ -17,11 +15,11 @@ type WindowSelectorProps = {
  * plan's windows (decision 0005), disabled while the subscription is inactive. A change is saved
  * to the profile at once; a refusal by the database's plan rules is shown translated.
  */
-export function WindowSelector({ profile }: WindowSelectorProps) {
+export function WindowSelector({ profile, choice }: WindowSelectorProps) {
   const { t } = useTranslation("dashboard");
   const id = useId();
-  const save = useUpdateWindow();
-  const handleSessionExpired = useSessionExpiredHandler();
+  const own = useChooseWindow(profile);
+  const { choose, pendingMinutes, isPending } = choice ?? own;
 
   if (!hasSelectableWindow(profile.plan)) {
     return (
@@ -33,31 +31,9 @@ export function WindowSelector({ profile }: WindowSelectorProps) {
   }
 
   const stored = effectiveWindow(profile.plan, profile.selected_window_minutes);
-  const value = save.isPending ? save.variables.windowMinutes : stored;
-  const disabled = !profile.subscription_active || save.isPending;
-
-  const onChange = (windowMinutes: number) => {
-    if (windowMinutes === stored) return;
-    save.mutate(
-      { userId: profile.id, windowMinutes },
-      {
-        onSuccess: () => {
-          const label = windowLabel(windowMinutes);
-          toast.success(t("window.saved.title"), {
-            description: t(`window.saved.${label.unit}`, { count: label.count }),
-          });
-        },
-        onError: (error) => {
-          if (handleSessionExpired(error)) return;
-          // A plan rule's refusal (window not offered, subscription inactive) in the user's
-          // language; any other failure keeps the general text.
-          toast.error(t("window.failed.title"), {
-            description: serverRuleText(error, profile.plan) ?? t("window.failed.description"),
-          });
-        },
-      },
-    );
-  };
+  const value = pendingMinutes ?? stored;
+  const disabled = !profile.subscription_active || isPending;
+  const onChange = choose;
 
   return (
     <div className="flex flex-col gap-1.5">
