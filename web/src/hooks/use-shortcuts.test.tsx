@@ -8,7 +8,13 @@ function press(key: string, init: KeyboardEventInit = {}, target: EventTarget = 
   return event;
 }
 
-function Harness({ shortcuts, enabled }: { shortcuts: Record<string, () => void>; enabled?: boolean }) {
+function Harness({
+  shortcuts,
+  enabled,
+}: {
+  shortcuts: Record<string, () => void>;
+  enabled?: boolean;
+}) {
   useShortcuts(shortcuts, enabled);
   return (
     <div>

@@ -29,8 +29,9 @@ export function isTypingTarget(target: EventTarget | null): boolean {
 function activatesOnEnter(target: EventTarget | null): boolean {
   return (
     target instanceof Element &&
-    target.closest("button, a[href], summary, [role='button'], [role='link'], [role^='menuitem']") !==
-      null
+    target.closest(
+      "button, a[href], summary, [role='button'], [role='link'], [role^='menuitem']",
+    ) !== null
   );
 }
 
@@ -48,7 +49,8 @@ export function createShortcutHandler(
     }
     const target = event.target;
     if (isTypingTarget(target)) return;
-    if (target instanceof Element && target.closest("[role='dialog'], [role='alertdialog']")) return;
+    if (target instanceof Element && target.closest("[role='dialog'], [role='alertdialog']"))
+      return;
     const map = shortcuts();
     const key = event.key;
 

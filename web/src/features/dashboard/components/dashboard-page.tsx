@@ -17,6 +17,8 @@ import { LOGIN_PATH } from "@/lib/redirect";
 import { dashboardQueries } from "../api/queries";
 import { useAnalysisFromLink } from "../hooks/use-analysis-link";
 import { useCheckoutSuccessToast } from "../hooks/use-checkout-success";
+import { useChooseWindow } from "../hooks/use-choose-window";
+import { useDashboardShortcuts } from "../hooks/use-dashboard-shortcuts";
 import { useMoversStream } from "../hooks/use-movers-stream";
 import { useNow } from "../hooks/use-now";
 import {
@@ -138,6 +140,14 @@ export function DashboardPage({
     [analysed, entries],
   );
   const simulated = entries.some((entry) => entry.source === "simulated");
+  // 1–7, /, j/k, Enter/a (the help overlay, `?`, lists them); the selector shows their window.
+  const windowChoice = useChooseWindow(profile);
+  const selectedId = useDashboardShortcuts({
+    profile,
+    shown,
+    choice: windowChoice,
+    onAnalyse: setAnalysed,
+  });
 
   if (isPending) {
     return (
@@ -173,7 +183,7 @@ export function DashboardPage({
           </div>
           <p className="text-muted-foreground">{t("description")}</p>
         </div>
-        <WindowSelector profile={profile} />
+        <WindowSelector profile={profile} choice={windowChoice} />
       </header>
 
       {simulated && (
@@ -264,6 +274,7 @@ export function DashboardPage({
                   windowMinutes={windowMinutes}
                   onAnalyse={setAnalysed}
                   sparklines={sparklines.data}
+                  selectedId={selectedId}
                 />
               </div>
               <div className="md:hidden">

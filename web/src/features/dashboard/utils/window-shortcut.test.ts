@@ -1,11 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { windowShortcut } from "./window-shortcut";
 
-const enterprise = { plan: "enterprise" as const, subscription_active: true, selected_window_minutes: 5 };
+const enterprise = {
+  plan: "enterprise" as const,
+  subscription_active: true,
+  selected_window_minutes: 5,
+};
 
 describe("windowShortcut", () => {
   it("maps 1–7 to 10 s, 5, 10, 15, 20, 25 and 30 minutes", () => {
-    expect(["1", "2", "3", "4", "5", "6", "7"].map((key) => windowShortcut(key, enterprise))).toEqual([
+    expect(
+      ["1", "2", "3", "4", "5", "6", "7"].map((key) => windowShortcut(key, enterprise)),
+    ).toEqual([
       { kind: "choose", minutes: 0 },
       { kind: "current", minutes: 5 },
       { kind: "choose", minutes: 10 },
@@ -32,7 +38,11 @@ describe("windowShortcut", () => {
 
   it("says when the window is fixed or the subscription inactive", () => {
     expect(
-      windowShortcut("4", { plan: "basic", subscription_active: true, selected_window_minutes: 30 }),
+      windowShortcut("4", {
+        plan: "basic",
+        subscription_active: true,
+        selected_window_minutes: 30,
+      }),
     ).toEqual({ kind: "fixed" });
     expect(windowShortcut("4", { ...enterprise, subscription_active: false })).toEqual({
       kind: "inactive",
