@@ -5,11 +5,14 @@ import { lazyWithPreload } from "../routes/lazy-page";
 import { RoutePending } from "../routes/route-pending";
 import { UpdatePrompt } from "@/features/pwa/components/update-prompt";
 import { LiveAnnouncer } from "@/components/live-announcer";
-import { AppShortcuts } from "./app-shortcuts";
 import { DocumentMeta } from "./document-meta";
 import { Footer } from "./footer";
 import { Header } from "./header";
 import { ScrollRestoration } from "./scroll-restoration";
+
+// The keyboard shortcuts of every page (g d, g c, g s, ?): a chunk of their own, not in any
+// route's first download.
+const AppShortcuts = lazyWithPreload(() => import("./app-shortcuts"), "AppShortcuts");
 
 // Signed-in accounts only: the activity heartbeat and the account's live topic.
 const AccountLiveSync = lazyWithPreload(() => import("./account-live-sync"), "AccountLiveSync");
@@ -47,7 +50,9 @@ export function RootLayout() {
       <Footer />
       <UpdatePrompt />
       <ScrollRestoration />
-      <AppShortcuts />
+      <Suspense fallback={null}>
+        <AppShortcuts />
+      </Suspense>
       <LiveAnnouncer />
     </div>
   );
