@@ -6,7 +6,8 @@ import { useShortcuts } from "@/hooks/use-shortcuts";
 import { announce } from "@/lib/announce";
 import { getNavItems } from "./nav-items";
 
-// The help overlay is downloaded the first time `?` is pressed.
+// The help overlay is downloaded the first time `?` is pressed. Its texts are in the dashboard
+// namespace, which is not in the first download (loaded once the first page has rendered).
 const ShortcutsHelp = lazy(() =>
   import("./shortcuts-help").then((m) => ({ default: m.ShortcutsHelp })),
 );
@@ -23,7 +24,7 @@ const DESTINATIONS = {
  * them (others hear why not); a visitor is sent on, and the route guards ask them to log in.
  */
 export function AppShortcuts() {
-  const { t } = useTranslation(["shell", "common"]);
+  const { t } = useTranslation(["dashboard", "common"]);
   const navigate = useNavigate();
   const { user, isSubscriber, isAdmin } = useCurrentUser();
   const [helpWanted, setHelpWanted] = useState(false);
@@ -36,10 +37,10 @@ export function AppShortcuts() {
       user === null ||
       getNavItems({ isLoggedIn: true, isSubscriber, isAdmin }).some((item) => item.to === to);
     if (!allowed) {
-      announce(t("shell:shortcuts.notAvailable", { page }));
+      announce(t("dashboard:shortcuts.notAvailable", { page }));
       return;
     }
-    announce(t("shell:shortcuts.goingTo", { page }));
+    announce(t("dashboard:shortcuts.goingTo", { page }));
     void navigate(to);
   };
 

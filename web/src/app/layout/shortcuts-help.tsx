@@ -9,7 +9,7 @@ import {
   DialogTitle,
 } from "@/components/ui/dialog";
 
-type Action = ParseKeys<"shell"> & `shortcuts.actions.${string}`;
+type Action = ParseKeys<"dashboard"> & `shortcuts.actions.${string}`;
 /** A shortcut: alternatives (`or`), each one key or a sequence of keys (`then`). */
 type Row = { keys: readonly (readonly string[])[]; action: Action };
 
@@ -29,7 +29,7 @@ const ON_DASHBOARD: readonly Row[] = [
 ];
 
 function Keys({ keys }: { keys: Row["keys"] }) {
-  const { t } = useTranslation("shell");
+  const { t } = useTranslation("dashboard");
   const window = keys.length > 2;
   return (
     <span className="flex flex-wrap items-center gap-1">
@@ -61,7 +61,7 @@ function Keys({ keys }: { keys: Row["keys"] }) {
 }
 
 function Group({ title, rows }: { title: string; rows: readonly Row[] }) {
-  const { t } = useTranslation("shell");
+  const { t } = useTranslation("dashboard");
   return (
     <section className="flex flex-col gap-2">
       <h3 className="text-sm font-semibold">{title}</h3>
@@ -87,7 +87,7 @@ export function ShortcutsHelp({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const { t } = useTranslation("shell");
+  const { t } = useTranslation("dashboard");
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent closeLabel={t("shortcuts.close")}>
