@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
+import { LiveAnnouncer } from "@/components/live-announcer";
 import { useCurrentUser } from "@/hooks/use-current-user";
 import { useShortcuts } from "@/hooks/use-shortcuts";
 import { announce } from "@/lib/announce";
@@ -54,10 +55,14 @@ export function AppShortcuts() {
     },
   });
 
-  if (!helpWanted) return null;
   return (
-    <Suspense fallback={null}>
-      <ShortcutsHelp open={helpOpen} onOpenChange={setHelpOpen} />
-    </Suspense>
+    <>
+      <LiveAnnouncer />
+      {helpWanted && (
+        <Suspense fallback={null}>
+          <ShortcutsHelp open={helpOpen} onOpenChange={setHelpOpen} />
+        </Suspense>
+      )}
+    </>
   );
 }
