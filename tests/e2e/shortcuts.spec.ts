@@ -186,9 +186,11 @@ test("? opens a help overlay listing every shortcut in the reader's language", a
 
   await page.evaluate(() => localStorage.setItem("language", "de"));
   await gotoApp(page, "/pricing");
-  await page.keyboard.press("?");
   const hilfe = page.getByRole("dialog", { name: "Tastenkürzel" });
-  await expect(hilfe).toBeVisible();
+  await expect(async () => {
+    await page.keyboard.press("?");
+    await expect(hilfe).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   await expect(hilfe.getByText("Zu den Charts", { exact: true })).toBeVisible();
 });
 
