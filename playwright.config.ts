@@ -17,6 +17,9 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${webPort}`,
     browserName: "chromium",
+    // The app follows the browser's language on a first visit: every spec reads English unless
+    // it asks for another locale (shortcuts.spec.ts, for a German browser).
+    locale: "en-US",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [

@@ -20,6 +20,8 @@ export type PrerenderedPage = { html: string; title: string; description: string
 /** The markup of `pathname` (all lazy parts resolved) with its English title and description. */
 export async function prerenderPage(pathname: string): Promise<PrerenderedPage> {
   await i18nReady;
+  // A first-time visitor's page in English (a browser's other language is the app's to render).
+  if (i18n.language !== "en") await i18n.changeLanguage("en");
   await loadLaterNamespaces();
   // The same tree as App (app.tsx), with the static router: the browser hydrates this markup.
   const page = () => (

@@ -2,8 +2,8 @@ import i18n, { type BackendModule } from "i18next";
 import { initReactI18next } from "react-i18next";
 import {
   DEFAULT_LANGUAGE,
+  initialLanguage,
   isLanguage,
-  readStoredLanguage,
   storeLanguage,
   SUPPORTED_LANGUAGES,
   type Language,
@@ -47,20 +47,28 @@ const languageBundles: BackendModule = {
   },
 };
 
-// Change the language with `i18n.changeLanguage(lng)`; this listener persists
-// it under the `language` key and keeps <html lang> in sync.
+// This listener keeps <html lang> in sync with the language in use.
 i18n.on("languageChanged", (lng) => {
   if (!isLanguage(lng)) return;
-  storeLanguage(lng);
   if (typeof document !== "undefined") document.documentElement.lang = lng;
 });
+
+/**
+ * The user picks a language (the language menu): it is saved under the `language` key and kept
+ * on later visits, whatever the browser's language. A first visit without a saved choice follows
+ * the browser's language (`initialLanguage`) and saves nothing, so it keeps following it.
+ */
+export function chooseLanguage(lng: Language): Promise<unknown> {
+  storeLanguage(lng);
+  return i18n.changeLanguage(lng);
+}
 
 /** Resolves when the reader's language is loaded: main.tsx renders after it. */
 export const i18nReady = i18n
   .use(languageBundles)
   .use(initReactI18next)
   .init({
-    lng: readStoredLanguage(),
+    lng: initialLanguage(),
     fallbackLng: DEFAULT_LANGUAGE,
     supportedLngs: SUPPORTED_LANGUAGES,
     // Every language has every key (locales.test.ts): no need to load English beside another one.

@@ -1,4 +1,4 @@
-import { Suspense } from "react";
+import { Suspense, useEffect, useState } from "react";
 import { Outlet } from "react-router-dom";
 import { useCurrentUser } from "@/hooks/use-current-user";
 import { lazyWithPreload } from "../routes/lazy-page";
@@ -8,6 +8,25 @@ import { DocumentMeta } from "./document-meta";
 import { Footer } from "./footer";
 import { Header } from "./header";
 import { ScrollRestoration } from "./scroll-restoration";
+
+// The keyboard shortcuts of every page (g d, g c, g s, ?) and the live region that announces
+// them: a chunk of their own, not in any route's first download, mounted after the first render
+// (so a pre-rendered page hydrates as it was served).
+const AppShortcuts = lazyWithPreload(() => import("./app-shortcuts"), "AppShortcuts");
+
+function Shortcuts() {
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setMounted(true), 0);
+    return () => clearTimeout(timer);
+  }, []);
+  if (!mounted) return null;
+  return (
+    <Suspense fallback={null}>
+      <AppShortcuts />
+    </Suspense>
+  );
+}
 
 // Signed-in accounts only: the activity heartbeat and the account's live topic.
 const AccountLiveSync = lazyWithPreload(() => import("./account-live-sync"), "AccountLiveSync");
@@ -45,6 +64,7 @@ export function RootLayout() {
       <Footer />
       <UpdatePrompt />
       <ScrollRestoration />
+      <Shortcuts />
     </div>
   );
 }

@@ -16,6 +16,8 @@ import { LOGIN_PATH } from "@/lib/redirect";
 import { dashboardQueries } from "../api/queries";
 import { useAnalysisFromLink } from "../hooks/use-analysis-link";
 import { useCheckoutSuccessToast } from "../hooks/use-checkout-success";
+import { useChooseWindow } from "../hooks/use-choose-window";
+import { useDashboardShortcuts } from "../hooks/use-dashboard-shortcuts";
 import { useMoversStream } from "../hooks/use-movers-stream";
 import { useNow } from "../hooks/use-now";
 import { shownWindow, useWindowParam } from "../hooks/use-window-param";
@@ -140,6 +142,23 @@ export function DashboardPage({
     [analysed, entries],
   );
   const simulated = entries.some((entry) => entry.source === "simulated");
+  // 1–7, /, j/k, Enter/a (the help overlay, `?`, lists them); the selector shows their window.
+  // A chosen window goes into the address (a new history entry) and is saved as the last choice.
+  const savedChoice = useChooseWindow(profile);
+  const windowChoice = {
+    ...savedChoice,
+    choose: (next: number) => {
+      if (next !== windowMinutes) showWindow(windowMinutes, next);
+      savedChoice.choose(next);
+    },
+  };
+  const selectedId = useDashboardShortcuts({
+    // "Current" is the window on screen, which the address may have chosen.
+    profile: profile && { ...profile, selected_window_minutes: windowMinutes },
+    shown,
+    choice: windowChoice,
+    onAnalyse: setAnalysed,
+  });
 
   if (isPending) {
     return (
@@ -175,13 +194,7 @@ export function DashboardPage({
           </div>
           <p className="text-muted-foreground">{t("description")}</p>
         </div>
-        <WindowSelector
-          profile={profile}
-          shown={windowMinutes}
-          onShow={(next) => {
-            if (next !== windowMinutes) showWindow(windowMinutes, next);
-          }}
-        />
+        <WindowSelector profile={profile} shown={windowMinutes} choice={windowChoice} />
       </header>
 
       {simulated && (
@@ -272,6 +285,7 @@ export function DashboardPage({
                   windowMinutes={windowMinutes}
                   onAnalyse={setAnalysed}
                   sparklines={sparklines.data}
+                  selectedId={selectedId}
                 />
               </div>
               <div className="md:hidden">

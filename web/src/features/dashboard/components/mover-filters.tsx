@@ -19,6 +19,7 @@ import {
   MIN_PERCENT_STEP,
 } from "../utils/filter-movers";
 import { OptionFilter } from "./option-filter";
+import { MIN_PERCENT_TARGET } from "../hooks/use-dashboard-shortcuts";
 
 const DIRECTIONS: readonly Direction[] = ["all", "gains", "losses"];
 
@@ -60,6 +61,7 @@ export function MoverFilters({ entries, threshold, selectedExchanges }: MoverFil
           </label>
           <Input
             id={minPercentId}
+            data-shortcut-target={MIN_PERCENT_TARGET}
             type="number"
             inputMode="decimal"
             min={MIN_PERCENT_MIN}

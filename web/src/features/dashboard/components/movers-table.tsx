@@ -9,6 +9,7 @@ import { formatQuoteAge, formatWindowShort } from "../utils/format-market";
 import { BuyLink } from "./buy-link";
 import { PercentText } from "./percent-text";
 import { PriceText } from "./price-text";
+import { ROW_ATTRIBUTE, ROW_FOCUS_ATTRIBUTE } from "../hooks/use-dashboard-shortcuts";
 import { QUOTE_AGE_REFRESH_MS, useNow } from "../hooks/use-now";
 import { Sparkline } from "./sparkline";
 import { StaleMark } from "./stale-mark";
@@ -19,10 +20,18 @@ type MoversTableProps = {
   onAnalyse: (entry: MoverEntry) => void;
   /** Each instrument's last 30 minutes (`movers_sparklines`), by instrument id. */
   sparklines?: ReadonlyMap<number, SparklineData>;
+  /** The row the j/k shortcuts selected (its instrument id), marked and kept in view. */
+  selectedId?: number | null;
 };
 
 /** The desktop list: one row per mover. */
-export function MoversTable({ entries, windowMinutes, onAnalyse, sparklines }: MoversTableProps) {
+export function MoversTable({
+  entries,
+  windowMinutes,
+  onAnalyse,
+  sparklines,
+  selectedId = null,
+}: MoversTableProps) {
   const { t } = useTranslation("dashboard");
   // Each row shows its quote's age in seconds (decision 0033): this list re-renders every second.
   const now = useNow(QUOTE_AGE_REFRESH_MS);
@@ -68,17 +77,25 @@ export function MoversTable({ entries, windowMinutes, onAnalyse, sparklines }: M
           {entries.map((entry) => {
             const quotedAt = quoteTime(entry);
             const stale = isQuoteStale(quotedAt, windowMinutes, now);
+            const selected = entry.instrument_id === selectedId;
             return (
               <tr
                 key={entry.instrument_id}
+                {...{ [ROW_ATTRIBUTE]: entry.instrument_id }}
+                aria-current={selected ? "true" : undefined}
                 // The quote's venue time: `npm run bench` measures how old a quote is when rendered.
                 data-ts={quotedAt}
                 data-stale={stale ? "true" : undefined}
-                className={cn("border-t hover:bg-muted/30", stale && "text-muted-foreground")}
+                className={cn(
+                  "scroll-my-16 border-t hover:bg-muted/30",
+                  stale && "text-muted-foreground",
+                  selected && "bg-muted/60 outline-2 -outline-offset-2 outline-ring",
+                )}
               >
                 <th scope="row" className="px-3 py-2 text-left font-semibold">
                   <button
                     type="button"
+                    {...{ [ROW_FOCUS_ATTRIBUTE]: "" }}
                     className="rounded-sm underline-offset-4 hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
                     onClick={() => onAnalyse(entry)}
                   >

@@ -1,19 +1,17 @@
 import { effectiveWindow, hasSelectableWindow, allowedWindows, windowLabel } from "@domain/plans";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
-import type { Profile } from "@/lib/profile-query";
-import { serverRuleText } from "@/lib/server-rule-error";
-import { useSessionExpiredHandler } from "@/lib/session-expired";
 import { cn } from "@/lib/utils";
-import { useUpdateWindow } from "../api/update-window";
+import { useChooseWindow, type WindowProfile } from "../hooks/use-choose-window";
 
 type WindowSelectorProps = {
-  profile: Pick<Profile, "id" | "plan" | "subscription_active" | "selected_window_minutes">;
+  profile: WindowProfile;
   /** The window on screen, when the page's address chose it (decision 0045); else the stored one. */
   shown?: number;
   /** Called with each chosen window before it is saved (the page puts it in its address). */
   onShow?: (windowMinutes: number) => void;
+  /** The page's own useChooseWindow, shared with the 1–7 shortcuts (the select shows their save). */
+  choice?: ReturnType<typeof useChooseWindow>;
 };
 
 /**
@@ -21,11 +19,11 @@ type WindowSelectorProps = {
  * plan's windows (decision 0005), disabled while the subscription is inactive. A change is saved
  * to the profile at once; a refusal by the database's plan rules is shown translated.
  */
-export function WindowSelector({ profile, shown, onShow }: WindowSelectorProps) {
+export function WindowSelector({ profile, shown, onShow, choice }: WindowSelectorProps) {
   const { t } = useTranslation("dashboard");
   const id = useId();
-  const save = useUpdateWindow();
-  const handleSessionExpired = useSessionExpiredHandler();
+  const own = useChooseWindow(profile);
+  const { choose, pendingMinutes, isPending } = choice ?? own;
 
   if (!hasSelectableWindow(profile.plan)) {
     return (
@@ -37,32 +35,12 @@ export function WindowSelector({ profile, shown, onShow }: WindowSelectorProps) 
   }
 
   const stored = effectiveWindow(profile.plan, profile.selected_window_minutes);
-  const value = save.isPending ? save.variables.windowMinutes : (shown ?? stored);
-  const disabled = !profile.subscription_active || save.isPending;
-
+  const value = pendingMinutes ?? shown ?? stored;
+  const disabled = !profile.subscription_active || isPending;
   const onChange = (windowMinutes: number) => {
     onShow?.(windowMinutes);
     // The stored window is the one a clean /dashboard shows: it follows the last choice.
-    if (windowMinutes === stored) return;
-    save.mutate(
-      { userId: profile.id, windowMinutes },
-      {
-        onSuccess: () => {
-          const label = windowLabel(windowMinutes);
-          toast.success(t("window.saved.title"), {
-            description: t(`window.saved.${label.unit}`, { count: label.count }),
-          });
-        },
-        onError: (error) => {
-          if (handleSessionExpired(error)) return;
-          // A plan rule's refusal (window not offered, subscription inactive) in the user's
-          // language; any other failure keeps the general text.
-          toast.error(t("window.failed.title"), {
-            description: serverRuleText(error, profile.plan) ?? t("window.failed.description"),
-          });
-        },
-      },
-    );
+    choose(windowMinutes);
   };
 
   return (

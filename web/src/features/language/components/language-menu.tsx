@@ -10,6 +10,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
+import { chooseLanguage } from "@/i18n/i18n";
 import { DEFAULT_LANGUAGE, isLanguage, SUPPORTED_LANGUAGES } from "@/i18n/languages";
 
 export function LanguageMenu() {
@@ -34,7 +35,7 @@ export function LanguageMenu() {
         <DropdownMenuRadioGroup
           value={current}
           onValueChange={(value) => {
-            if (isLanguage(value)) void i18n.changeLanguage(value);
+            if (isLanguage(value)) void chooseLanguage(value);
           }}
         >
           {SUPPORTED_LANGUAGES.map((lng) => (
