@@ -47,9 +47,10 @@ import { MoversExport } from "./movers-export";
 const AnalysisDialog = lazy(() =>
   import("./analysis-dialog").then((m) => ({ default: m.AnalysisDialog })),
 );
+// The trading signals sit beside or below the movers and follow them a moment later.
+const SignalsCard = lazy(() => import("./signals-card").then((m) => ({ default: m.SignalsCard })));
 import { MoverFilters } from "./mover-filters";
 import { MoversTable } from "./movers-table";
-import { SignalsCard } from "./signals-card";
 import { SourceHealth } from "./source-health";
 import { WindowSelector } from "./window-selector";
 
@@ -319,7 +320,9 @@ export function DashboardPage({
           )}
         </section>
 
-        <SignalsCard />
+        <Suspense fallback={<Spinner label={t("signals.loading")} className="size-5" />}>
+          <SignalsCard />
+        </Suspense>
       </div>
 
       {analysisWanted && (

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { LifeBuoyIcon, PlusIcon } from "lucide-react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation } from "react-router-dom";
 import { Button } from "@/components/ui/button";
@@ -10,15 +10,25 @@ import { useCurrentUser } from "@/hooks/use-current-user";
 import { loginPath } from "@/lib/redirect";
 import { isSessionExpiredError } from "@/lib/session-expired";
 import { supportQueries } from "../api/queries";
-import { NewTicketDialog } from "./new-ticket-dialog";
 import { TicketList } from "./ticket-list";
+
+// The New Ticket form (its validation and form library) loads when it is first opened, then
+// stays mounted so a closed dialog keeps what was typed.
+const NewTicketDialog = lazy(() =>
+  import("./new-ticket-dialog").then((m) => ({ default: m.NewTicketDialog })),
+);
 
 /** /support: the Support Center, the signed-in user's own tickets and the New Ticket dialog. */
 export function SupportPage() {
   const { t } = useTranslation("support");
   const { user } = useCurrentUser();
   const location = useLocation();
-  const [dialogOpen, setDialogOpen] = useState(false);
+  const [dialogOpen, setDialogOpenState] = useState(false);
+  const [dialogOpened, setDialogOpened] = useState(false);
+  const setDialogOpen = (open: boolean) => {
+    if (open) setDialogOpened(true);
+    setDialogOpenState(open);
+  };
   const tickets = useQuery({ ...supportQueries.mine(user?.id ?? ""), enabled: user !== null });
 
   // Spec: a list that cannot be loaded because the session is gone sends the user to log in.
@@ -67,7 +77,11 @@ export function SupportPage() {
         <TicketList tickets={tickets.data} />
       )}
 
-      <NewTicketDialog open={dialogOpen} onOpenChange={setDialogOpen} />
+      {dialogOpened ? (
+        <Suspense fallback={null}>
+          <NewTicketDialog open={dialogOpen} onOpenChange={setDialogOpen} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -92,7 +92,8 @@ describe("/support/ticket/:id", () => {
     expect(screen.queryByTestId("internal-notes")).not.toBeInTheDocument();
     expect(screen.queryByRole("combobox", { name: /Status of ticket/ })).not.toBeInTheDocument();
     expect(supabaseMock.client.from).not.toHaveBeenCalledWith("ticket_notes");
-    expect(screen.getByLabelText("Your reply")).toBeEnabled();
+    // The reply form loads after the thread.
+    expect(await screen.findByLabelText("Your reply")).toBeEnabled();
   });
 
   it("disables the reply box and button on a closed ticket", async () => {

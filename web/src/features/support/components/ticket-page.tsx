@@ -13,7 +13,6 @@ import { isSessionExpiredError } from "@/lib/session-expired";
 import { supportQueries } from "../api/queries";
 import { useTicketStream } from "../hooks/use-ticket-stream";
 import { acceptsReplies, formatDateTime, targetHours, waitsForAdmin } from "../utils/ticket-values";
-import { ReplyForm } from "./reply-form";
 import { ResponseTimer } from "./response-timer";
 import { SupportPlanBadge } from "./support-plan-badge";
 import { TicketPriorityBadge, TicketStatusBadge } from "./ticket-badges";
@@ -21,6 +20,8 @@ import { TicketThread } from "./ticket-thread";
 
 // The desk's controls (status select, internal notes) load for administrators only: a user's
 // ticket page does not download them (decision 0027's budget).
+// The reply form (its validation and form library) follows the thread a moment later.
+const ReplyForm = lazy(() => import("./reply-form").then((m) => ({ default: m.ReplyForm })));
 const TicketStatusSelect = lazy(() =>
   import("./ticket-status-select").then((m) => ({ default: m.TicketStatusSelect })),
 );
@@ -158,7 +159,9 @@ export function TicketPage() {
           ) : (
             <TicketThread ticket={data} messages={messages.data} viewerId={user.id} />
           )}
-          <ReplyForm ticketId={data.id} closed={closed} isAdmin={isAdmin} />
+          <Suspense fallback={<Spinner label={t("loading")} className="size-5" />}>
+            <ReplyForm ticketId={data.id} closed={closed} isAdmin={isAdmin} />
+          </Suspense>
         </section>
         {isAdmin ? (
           <aside className="min-w-0">
