@@ -80,9 +80,14 @@ async function scan(
   return data as unknown as { alerts: number; jobs: number };
 }
 
-/** Claims every due job as a worker would, completes them, and returns those for `email`. */
+/**
+ * Claims every due job as a worker would, completes them, and returns those for `email` in the
+ * order they were enqueued (a claim's rows come back in no particular order).
+ */
 async function jobsFor(email: string): Promise<Job[]> {
-  return (await claimAll()).filter((j) => j.target === email);
+  return (await claimAll())
+    .filter((j) => j.target === email)
+    .sort((a, b) => Number(a.id) - Number(b.id));
 }
 
 /** Claims every due job as a worker would and completes them. */
