@@ -59,6 +59,9 @@ test("the analysis dialog traps focus and returns it to its button", async ({ pa
   await page.keyboard.press("Enter");
   const dialog = page.getByRole("dialog");
   await expect(dialog).toBeVisible();
+  // Its chart and analysis load after it opens: a control replaced by its content while focused
+  // drops the focus to the page, so the trap is checked on the loaded dialog.
+  await expect(dialog.locator(".animate-spin")).toHaveCount(0, { timeout: 30_000 });
   await expectFocusTrapped(page, "[role=dialog]", 8);
   await page.keyboard.press("Shift+Tab");
   expect(await focusedInside(page, "[role=dialog]")).toBe(true);

@@ -19,6 +19,7 @@ import { Card } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils";
 import { dashboardQueries } from "../api/queries";
+import { ROW_ATTRIBUTE, ROW_FOCUS_ATTRIBUTE } from "../hooks/use-dashboard-shortcuts";
 import { AnalysisDetails } from "./analysis-details";
 import { ProAnalysis } from "./pro-analysis";
 
@@ -49,6 +50,7 @@ export function AnalysisDialog({ entry, onClose, symbolActions }: AnalysisDialog
   // The dialog has no Radix Trigger (rows open it), so Radix would return focus to nothing
   // (the page) on close: remember the button that opened it and give focus back to it.
   const opener = useRef<HTMLElement | null>(null);
+  const openedFor = useRef<number | null>(null);
   return (
     <DialogPrimitive.Root open={entry !== null} onOpenChange={(open) => !open && onClose()}>
       <DialogPrimitive.Portal>
@@ -57,11 +59,21 @@ export function AnalysisDialog({ entry, onClose, symbolActions }: AnalysisDialog
           onOpenAutoFocus={() => {
             opener.current =
               document.activeElement instanceof HTMLElement ? document.activeElement : null;
+            openedFor.current = entry?.instrument_id ?? null;
           }}
           onCloseAutoFocus={(event) => {
-            if (opener.current?.isConnected) {
+            // A live scan may have re-drawn the opener's row meanwhile: then the same
+            // instrument's button takes the focus back.
+            const target = opener.current?.isConnected
+              ? opener.current
+              : openedFor.current === null
+                ? null
+                : document.querySelector<HTMLElement>(
+                    `[${ROW_ATTRIBUTE}="${openedFor.current}"] [${ROW_FOCUS_ATTRIBUTE}]`,
+                  );
+            if (target) {
               event.preventDefault();
-              opener.current.focus();
+              target.focus();
             }
           }}
           className="fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-3xl -translate-x-1/2 -translate-y-1/2 flex-col gap-4 overflow-y-auto rounded-lg border bg-background p-4 shadow-lg sm:p-6"
