@@ -13,7 +13,18 @@ export default defineConfig({
   outputDir: "tests/artifacts/e2e",
   timeout: 60_000,
   retries: 0,
-  workers: 1,
+  // The specs share one stack and its demo accounts, so they run one at a time ("app"). The
+  // accessibility audit only reads pages: it runs after them, on both cores at once ("a11y").
+  workers: 2,
+  projects: [
+    { name: "app", testIgnore: /a11y\.spec\.ts$/, workers: 1 },
+    {
+      name: "a11y",
+      testMatch: /a11y\.spec\.ts$/,
+      fullyParallel: true,
+      dependencies: ["app"],
+    },
+  ],
   use: {
     baseURL: `http://127.0.0.1:${webPort}`,
     browserName: "chromium",

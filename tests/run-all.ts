@@ -26,10 +26,12 @@ const only = process.argv.slice(2);
 const tmp = mkdtempSync(path.join(tmpdir(), "npm-test-"));
 const results: Result[] = [];
 
+/** Runs a command; its output is echoed as it comes unless `echo` is false (then only returned). */
 function run(
   cmd: string,
   args: string[],
   env: Record<string, string> = {},
+  echo = true,
 ): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, {
@@ -40,7 +42,7 @@ function run(
     let out = "";
     const tee = (d: Buffer) => {
       out += d;
-      process.stdout.write(d);
+      if (echo) process.stdout.write(d);
     };
     child.stdout.on("data", tee);
     child.stderr.on("data", tee);
@@ -51,9 +53,31 @@ function run(
 
 const bin = (name: string) => path.join(ROOT, "node_modules/.bin", name);
 
+/** A check that passes or fails as a whole; returns its result and output for `together`. */
 async function check(suite: string, cmd: string, args: string[]) {
-  const { code } = await run(cmd, args);
-  results.push({ suite, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 });
+  const started = performance.now();
+  const { code, out } = await run(cmd, args, {}, false);
+  const result: Result = {
+    suite,
+    passed: code === 0 ? 1 : 0,
+    failed: code === 0 ? 0 : 1,
+    skipped: 0,
+    seconds: Math.round((performance.now() - started) / 1000),
+  };
+  return { result, out };
+}
+
+/**
+ * Checks that share nothing (typecheck, lint, format: each a single-threaded process that only
+ * reads the tree) run at the same time on the two cores; each one's output is printed whole,
+ * in order, once all have ended.
+ */
+async function together(...checks: Array<Promise<{ result: Result; out: string }>>) {
+  for (const { result, out } of await Promise.all(checks)) {
+    console.log(`\n=== ${result.suite} ===`);
+    process.stdout.write(out);
+    results.push(result);
+  }
 }
 
 async function vitest(suite: string, config: string, env: Record<string, string> = {}) {
@@ -182,9 +206,17 @@ async function missing(suite: string, why: string) {
 }
 
 const suites: Array<[string, () => Promise<unknown>]> = [
-  ["typecheck", () => check("typecheck", "npm", ["run", "--silent", "typecheck"])],
-  ["lint", () => check("lint", "npm", ["run", "--silent", "lint"])],
-  ["format", () => check("format", "npm", ["run", "--silent", "format:check"])],
+  [
+    "checks",
+    () =>
+      together(
+        ...(["typecheck", "lint", "format"] as const)
+          .filter((name) => only.length === 0 || only.includes(name) || only.includes("checks"))
+          .map((name) =>
+            check(name, "npm", ["run", "--silent", name === "format" ? "format:check" : name]),
+          ),
+      ),
+  ],
   ["unit", () => vitest("unit", "web/vitest.config.ts")],
   ["devstack", () => vitest("devstack", "tests/vitest.devstack.config.ts")],
   ["functions", () => deno("functions")],
@@ -227,8 +259,18 @@ const suites: Array<[string, () => Promise<unknown>]> = [
   ],
 ];
 
+const CHECKS = ["checks", "typecheck", "lint", "format"];
 for (const [name, fn] of suites) {
-  if (only.length && !only.includes(name)) continue;
+  if (
+    only.length &&
+    !only.includes(name) &&
+    !(name === "checks" && only.some((o) => CHECKS.includes(o)))
+  )
+    continue;
+  if (name === "checks") {
+    await fn();
+    continue;
+  }
   console.log(`\n=== ${name} ===`);
   const started = performance.now();
   await fn();

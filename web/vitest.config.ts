@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig, mergeConfig } from "vitest/config";
 import viteConfig from "./vite.config.ts";
@@ -15,6 +16,9 @@ export default defineConfig((env) =>
         environment: "jsdom",
         // See asyncUtilTimeout in src/testing/setup.ts: outcomes, not deadlines.
         testTimeout: 30_000,
+        // Vitest leaves one core to itself by default: one test file at a time on a 2-core
+        // machine, where its own process is mostly idle once the files are transformed.
+        maxWorkers: Math.max(2, availableParallelism() - 1),
         include: [
           "web/src/**/*.test.{ts,tsx}",
           "web/*.test.ts",
