@@ -195,6 +195,15 @@ export class RealtimeServer {
     }
   }
 
+  /**
+   * Forgets every channel subscription without telling anyone, as a Realtime node that lost its
+   * state while the sockets stayed up: clients still believe they are joined, their heartbeats
+   * are answered, and no broadcast reaches them (the fault the api function's probe must notice).
+   */
+  deafen(): void {
+    this.topics.clear();
+  }
+
   /** Figures for the bench: sockets, channel subscriptions and topics. */
   stats() {
     let subs = 0;

@@ -39,10 +39,12 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** Prefix: /api (default) or /functions/v1/api. */
   base?: string;
+  /** The stack's origin (default: the suite's shared stack); for a test's own stack process. */
+  url?: string;
 }
 
 export async function call(path: string, opts: CallOptions = {}): Promise<Response> {
-  const { url } = stackInfo();
+  const url = opts.url ?? stackInfo().url;
   const headers: Record<string, string> = { ...opts.headers };
   const auth = opts.auth ?? null;
   if (auth && "bearer" in auth) headers.authorization = `Bearer ${auth.bearer}`;
@@ -140,7 +142,7 @@ export interface OpenStream {
 
 export async function openStream(path: string, opts: CallOptions = {}): Promise<OpenStream> {
   const ac = new AbortController();
-  const { url } = stackInfo();
+  const url = opts.url ?? stackInfo().url;
   const headers: Record<string, string> = { accept: "text/event-stream", ...opts.headers };
   const auth = opts.auth ?? null;
   if (auth && "bearer" in auth) headers.authorization = `Bearer ${auth.bearer}`;

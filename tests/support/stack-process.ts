@@ -1,6 +1,6 @@
 // A local stack in a child process, steered over IPC: for suites whose own environment cannot
 // host it (jsdom), and that need to run SQL as the owner or cut Realtime connections.
-//   parent → child: { id, sql, params } | { id, drop: true } | { id, stats: true }
+//   parent → child: { id, sql, params } | { id, drop: true } | { id, deafen: true } | { id, stats: true }
 //   parent → child: { id, rss: true } (the child's resident memory in bytes)
 //   child → parent: { ready: { url, publishableKey, … } } then { id, result } | { id, error }
 import { fork, type ChildProcess } from "node:child_process";
@@ -16,6 +16,7 @@ type Request = {
   sql?: string;
   params?: unknown[];
   drop?: boolean;
+  deafen?: boolean;
   stats?: boolean;
   rss?: boolean;
 };
@@ -29,6 +30,12 @@ export interface StackProcessOptions {
   adminSecret?: string;
   /** Collect the child's stdout and stderr (see `output()`) instead of inheriting them. */
   captureOutput?: boolean;
+  /** Print the stack's log lines (the functions' included), as `npm start` does; quiet by default. */
+  log?: boolean;
+  /** Also run the Deno functions host (no scheduled scans or deliveries). */
+  functions?: boolean;
+  /** Extra environment for the child (and so for its functions). */
+  env?: Record<string, string>;
 }
 
 interface Ready {
@@ -43,6 +50,8 @@ type Reply = { id: number; result?: unknown; error?: string };
 export interface StackProcess extends Ready {
   sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   dropConnections(): Promise<void>;
+  /** Realtime forgets every subscription while the sockets stay up (`RealtimeServer.deafen`). */
+  deafen(): Promise<void>;
   realtimeStats(): Promise<{ sockets: number; subscriptions: number; topics: number }>;
   /** The child's resident set size in bytes. */
   rss(): Promise<number>;
@@ -64,6 +73,7 @@ export async function startStackProcess(
     [dir, databaseUrl ?? "", JSON.stringify(opts)],
     {
       execArgv: ["--import", "tsx"],
+      env: { ...process.env, ...opts.env },
       stdio: [
         "ignore",
         opts.captureOutput ? "pipe" : "inherit",
@@ -95,6 +105,7 @@ export async function startStackProcess(
     ...ready,
     sql: async (text, params) => (await call({ sql: text, params })) as never,
     dropConnections: async () => void (await call({ drop: true })),
+    deafen: async () => void (await call({ deafen: true })),
     realtimeStats: async () => (await call({ stats: true })) as never,
     rss: async () => (await call({ rss: true })) as number,
     alive: () => child.exitCode === null && child.signalCode === null,
@@ -118,8 +129,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     apiPort: await freePort(),
     dataDir: path.join(dir, "data"),
     envFile: path.join(dir, ".env.local"),
-    functions: false,
-    quiet: true,
+    functions: opts.functions === true,
+    // With functions, no scheduled scans: a test sends what it needs.
+    ...(opts.functions ? { cron: false } : {}),
+    quiet: opts.log !== true,
     adminSecret: opts.adminSecret,
     authRateLimits: opts.defaultRateLimits ? undefined : TEST_AUTH_RATE_LIMITS,
   });
@@ -136,6 +149,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       let result: unknown = null;
       if (req.sql) result = await stack.db.query(req.sql, req.params);
       else if (req.drop) stack.realtime.dropConnections();
+      else if (req.deafen) stack.realtime.deafen();
       else if (req.stats) result = stack.realtime.stats();
       else if (req.rss) result = process.memoryUsage().rss;
       process.send?.({ id: req.id, result });
