@@ -47,6 +47,33 @@ begin
 end;
 $$;
 
+-- How a write was refused by a per-user write limit, as PostgREST answers it:
+-- `<sqlstate> <code> <status> retry-after=1..<window_s> <hint>` when the Retry-After header is
+-- between 1 and the window and the details repeat it; else what came back instead ('ok' when
+-- the statement ran, `<sqlstate> <message>` for an error that is not a PostgREST one).
+create or replace function tests.write_refusal(stmt text, window_s integer) returns text
+language plpgsql as $$
+declare
+  msg text;
+  det text;
+  st text;
+  wait text;
+begin
+  execute stmt;
+  return 'ok';
+exception when others then
+  get stacked diagnostics st = returned_sqlstate, msg = message_text, det = pg_exception_detail;
+  if st <> 'PGRST' then
+    return st || ' ' || msg;
+  end if;
+  wait := det::json -> 'headers' ->> 'Retry-After';
+  return st || ' ' || (msg::json ->> 'code') || ' ' || (det::json ->> 'status') || ' '
+    || case when wait::int between 1 and window_s and msg::json ->> 'details' = 'retry-after=' || wait
+            then 'retry-after=1..' || window_s else 'retry-after=' || coalesce(wait, 'none') end
+    || ' ' || coalesce(msg::json ->> 'hint', 'no hint');
+end;
+$$;
+
 grant execute on all functions in schema tests to anon, authenticated, service_role;
 
 begin;

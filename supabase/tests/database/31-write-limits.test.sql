@@ -26,26 +26,6 @@ begin
   perform tests.authenticate_as(who);
 end;
 $$;
--- How a statement was refused: `<sqlstate> <code> <status> retry-after=<1..window>`, or 'ok'.
-create function pg_temp.refusal(stmt text, window_s integer) returns text language plpgsql as $$
-declare
-  msg text;
-  det text;
-  st text;
-begin
-  execute stmt;
-  return 'ok';
-exception when others then
-  get stacked diagnostics st = returned_sqlstate, msg = message_text, det = pg_exception_detail;
-  if st <> 'PGRST' then
-    return st || ' ' || msg;
-  end if;
-  return st || ' ' || (msg::json ->> 'code') || ' ' || (det::json ->> 'status') || ' '
-    || case when (det::json -> 'headers' ->> 'Retry-After')::int between 1 and window_s
-              and msg::json ->> 'details' = 'retry-after=' || (det::json -> 'headers' ->> 'Retry-After')
-            then 'retry-after=1..' || window_s else 'retry-after=' || coalesce(det::json -> 'headers' ->> 'Retry-After', 'none') end;
-end;
-$$;
 create function pg_temp.say(n integer, grp uuid) returns void language plpgsql as $$
 begin
   for i in 1..n loop
@@ -57,10 +37,10 @@ $$;
 -- Chat: 10 per 10 s per user and group.
 select pg_temp.act('a3100000-0000-4000-8000-000000000001');
 select lives_ok($$select pg_temp.say(10, 'b3100000-0000-4000-8000-000000000001')$$, 'a user sends 10 messages into a group');
-select is(pg_temp.refusal($$select pg_temp.say(1, 'b3100000-0000-4000-8000-000000000001')$$, 10),
-  'PGRST PT429 429 retry-after=1..10', 'the 11th within 10 s is refused with 429 and Retry-After');
-select is(pg_temp.refusal($$insert into public.messages (group_id, sender_id, content) values ('b3100000-0000-4000-8000-000000000001', 'a3100000-0000-4000-8000-000000000001', 'x')$$, 10),
-  'PGRST PT429 429 retry-after=1..10', 'and again');
+select is(tests.write_refusal($$select pg_temp.say(1, 'b3100000-0000-4000-8000-000000000001')$$, 10),
+  'PGRST PT429 429 retry-after=1..10 chat_message', 'the 11th within 10 s is refused with 429 and Retry-After');
+select is(tests.write_refusal($$insert into public.messages (group_id, sender_id, content) values ('b3100000-0000-4000-8000-000000000001', 'a3100000-0000-4000-8000-000000000001', 'x')$$, 10),
+  'PGRST PT429 429 retry-after=1..10 chat_message', 'and again');
 select lives_ok($$select pg_temp.say(10, 'b3100000-0000-4000-8000-000000000002')$$, 'another group has its own count');
 select throws_like($$select pg_temp.say(1, 'b3100000-0000-4000-8000-000000000001')$$,
   '%You''re sending messages too fast — try again in % s%', 'the message says how long to wait');
@@ -71,8 +51,8 @@ select is((select count(*)::int from public.messages where group_id = 'b3100000-
 -- Admins: higher (30 per 10 s), not exempt.
 select pg_temp.act('a3100000-0000-4000-8000-000000000002');
 select lives_ok($$select pg_temp.say(30, 'b3100000-0000-4000-8000-000000000003')$$, 'an admin sends 30 messages');
-select is(pg_temp.refusal($$select pg_temp.say(1, 'b3100000-0000-4000-8000-000000000003')$$, 10),
-  'PGRST PT429 429 retry-after=1..10', 'the admin''s 31st is refused');
+select is(tests.write_refusal($$select pg_temp.say(1, 'b3100000-0000-4000-8000-000000000003')$$, 10),
+  'PGRST PT429 429 retry-after=1..10 chat_message', 'the admin''s 31st is refused');
 reset role;
 
 -- Writes without a signed-in user (service role, seeds) are not counted.
@@ -87,8 +67,8 @@ select lives_ok($$insert into public.groups (name, created_by) select 'New group
   'a user creates groups (the two the system created for them do not count)');
 select lives_ok($$insert into public.groups (name, created_by) values ('Group four', 'a3100000-0000-4000-8000-000000000001'), ('Group five', 'a3100000-0000-4000-8000-000000000001')$$,
   'ten in the hour');
-select is(pg_temp.refusal($$insert into public.groups (name, created_by) values ('Group eleven', 'a3100000-0000-4000-8000-000000000001')$$, 3600),
-  'PGRST PT429 429 retry-after=1..3600', 'the eleventh group in an hour is refused');
+select is(tests.write_refusal($$insert into public.groups (name, created_by) values ('Group eleven', 'a3100000-0000-4000-8000-000000000001')$$, 3600),
+  'PGRST PT429 429 retry-after=1..3600 group_create', 'the eleventh group in an hour is refused');
 reset role;
 select is((select count(*)::int from public.groups where name = 'Group eleven'), 0, 'the refused group was not stored');
 
@@ -97,9 +77,9 @@ select pg_temp.act('a3100000-0000-4000-8000-000000000001');
 select lives_ok($$insert into public.user_reports (reporter_id, reported_id, reason)
   select 'a3100000-0000-4000-8000-000000000001', ('a3100000-0000-4000-8000-0000000001' || lpad(i::text, 2, '0'))::uuid, 'spam'
   from generate_series(1, 20) i$$, 'twenty reports in an hour');
-select is(pg_temp.refusal($$insert into public.user_reports (reporter_id, reported_id, reason) values
+select is(tests.write_refusal($$insert into public.user_reports (reporter_id, reported_id, reason) values
   ('a3100000-0000-4000-8000-000000000001', 'a3100000-0000-4000-8000-000000000121', 'spam')$$, 3600),
-  'PGRST PT429 429 retry-after=1..3600', 'the 21st report is refused');
+  'PGRST PT429 429 retry-after=1..3600 report', 'the 21st report is refused');
 reset role;
 select is((select count(*)::int from public.user_reports where reporter_id = 'a3100000-0000-4000-8000-000000000001'), 20,
   'the refused report was not stored');
@@ -109,14 +89,14 @@ select pg_temp.act('a3100000-0000-4000-8000-000000000001');
 select lives_ok($$insert into public.support_tickets (id, user_id, subject, content)
   select ('c3100000-0000-4000-8000-0000000000' || lpad(i::text, 2, '0'))::uuid, 'a3100000-0000-4000-8000-000000000001', 'Question ' || i, 'Something I need help with.'
   from generate_series(1, 10) i$$, 'ten tickets in an hour');
-select is(pg_temp.refusal($$insert into public.support_tickets (user_id, subject, content) values
+select is(tests.write_refusal($$insert into public.support_tickets (user_id, subject, content) values
   ('a3100000-0000-4000-8000-000000000001', 'Question 11', 'Something I need help with.')$$, 3600),
-  'PGRST PT429 429 retry-after=1..3600', 'the eleventh ticket is refused');
+  'PGRST PT429 429 retry-after=1..3600 ticket_create', 'the eleventh ticket is refused');
 select lives_ok($$insert into public.ticket_messages (ticket_id, content)
   select 'c3100000-0000-4000-8000-000000000001', 'More detail ' || i from generate_series(1, 20) i$$, 'twenty replies in a minute');
-select is(pg_temp.refusal($$insert into public.ticket_messages (ticket_id, content) values
+select is(tests.write_refusal($$insert into public.ticket_messages (ticket_id, content) values
   ('c3100000-0000-4000-8000-000000000001', 'One more detail')$$, 60),
-  'PGRST PT429 429 retry-after=1..60', 'the 21st reply in a minute is refused');
+  'PGRST PT429 429 retry-after=1..60 ticket_reply', 'the 21st reply in a minute is refused');
 reset role;
 select is((select count(*)::int from public.support_tickets where user_id = 'a3100000-0000-4000-8000-000000000001'), 10,
   'the refused ticket was not stored');

@@ -28,25 +28,6 @@ begin
   end loop;
 end;
 $$;
--- How a statement was refused: `<sqlstate> <code> <status> <Retry-After within the window>`.
-create function pg_temp.refusal(stmt text) returns text language plpgsql as $$
-declare
-  msg text;
-  det text;
-  st text;
-begin
-  execute stmt;
-  return 'ok';
-exception when others then
-  get stacked diagnostics st = returned_sqlstate, msg = message_text, det = pg_exception_detail;
-  if st <> 'PGRST' then
-    return st || ' ' || msg;
-  end if;
-  return st || ' ' || (msg::json ->> 'code') || ' ' || (det::json ->> 'status') || ' '
-    || ((det::json -> 'headers' ->> 'Retry-After')::int between 1 and 600)::text || ' ' || (msg::json ->> 'hint');
-end;
-$$;
-
 select tests.authenticate_as('a3200000-0000-4000-8000-000000000001');
 select matches(
   public.reserve_chat_gif('b3200000-0000-4000-8000-000000000001'),
@@ -66,7 +47,7 @@ select throws_ok(
 );
 -- 2 reserved so far; the 20th passes, the 21st is refused.
 select lives_ok($$select pg_temp.reserve(18)$$, '20 reservations within 10 minutes pass');
-select is(pg_temp.refusal($$select pg_temp.reserve(1)$$), 'PGRST PT429 429 true gif_upload',
+select is(tests.write_refusal($$select pg_temp.reserve(1)$$, 600), 'PGRST PT429 429 retry-after=1..600 gif_upload',
   'the 21st is refused with 429 and a Retry-After within the window');
 select throws_like($$select pg_temp.reserve(1)$$,
   '%You''re uploading GIFs too fast — try again in % s%', 'the message says how long to wait');
@@ -82,7 +63,7 @@ select throws_ok(
   $$insert into storage.objects (bucket_id, name) values ('chat-gifs', current_setting('test.other'))$$,
   '42501', null, 'another member cannot upload under a name someone else reserved');
 select lives_ok($$select pg_temp.reserve(100)$$, 'an admin reserves 100 within 10 minutes');
-select is(pg_temp.refusal($$select pg_temp.reserve(1)$$), 'PGRST PT429 429 true gif_upload',
+select is(tests.write_refusal($$select pg_temp.reserve(1)$$, 600), 'PGRST PT429 429 retry-after=1..600 gif_upload',
   'and is refused at the 101st: admins are not exempt');
 reset role;
 
