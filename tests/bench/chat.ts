@@ -19,7 +19,7 @@ const SECONDS = Number(process.env.BENCH_CHAT_SECONDS ?? 10);
 const b64url = (value: string | Buffer) => Buffer.from(value).toString("base64url");
 
 /** An access token for `sub`, signed like Auth signs them (HS256 with the stack's secret). */
-function accessToken(secret: string, sub: string): string {
+export function accessToken(secret: string, sub: string): string {
   const now = Math.floor(Date.now() / 1000);
   const head = b64url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
   const body = b64url(

@@ -17,7 +17,7 @@ const ROUNDS = Number(process.env.BENCH_SSE_ROUNDS ?? 5);
 const WINDOW = 15;
 
 /** RSS (bytes) of this process's Deno functions host, found by its command line. */
-function denoHostRss(): number | null {
+export function denoHostRss(): number | null {
   for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
