@@ -104,7 +104,8 @@ export function moverFlags(m: MoveFigures, now: Date): MoverFlag[] {
     }
     if (
       m.cexPrice !== null && m.cexPrice > 0 &&
-      (Math.abs(m.price - m.cexPrice) / m.cexPrice) * 100 > DEX_CEX_GAP_PCT
+      // Rounded to 6 decimals as the database's exact arithmetic sees it (1.05 vs 1 is 5 %).
+      Math.round((Math.abs(m.price - m.cexPrice) / m.cexPrice) * 100 * 1e6) / 1e6 > DEX_CEX_GAP_PCT
     ) {
       flags.push("dex_cex_gap");
     }

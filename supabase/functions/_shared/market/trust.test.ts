@@ -1,7 +1,9 @@
+// The trust rules of decision 0046 (supabase/functions/_shared/domain/trust.ts) on recorded venue
+// payloads; Deno, because the recordings are read from disk.
 import { deepStrictEqual, strictEqual as assertEquals } from "node:assert/strict";
-import { parseBinanceTickers } from "../market/binance.ts";
-import { parseGeckoTerminalPools } from "../market/geckoterminal.ts";
-import { loadMarketFixture } from "../market/testing.ts";
+import { parseBinanceTickers } from "./binance.ts";
+import { parseGeckoTerminalPools } from "./geckoterminal.ts";
+import { loadMarketFixture } from "./testing.ts";
 import {
   assetOf,
   confirmedOn,
@@ -12,7 +14,7 @@ import {
   spreadPct,
   trustScore,
   type VenueMove,
-} from "./trust.ts";
+} from "../domain/trust.ts";
 
 const NOW = new Date("2026-03-02T12:00:05.000Z");
 
@@ -102,7 +104,7 @@ Deno.test("trust: young_pool — created less than 24 h ago (recorded pool_creat
 Deno.test("trust: pulled_pool — the reserve fell by half or more within the window", () => {
   deepStrictEqual(moverFlags(move({ liquidityUsd: 500_000 }), NOW), ["pulled_pool"]);
   deepStrictEqual(moverFlags(move({ liquidityUsd: 500_001 }), NOW), []);
-  deepStrictEqual(moverFlags(move({ liquidityUsdAtStart: null, liquidityUsd: 1 }), NOW), []);
+  deepStrictEqual(moverFlags(move({ liquidityUsdAtStart: null, liquidityUsd: 100_000 }), NOW), []);
 });
 
 Deno.test("trust: dex_cex_gap — a DEX price more than 5 % from the asset's CEX price", () => {
@@ -180,7 +182,7 @@ Deno.test("trust: the score — depth, confirmation, flags, thin, spread; clampe
       liquidityUsd: 1_000_000,
       flags: ["young_pool", "wash_volume"],
     }),
-    7, // 20 + 37.5 → 38 - 50
+    8, // 20 + 37.5 → 38 - 50
   );
   assertEquals(
     trustScore({ ...base, volume24hUsd: null, thin: true, flags: ["no_volume_rise"] }),
