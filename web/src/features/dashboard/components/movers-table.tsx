@@ -1,41 +1,182 @@
 import { isQuoteStale } from "@domain/quote-age";
-import { type MoverEntry, quoteTime } from "@domain/realtime";
+import { formatSignedPercent } from "@domain/format";
+import { quoteTime } from "@domain/realtime";
 import type { Sparkline as SparklineData } from "../api/queries";
-import { LineChartIcon } from "lucide-react";
+import { CornerDownRightIcon, LineChartIcon } from "lucide-react";
+import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
 import { formatQuoteAge, formatWindowShort } from "../utils/format-market";
+import { type MoverGroup, type MoverOrder, type TrustEntry, trustOf } from "../utils/trust";
 import { BuyLink } from "./buy-link";
+import { LiquidityText } from "./liquidity-text";
 import { PercentText } from "./percent-text";
 import { PriceText } from "./price-text";
 import { ROW_ATTRIBUTE, ROW_FOCUS_ATTRIBUTE } from "../hooks/use-dashboard-shortcuts";
 import { QUOTE_AGE_REFRESH_MS, useNow } from "../hooks/use-now";
 import { Sparkline } from "./sparkline";
 import { StaleMark } from "./stale-mark";
+import { TrustBadge } from "./trust-badge";
+import { TrustNotes } from "./trust-notes";
+import { VenuesToggle } from "./venues-toggle";
 
 type MoversTableProps = {
-  entries: readonly MoverEntry[];
+  /** The rows grouped by asset (or one per row), in the order shown. */
+  groups: readonly MoverGroup[];
+  /** Assets whose other venues are open. */
+  expanded: ReadonlySet<string>;
+  onToggle: (asset: string) => void;
+  order: MoverOrder;
   windowMinutes: number;
-  onAnalyse: (entry: MoverEntry) => void;
+  onAnalyse: (entry: TrustEntry) => void;
   /** Each instrument's last 30 minutes (`movers_sparklines`), by instrument id. */
   sparklines?: ReadonlyMap<number, SparklineData>;
   /** The row the j/k shortcuts selected (its instrument id), marked and kept in view. */
   selectedId?: number | null;
 };
 
-/** The desktop list: one row per mover. */
+/** The id of a venue row behind its group's expander (the expander controls these). */
+export const venueRowId = (instrumentId: number) => `mover-venue-${instrumentId}`;
+
+/**
+ * The desktop list: one row per asset (its most liquid venue) with the others behind "+N venues",
+ * or one row per venue. Columns drop by priority on narrower screens (decision 0048): the 3-hour
+ * price and the Analysis button's word from 1536 px down, the sparkline below 1280 px.
+ */
 export function MoversTable({
-  entries,
+  groups,
+  expanded,
+  onToggle,
+  order,
   windowMinutes,
   onAnalyse,
   sparklines,
   selectedId = null,
 }: MoversTableProps) {
-  const { t } = useTranslation("dashboard");
+  const { t, i18n } = useTranslation("dashboard");
+  const locale = i18n.resolvedLanguage ?? "en";
   // Each row shows its quote's age in seconds (decision 0033): this list re-renders every second.
   const now = useNow(QUOTE_AGE_REFRESH_MS);
-  const head = "px-3 py-2 text-left text-xs font-medium text-muted-foreground uppercase";
+  const head = "px-2 py-2 text-left text-xs font-medium text-muted-foreground uppercase";
+  const cell = "px-2 py-2";
+
+  const row = (entry: TrustEntry, lead: TrustEntry | null, group: MoverGroup) => {
+    const quotedAt = quoteTime(entry);
+    const stale = isQuoteStale(quotedAt, windowMinutes, now);
+    const selected = entry.instrument_id === selectedId;
+    const trust = trustOf(entry);
+    const open = expanded.has(group.asset);
+    return (
+      <tr
+        key={entry.instrument_id}
+        id={lead ? venueRowId(entry.instrument_id) : undefined}
+        {...{ [ROW_ATTRIBUTE]: entry.instrument_id }}
+        aria-current={selected ? "true" : undefined}
+        // The quote's venue time: `npm run bench` measures how old a quote is when rendered.
+        data-ts={quotedAt}
+        data-stale={stale ? "true" : undefined}
+        data-venue-of={lead ? group.asset : undefined}
+        className={cn(
+          "scroll-my-16 border-t align-top hover:bg-muted/30",
+          lead && "bg-muted/20",
+          stale && "text-muted-foreground",
+          selected && "bg-muted/60 outline-2 -outline-offset-2 outline-ring",
+        )}
+      >
+        <th scope="row" className={cn(cell, "text-left font-semibold")}>
+          <span className="flex items-start gap-1">
+            {lead && (
+              <CornerDownRightIcon
+                className="mt-0.5 size-3.5 shrink-0 text-muted-foreground"
+                aria-hidden="true"
+              />
+            )}
+            <button
+              type="button"
+              {...{ [ROW_FOCUS_ATTRIBUTE]: "" }}
+              className="rounded-sm text-left break-all underline-offset-4 hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+              onClick={() => onAnalyse(entry)}
+            >
+              {entry.symbol}
+            </button>
+          </span>
+        </th>
+        <td className={cn(cell, "text-right")}>
+          <PercentText pct={entry.pct} />
+        </td>
+        <td className={cn(cell, "hidden xl:table-cell")}>
+          <Sparkline line={sparklines?.get(entry.instrument_id)} live={entry} pct={entry.pct} />
+        </td>
+        <td className={cn(cell, "hidden text-right 2xl:table-cell")}>
+          <PriceText price={entry.price_3hour_ago} />
+        </td>
+        <td className={cn(cell, "text-right")}>
+          <PriceText price={entry.price} />
+          {lead && lead.price > 0 && (
+            <span className="block text-xs font-normal whitespace-nowrap text-muted-foreground">
+              {t("trust.priceGap", {
+                diff: formatSignedPercent(((entry.price - lead.price) / lead.price) * 100, locale),
+                venue: lead.exchange,
+              })}
+            </span>
+          )}
+        </td>
+        <td className={cn(cell, "max-w-40 text-muted-foreground")}>
+          <span className="block truncate" title={entry.exchange}>
+            {entry.exchange}
+          </span>
+          {trust.pool_name && (
+            <span className="block truncate text-xs" title={trust.pool_name}>
+              {trust.pool_name}
+            </span>
+          )}
+          {!lead && group.others.length > 0 && (
+            <VenuesToggle
+              asset={group.asset}
+              count={group.others.length}
+              expanded={open}
+              controls={group.others.map((other) => venueRowId(other.instrument_id)).join(" ")}
+              onToggle={() => onToggle(group.asset)}
+            />
+          )}
+        </td>
+        <td className={cell}>
+          <LiquidityText entry={entry} />
+        </td>
+        <td className={cell}>
+          <span className="flex max-w-36 flex-col items-start gap-0.5">
+            <TrustBadge entry={entry} />
+            <TrustNotes entry={entry} />
+          </span>
+        </td>
+        <td className={cn(cell, "whitespace-nowrap text-muted-foreground")} data-testid="data-age">
+          <time dateTime={quotedAt}>{formatQuoteAge(t, quotedAt, now)}</time>
+          {stale ? (
+            <StaleMark
+              label={t("table.stale")}
+              hint={t("table.staleHint", { window: formatWindowShort(t, windowMinutes) })}
+            />
+          ) : null}
+        </td>
+        <td className={cell}>
+          <Button
+            type="button"
+            size="sm"
+            variant="secondary"
+            aria-label={t("table.openAnalysis", { symbol: entry.symbol })}
+            onClick={() => onAnalyse(entry)}
+          >
+            <LineChartIcon aria-hidden="true" />
+            <span className="hidden 2xl:inline">{t("table.analysis")}</span>
+          </Button>
+        </td>
+        <td className={cell}>
+          <BuyLink entry={entry} />
+        </td>
+      </tr>
+    );
+  };
 
   return (
     <div className="overflow-x-auto rounded-lg border">
@@ -49,10 +190,9 @@ export function MoversTable({
             <th scope="col" className={`${head} text-right`}>
               {t("table.percent", { window: formatWindowShort(t, windowMinutes) })}
             </th>
-            <th scope="col" className={head}>
+            <th scope="col" className={`${head} hidden xl:table-cell`}>
               {t("table.sparklineHeader")}
             </th>
-            {/* Columns drop by priority on narrower screens: the 3-hour price first. */}
             <th scope="col" className={`${head} hidden text-right 2xl:table-cell`}>
               {t("table.price3h")}
             </th>
@@ -61,6 +201,16 @@ export function MoversTable({
             </th>
             <th scope="col" className={head}>
               {t("table.exchange")}
+            </th>
+            <th scope="col" className={head}>
+              {t("trust.liquidityHeader")}
+            </th>
+            <th
+              scope="col"
+              className={head}
+              aria-sort={order === "trust" ? "descending" : undefined}
+            >
+              {t("trust.trustHeader")}
             </th>
             <th scope="col" className={head}>
               {t("table.dataAge")}
@@ -74,86 +224,13 @@ export function MoversTable({
           </tr>
         </thead>
         <tbody>
-          {entries.map((entry) => {
-            const quotedAt = quoteTime(entry);
-            const stale = isQuoteStale(quotedAt, windowMinutes, now);
-            const selected = entry.instrument_id === selectedId;
-            return (
-              <tr
-                key={entry.instrument_id}
-                {...{ [ROW_ATTRIBUTE]: entry.instrument_id }}
-                aria-current={selected ? "true" : undefined}
-                // The quote's venue time: `npm run bench` measures how old a quote is when rendered.
-                data-ts={quotedAt}
-                data-stale={stale ? "true" : undefined}
-                className={cn(
-                  "scroll-my-16 border-t hover:bg-muted/30",
-                  stale && "text-muted-foreground",
-                  selected && "bg-muted/60 outline-2 -outline-offset-2 outline-ring",
-                )}
-              >
-                <th scope="row" className="px-3 py-2 text-left font-semibold">
-                  <button
-                    type="button"
-                    {...{ [ROW_FOCUS_ATTRIBUTE]: "" }}
-                    className="rounded-sm underline-offset-4 hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
-                    onClick={() => onAnalyse(entry)}
-                  >
-                    {entry.symbol}
-                  </button>
-                </th>
-                <td className="px-3 py-2 text-right">
-                  <PercentText pct={entry.pct} />
-                </td>
-                <td className="px-3 py-2">
-                  <Sparkline
-                    line={sparklines?.get(entry.instrument_id)}
-                    live={entry}
-                    pct={entry.pct}
-                  />
-                </td>
-                <td className="hidden px-3 py-2 text-right 2xl:table-cell">
-                  <PriceText price={entry.price_3hour_ago} />
-                </td>
-                <td className="px-3 py-2 text-right">
-                  <PriceText price={entry.price} />
-                </td>
-                <td
-                  className="max-w-36 truncate px-3 py-2 text-muted-foreground"
-                  title={entry.exchange}
-                >
-                  {entry.exchange}
-                </td>
-                <td
-                  className="px-3 py-2 whitespace-nowrap text-muted-foreground"
-                  data-testid="data-age"
-                >
-                  <time dateTime={quotedAt}>{formatQuoteAge(t, quotedAt, now)}</time>
-                  {stale ? (
-                    <StaleMark
-                      label={t("table.stale")}
-                      hint={t("table.staleHint", { window: formatWindowShort(t, windowMinutes) })}
-                    />
-                  ) : null}
-                </td>
-                <td className="px-3 py-2">
-                  <Button
-                    type="button"
-                    size="sm"
-                    variant="secondary"
-                    aria-label={t("table.openAnalysis", { symbol: entry.symbol })}
-                    onClick={() => onAnalyse(entry)}
-                  >
-                    <LineChartIcon aria-hidden="true" />
-                    {t("table.analysis")}
-                  </Button>
-                </td>
-                <td className="px-3 py-2">
-                  <BuyLink entry={entry} />
-                </td>
-              </tr>
-            );
-          })}
+          {groups.map((group) => (
+            <Fragment key={group.lead.instrument_id}>
+              {row(group.lead, null, group)}
+              {expanded.has(group.asset) &&
+                group.others.map((other) => row(other, group.lead, group))}
+            </Fragment>
+          ))}
         </tbody>
       </table>
     </div>
