@@ -82,6 +82,66 @@ begin
 end;
 $$;
 
+-- function private.movers_rescore()
+CREATE FUNCTION private.movers_rescore() RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  written integer;
+begin
+  with moving as (
+    select m.asset, sign(m.pct) as dir,
+           array_agg(distinct m.exchange) as venues,
+           array_agg(distinct m.exchange) filter (where m.exchange_type = 'cex') as cex_venues
+    from public.movers m
+    where abs(m.pct) >= 2 and m.asset is not null
+    group by m.asset, sign(m.pct)
+  ),
+  cex_price as (
+    select m.asset, avg(m.price) as price
+    from public.movers m
+    where m.exchange_type = 'cex' and m.asset is not null
+      and upper(split_part(m.symbol, '/', 2)) in ('USD', 'USDT', 'USDC', 'FDUSD', 'DAI')
+    group by m.asset
+  ),
+  decided as (
+    select m.id, m.exchange_type, m.volume_24h_usd, m.liquidity_usd, m.spread_pct, m.thin,
+           case when abs(m.pct) >= 2 then
+             coalesce(array_remove(case when m.exchange_type = 'cex' then v.venues else v.cex_venues end, m.exchange), '{}')
+           else '{}' end as confirmed_on,
+           array_remove(m.flags, 'dex_cex_gap')
+             || case when m.exchange_type = 'dex' and c.price > 0 and abs(m.price - c.price) / c.price > 0.05
+                  then array['dex_cex_gap'] else '{}'::text[] end as flags
+    from public.movers m
+    left join moving v on v.asset = m.asset and v.dir = sign(m.pct)
+    left join cex_price c on c.asset = m.asset
+  ),
+  scored as (
+    select d.id, d.confirmed_on, d.flags,
+           greatest(0, least(100,
+             20
+             + greatest(0, least(50, round(12.5 * (log(greatest(
+                 case when d.exchange_type = 'dex' then d.liquidity_usd else d.volume_24h_usd end, 1)::float8) - 3))))
+             + 15 * least(cardinality(d.confirmed_on), 2)
+             - 25 * cardinality(d.flags)
+             - case when d.thin then 20 else 0 end
+             - case when d.spread_pct > 1 then 10 else 0 end))::integer as trust_score
+    from decided d
+  )
+  update public.movers m
+    set confirmed_on = s.confirmed_on, flags = s.flags, trust_score = s.trust_score
+  from scored s
+  where m.id = s.id
+    and (m.confirmed_on, m.flags, m.trust_score) is distinct from (s.confirmed_on, s.flags, s.trust_score);
+  get diagnostics written = row_count;
+  return written;
+end;
+$$;
+
+-- comment on function private.movers_rescore()
+COMMENT ON FUNCTION private.movers_rescore() IS 'Confirmation, the DEX/CEX price gap and the trust score of every mover (decision 0046); run by ingest_scan.';
+
 -- function private.refresh_movers_top()
 CREATE FUNCTION private.refresh_movers_top() RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
@@ -92,7 +152,7 @@ begin
   insert into private.movers_top as t (window_minutes, entries, refreshed_at)
   select w.w,
          coalesce((
-           select jsonb_agg(to_jsonb(e) order by abs(e.pct) desc, e.ts desc, e.id desc)
+           select jsonb_agg(to_jsonb(e) - 'rank' order by e.rank desc, e.ts desc, e.id desc)
            from (
              select m.id, m.instrument_id, m.symbol, m.exchange, m.exchange_type, m.network, m.source,
                     m.pool_url, m.price, m.price_3hour_ago,
@@ -101,7 +161,14 @@ begin
                       when 15 then m.pct_15min when 20 then m.pct_20min when 25 then m.pct_25min
                       else m.pct_30min end, m.pct) as pct,
                     w.w as window_used, m.pct_3hour, m.volume_24h, m.ts,
-                    coalesce(m.quoted_at, m.ts) as quoted_at
+                    coalesce(m.quoted_at, m.ts) as quoted_at,
+                    m.volume_24h_usd, m.liquidity_usd, m.spread_pct, m.thin, m.confirmed_on, m.flags,
+                    m.trust_score, coalesce(m.asset, upper(split_part(m.symbol, '/', 1))) as asset, m.pool_name,
+                    abs(coalesce(case w.w
+                      when 0 then m.pct_10sec when 5 then m.pct_5min when 10 then m.pct_10min
+                      when 15 then m.pct_15min when 20 then m.pct_20min when 25 then m.pct_25min
+                      else m.pct_30min end, m.pct))
+                      * power(0.5, cardinality(m.flags) + case when m.thin then 1 else 0 end) as rank
              from public.movers m
              -- Ranking ids alone (narrow rows) is twice as fast as ranking whole rows.
              where m.id in (
@@ -109,7 +176,9 @@ begin
                order by abs(coalesce(case w.w
                           when 0 then k.pct_10sec when 5 then k.pct_5min when 10 then k.pct_10min
                           when 15 then k.pct_15min when 20 then k.pct_20min when 25 then k.pct_25min
-                          else k.pct_30min end, k.pct)) desc, k.ts desc, k.id desc
+                          else k.pct_30min end, k.pct))
+                          * power(0.5, cardinality(k.flags) + case when k.thin then 1 else 0 end) desc,
+                        k.ts desc, k.id desc
                limit 100)
            ) e
          ), '[]'::jsonb),
@@ -290,6 +359,12 @@ declare
   prices numeric[];
   volumes numeric[];
   stamps timestamptz[];
+  -- Issue 26 (decision 0046): the venue's liquidity figures of each quote.
+  volumes_usd numeric[];
+  liquidities numeric[];
+  spreads numeric[];
+  pool_names text[];
+  pool_births timestamptz[];
   valid_stamps jsonb;
   received integer;
   accepted integer;
@@ -319,8 +394,11 @@ begin
                     then s.t end
            end), '{}'::jsonb)
     into valid_stamps
-  from (select distinct e.value ->> 'ts' as t from jsonb_array_elements(quotes) e
-        where jsonb_typeof(e.value -> 'ts') = 'string') s;
+  -- (A pool's creation time, poolCreatedAt, is checked the same way.)
+  from (select distinct v.x ->> 0 as t
+        from jsonb_array_elements(quotes) e,
+             lateral (values (e.value -> 'ts'), (e.value -> 'poolCreatedAt')) v (x)
+        where jsonb_typeof(v.x) = 'string') s;
 
   with raw as (
     select e.value as q, e.ordinality as ord
@@ -341,6 +419,12 @@ begin
            case when jsonb_typeof(r.q -> 'price') = 'number' then (r.q ->> 'price')::numeric end as price,
            coalesce(jsonb_typeof(r.q -> 'volume24h'), 'null') as volume_type,
            case when jsonb_typeof(r.q -> 'volume24h') = 'number' then (r.q ->> 'volume24h')::numeric end as volume_24h,
+           case when jsonb_typeof(r.q -> 'volume24hUsd') = 'number' then (r.q ->> 'volume24hUsd')::numeric end as volume_24h_usd,
+           case when jsonb_typeof(r.q -> 'liquidityUsd') = 'number' then (r.q ->> 'liquidityUsd')::numeric end as liquidity_usd,
+           case when jsonb_typeof(r.q -> 'spreadPct') = 'number' then (r.q ->> 'spreadPct')::numeric end as spread_pct,
+           case when jsonb_typeof(r.q -> 'poolName') = 'string' then r.q ->> 'poolName' end as pool_name,
+           case when jsonb_typeof(r.q -> 'poolCreatedAt') = 'string'
+             then (valid_stamps ->> (r.q ->> 'poolCreatedAt'))::timestamptz end as pool_created_at,
            coalesce(jsonb_typeof(r.q -> 'ts'), 'null') as ts_type,
            -- Null unless the text passed the check above.
            case when jsonb_typeof(r.q -> 'ts') = 'string' then (valid_stamps ->> (r.q ->> 'ts'))::timestamptz end as ts
@@ -358,7 +442,15 @@ begin
            case when f.source_type = 'string' then f.source else 'simulated' end as source,
            case when f.pool_url_type = 'string' then f.pool_url end as pool_url,
            f.price, f.volume_24h,
-           case when f.ts_type = 'null' then scanned_at else f.ts end as ts
+           case when f.ts_type = 'null' then scanned_at else f.ts end as ts,
+           -- The liquidity figures are optional: one that is not a sensible number is dropped
+           -- (null), never a reason to refuse the price.
+           case when f.volume_24h_usd >= 0 then f.volume_24h_usd when f.volume_24h >= 0 then f.volume_24h end
+             as volume_24h_usd,
+           case when f.liquidity_usd >= 0 then f.liquidity_usd end as liquidity_usd,
+           case when f.spread_pct >= 0 and f.spread_pct < 100 then round(f.spread_pct, 4) end as spread_pct,
+           case when char_length(btrim(f.pool_name)) between 1 and 200 then btrim(f.pool_name) end as pool_name,
+           case when f.pool_created_at <= scanned_at + future_bound then f.pool_created_at end as pool_created_at
     from fields f
     where (f.venue_key_type = 'null' or (f.venue_key_type = 'string' and char_length(f.venue_key) between 1 and 200))
       and char_length(f.symbol) between 1 and 64
@@ -382,8 +474,10 @@ begin
   )
   select coalesce(array_agg(o.venue_key), '{}'), array_agg(o.symbol), array_agg(o.exchange), array_agg(o.exchange_type),
          array_agg(o.network), array_agg(o.source), array_agg(o.pool_url), array_agg(o.price),
-         array_agg(o.volume_24h), array_agg(o.ts)
-    into keys, symbols, exchanges, types, networks, sources, pool_urls, prices, volumes, stamps
+         array_agg(o.volume_24h), array_agg(o.ts), array_agg(o.volume_24h_usd), array_agg(o.liquidity_usd),
+         array_agg(o.spread_pct), array_agg(o.pool_name), array_agg(o.pool_created_at)
+    into keys, symbols, exchanges, types, networks, sources, pool_urls, prices, volumes, stamps,
+         volumes_usd, liquidities, spreads, pool_names, pool_births
   from one o;
   accepted := cardinality(keys);
 
@@ -417,19 +511,23 @@ begin
   -- attributes. (One aggregate pass keeps the arrays aligned.)
   select coalesce(array_agg(s.id), '{}'), array_agg(s.symbol), array_agg(s.exchange), array_agg(s.exchange_type),
          array_agg(s.network), array_agg(s.source), array_agg(s.pool_url), array_agg(s.price),
-         array_agg(s.volume_24h), array_agg(s.ts)
-    into ids, symbols, exchanges, types, networks, sources, pool_urls, prices, volumes, stamps
+         array_agg(s.volume_24h), array_agg(s.ts), array_agg(s.volume_24h_usd), array_agg(s.liquidity_usd),
+         array_agg(s.spread_pct), array_agg(s.pool_name), array_agg(s.pool_created_at)
+    into ids, symbols, exchanges, types, networks, sources, pool_urls, prices, volumes, stamps,
+         volumes_usd, liquidities, spreads, pool_names, pool_births
   from (
-    select i.id, i.symbol, i.exchange, i.exchange_type, i.network, i.source, i.pool_url, b.price, b.volume_24h, b.ts
-    from unnest(keys, prices, volumes, stamps) as b (venue_key, price, volume_24h, ts)
+    select i.id, i.symbol, i.exchange, i.exchange_type, i.network, i.source, i.pool_url, b.price, b.volume_24h, b.ts,
+           b.volume_24h_usd, b.liquidity_usd, b.spread_pct, b.pool_name, b.pool_created_at
+    from unnest(keys, prices, volumes, stamps, volumes_usd, liquidities, spreads, pool_names, pool_births)
+           as b (venue_key, price, volume_24h, ts, volume_24h_usd, liquidity_usd, spread_pct, pool_name, pool_created_at)
     join public.instruments i on i.venue_key = b.venue_key
     order by i.id
   ) s;
 
   -- 3. History: one sample per quote (a sample already stored for that instant is kept).
-  insert into public.price_history (instrument_id, ts, price, volume_24h)
-  select b.instrument_id, b.ts, b.price, b.volume_24h
-  from unnest(ids, stamps, prices, volumes) as b (instrument_id, ts, price, volume_24h)
+  insert into public.price_history (instrument_id, ts, price, volume_24h, liquidity_usd)
+  select b.instrument_id, b.ts, b.price, b.volume_24h, b.liquidity_usd
+  from unnest(ids, stamps, prices, volumes, liquidities) as b (instrument_id, ts, price, volume_24h, liquidity_usd)
   on conflict (instrument_id, ts) do nothing;
 
   -- 4. Windows and movers; the kept top 100 is refreshed once, below.
@@ -493,9 +591,16 @@ begin
            and h.ts >= b.ts - interval '270 minutes' order by h.ts desc limit 1),
         (select h.price from public.price_history h where h.instrument_id = b.instrument_id
            and h.ts > b.ts - interval '3 hours' and h.ts <= b.ts - interval '90 minutes' order by h.ts limit 1)
-      ) as r_3hour
-    from unnest(ids, symbols, exchanges, types, networks, sources, pool_urls, stamps, prices, volumes)
-           as b (instrument_id, symbol, exchange, exchange_type, network, source, pool_url, ts, price, volume_24h)
+      ) as r_3hour,
+      -- The window's start (decision 0046): the oldest sample of the last 30 minutes, for its
+      -- 24 h volume (did volume rise with the move?) and its pool liquidity (was the pool pulled?).
+      (select array[h.volume_24h, h.liquidity_usd] from public.price_history h
+         where h.instrument_id = b.instrument_id and h.ts >= b.ts - interval '30 minutes' and h.ts < b.ts
+         order by h.ts limit 1) as start_figures
+    from unnest(ids, symbols, exchanges, types, networks, sources, pool_urls, stamps, prices, volumes,
+                volumes_usd, liquidities, spreads, pool_names, pool_births)
+           as b (instrument_id, symbol, exchange, exchange_type, network, source, pool_url, ts, price, volume_24h,
+                 volume_24h_usd, liquidity_usd, spread_pct, pool_name, pool_created_at)
   ),
   pcts as (
     select r.*,
@@ -509,6 +614,28 @@ begin
            round(100 * (r.price - r.r_3hour) / nullif(r.r_3hour, 0), 4) as p_3hour
     from refs r
   ),
+  -- Decision 0046: the grouping key, the thin mark and the flags a quote carries on its own
+  -- (dex_cex_gap, confirmation and the trust score need the other venues: step 4b).
+  scored as (
+    select p.*,
+           case upper(btrim(split_part(p.symbol, '/', 1)))
+             when 'WBNB' then 'BNB' when 'WETH' then 'ETH' when 'WSOL' then 'SOL' when 'WAVAX' then 'AVAX'
+             when 'WMATIC' then 'MATIC' when 'WPOL' then 'POL'
+             else upper(btrim(split_part(p.symbol, '/', 1))) end as asset,
+           case when p.exchange_type = 'dex' then coalesce(p.liquidity_usd < 100000, true)
+                else coalesce(p.volume_24h_usd < 250000, true) end as thin,
+           array_remove(array[
+             case when abs(coalesce(p.p_30min, p.p_25min, p.p_20min, p.p_15min, p.p_10min, p.p_5min, p.p_10sec, 0)) >= 3
+                       and p.volume_24h <= p.start_figures[1] then 'no_volume_rise' end,
+             case when p.exchange_type = 'dex' and p.pool_created_at > scanned_at - interval '24 hours'
+                  then 'young_pool' end,
+             case when p.exchange_type = 'dex' and p.liquidity_usd <= 0.5 * p.start_figures[2]
+                  then 'pulled_pool' end,
+             case when p.exchange_type = 'dex' and p.liquidity_usd > 0 and p.volume_24h_usd > 20 * p.liquidity_usd
+                  then 'wash_volume' end
+           ], null) as own_flags
+    from pcts p
+  ),
   -- Known movers are updated in place (a join, cheaper than a speculative insert per row), in
   -- instrument id order; new ones are inserted.
   updated as (
@@ -518,8 +645,13 @@ begin
           pct = coalesce(p.p_30min, p.p_25min, p.p_20min, p.p_15min, p.p_10min, p.p_5min, p.p_10sec, 0),
           pct_10sec = p.p_10sec, pct_5min = p.p_5min, pct_10min = p.p_10min, pct_15min = p.p_15min,
           pct_20min = p.p_20min, pct_25min = p.p_25min, pct_30min = p.p_30min, pct_3hour = p.p_3hour,
-          volume_24h = p.volume_24h, ts = scanned_at, quoted_at = p.ts
-    from pcts p
+          volume_24h = p.volume_24h, ts = scanned_at, quoted_at = p.ts,
+          asset = p.asset, volume_24h_usd = p.volume_24h_usd, liquidity_usd = p.liquidity_usd,
+          spread_pct = p.spread_pct, pool_name = p.pool_name, pool_created_at = p.pool_created_at,
+          thin = p.thin,
+          -- dex_cex_gap is kept until step 4b decides it again.
+          flags = p.own_flags || case when 'dex_cex_gap' = any (m.flags) then array['dex_cex_gap'] else '{}' end
+    from scored p
     where m.instrument_id = p.instrument_id
       -- A quote older than the one the row shows (a venue's clock went back, a late answer) does
       -- not replace it.
@@ -529,12 +661,14 @@ begin
   inserted as (
     insert into public.movers (instrument_id, symbol, exchange, exchange_type, network, source, pool_url, price,
                                price_3hour_ago, pct, pct_10sec, pct_5min, pct_10min, pct_15min, pct_20min,
-                               pct_25min, pct_30min, pct_3hour, volume_24h, ts, quoted_at)
+                               pct_25min, pct_30min, pct_3hour, volume_24h, ts, quoted_at, asset, volume_24h_usd,
+                               liquidity_usd, spread_pct, pool_name, pool_created_at, thin, flags)
     select p.instrument_id, p.symbol, p.exchange, p.exchange_type, p.network, p.source, p.pool_url, p.price,
            p.r_3hour, coalesce(p.p_30min, p.p_25min, p.p_20min, p.p_15min, p.p_10min, p.p_5min, p.p_10sec, 0),
            p.p_10sec, p.p_5min, p.p_10min, p.p_15min, p.p_20min, p.p_25min, p.p_30min, p.p_3hour, p.volume_24h,
-           scanned_at, p.ts
-    from pcts p
+           scanned_at, p.ts, p.asset, p.volume_24h_usd, p.liquidity_usd, p.spread_pct, p.pool_name,
+           p.pool_created_at, p.thin, p.own_flags
+    from scored p
     where not exists (select 1 from public.movers k where k.instrument_id = p.instrument_id)
     order by p.instrument_id
     on conflict (instrument_id) do nothing
@@ -545,6 +679,13 @@ begin
   -- Stale movers: not quoted for 15 minutes.
   delete from public.movers m where m.ts < scanned_at - stale_after;
   get diagnostics removed = row_count;
+
+  -- 4b. What needs the other venues (decision 0046), for every current mover: the venues that
+  --     confirm its move, the gap between a DEX price and the asset's CEX price, and the trust
+  --     score. Only rows whose result changed are written.
+  if upserted > 0 or removed > 0 then
+    perform private.movers_rescore();
+  end if;
 
   perform pg_catalog.set_config('app.movers_top_deferred', '', true);
   if upserted > 0 or removed > 0 then
@@ -569,13 +710,14 @@ begin
     'skipped', received - accepted
   );
 end;
+
 $_$;
 
 -- comment on function public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone)
-COMMENT ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone) IS 'One scan: upsert instruments, append history, compute window percents, upsert movers, prune, broadcast. Service role only.';
+COMMENT ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone) IS 'One scan: upsert instruments, append history, compute window percents, liquidity figures, flags and trust (decision 0046), upsert movers, prune, broadcast. Service role only.';
 
 -- function public.movers_feed(integer)
-CREATE FUNCTION public.movers_feed(window_minutes integer DEFAULT NULL::integer) RETURNS TABLE(id bigint, instrument_id bigint, symbol text, exchange text, exchange_type public.exchange_type, network text, source text, pool_url text, price numeric, price_3hour_ago numeric, pct numeric, window_used integer, pct_3hour numeric, volume_24h numeric, ts timestamp with time zone, quoted_at timestamp with time zone)
+CREATE FUNCTION public.movers_feed(window_minutes integer DEFAULT NULL::integer) RETURNS TABLE(id bigint, instrument_id bigint, symbol text, exchange text, exchange_type public.exchange_type, network text, source text, pool_url text, price numeric, price_3hour_ago numeric, pct numeric, window_used integer, pct_3hour numeric, volume_24h numeric, ts timestamp with time zone, quoted_at timestamp with time zone, volume_24h_usd numeric, liquidity_usd numeric, spread_pct numeric, thin boolean, confirmed_on text[], flags text[], trust_score integer, asset text, pool_name text)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
     AS $$
@@ -595,22 +737,27 @@ begin
   return query
     select x.id, x.instrument_id, x.symbol, x.exchange, x.exchange_type, x.network, x.source, x.pool_url,
            x.price, x.price_3hour_ago, x.pct, x.window_used, x.pct_3hour, x.volume_24h, x.ts,
-           coalesce(x.quoted_at, x.ts)
+           coalesce(x.quoted_at, x.ts), x.volume_24h_usd, x.liquidity_usd, x.spread_pct,
+           coalesce(x.thin, false), coalesce(x.confirmed_on, '{}'), coalesce(x.flags, '{}'),
+           coalesce(x.trust_score, 0), coalesce(x.asset, upper(split_part(x.symbol, '/', 1))), x.pool_name
     from private.movers_top t,
          rows from (jsonb_to_recordset(t.entries) as (
            id bigint, instrument_id bigint, symbol text, exchange text, exchange_type public.exchange_type,
            network text, source text, pool_url text, price numeric, price_3hour_ago numeric, pct numeric,
-           window_used integer, pct_3hour numeric, volume_24h numeric, ts timestamptz, quoted_at timestamptz
+           window_used integer, pct_3hour numeric, volume_24h numeric, ts timestamptz, quoted_at timestamptz,
+           volume_24h_usd numeric, liquidity_usd numeric, spread_pct numeric, thin boolean, confirmed_on text[],
+           flags text[], trust_score integer, asset text, pool_name text
          )) with ordinality as x (id, instrument_id, symbol, exchange, exchange_type, network, source, pool_url,
                                   price, price_3hour_ago, pct, window_used, pct_3hour, volume_24h, ts,
-                                  quoted_at, ord)
+                                  quoted_at, volume_24h_usd, liquidity_usd, spread_pct, thin, confirmed_on,
+                                  flags, trust_score, asset, pool_name, ord)
     where t.window_minutes = w
     order by x.ord;
 end;
 $$;
 
 -- comment on function public.movers_feed(window_minutes integer)
-COMMENT ON FUNCTION public.movers_feed(window_minutes integer) IS 'The window''s top 100 movers for an active subscriber, each with its venue quote time (quoted_at).';
+COMMENT ON FUNCTION public.movers_feed(window_minutes integer) IS 'The window''s top 100 movers for an active subscriber (flagged and thin moves ranked lower), each with its venue quote time and trust fields (decision 0046).';
 
 -- function public.movers_sparklines(integer)
 CREATE FUNCTION public.movers_sparklines(window_minutes integer DEFAULT NULL::integer) RETURNS TABLE(instrument_id bigint, times timestamp with time zone[], prices numeric[])
@@ -894,8 +1041,24 @@ CREATE TABLE public.movers (
     ts timestamp with time zone DEFAULT now() NOT NULL,
     inserted_at timestamp with time zone DEFAULT now() NOT NULL,
     quoted_at timestamp with time zone,
+    asset text,
+    volume_24h_usd numeric,
+    liquidity_usd numeric,
+    spread_pct numeric,
+    pool_name text,
+    pool_created_at timestamp with time zone,
+    thin boolean DEFAULT false NOT NULL,
+    flags text[] DEFAULT '{}'::text[] NOT NULL,
+    confirmed_on text[] DEFAULT '{}'::text[] NOT NULL,
+    trust_score integer DEFAULT 0 NOT NULL,
+    CONSTRAINT movers_flags_check CHECK ((flags <@ ARRAY['no_volume_rise'::text, 'young_pool'::text, 'pulled_pool'::text, 'dex_cex_gap'::text, 'wash_volume'::text])),
+    CONSTRAINT movers_liquidity_usd_check CHECK ((liquidity_usd >= (0)::numeric)),
+    CONSTRAINT movers_pool_name_check CHECK (((char_length(pool_name) >= 1) AND (char_length(pool_name) <= 200))),
     CONSTRAINT movers_price_3hour_ago_check CHECK ((price_3hour_ago >= (0)::numeric)),
-    CONSTRAINT movers_price_check CHECK ((price >= (0)::numeric))
+    CONSTRAINT movers_price_check CHECK ((price >= (0)::numeric)),
+    CONSTRAINT movers_spread_pct_check CHECK (((spread_pct >= (0)::numeric) AND (spread_pct < (100)::numeric))),
+    CONSTRAINT movers_trust_score_check CHECK (((trust_score >= 0) AND (trust_score <= 100))),
+    CONSTRAINT movers_volume_24h_usd_check CHECK ((volume_24h_usd >= (0)::numeric))
 )
 WITH (fillfactor='50');
 
@@ -904,6 +1067,33 @@ COMMENT ON TABLE public.movers IS 'Latest change of every instrument over each w
 
 -- comment on column public.movers.quoted_at
 COMMENT ON COLUMN public.movers.quoted_at IS 'The venue''s own time of the quote behind this row (decision 0033); ts is the time of the ingest.';
+
+-- comment on column public.movers.asset
+COMMENT ON COLUMN public.movers.asset IS 'Grouping key: the base asset upper-cased, wrapped natives as their native (WBNB -> BNB; decision 0047).';
+
+-- comment on column public.movers.volume_24h_usd
+COMMENT ON COLUMN public.movers.volume_24h_usd IS '24 h quote volume in USD (CEX) or the pool''s 24 h volume in USD (DEX).';
+
+-- comment on column public.movers.liquidity_usd
+COMMENT ON COLUMN public.movers.liquidity_usd IS 'DEX pool reserve in USD; null for CEX.';
+
+-- comment on column public.movers.spread_pct
+COMMENT ON COLUMN public.movers.spread_pct IS '(ask - bid) / mid * 100 where the venue gives a book ticker.';
+
+-- comment on column public.movers.pool_name
+COMMENT ON COLUMN public.movers.pool_name IS 'The DEX pool''s own name with its fee tier ("SFP / WBNB 0.25%"); null for CEX.';
+
+-- comment on column public.movers.thin
+COMMENT ON COLUMN public.movers.thin IS 'Below the floor of its venue type (decision 0046).';
+
+-- comment on column public.movers.flags
+COMMENT ON COLUMN public.movers.flags IS 'Manipulation flags (decision 0046); a flagged move ranks lower and is never hidden.';
+
+-- comment on column public.movers.confirmed_on
+COMMENT ON COLUMN public.movers.confirmed_on IS 'The other venues where the same asset moved the same way (decision 0046).';
+
+-- comment on column public.movers.trust_score
+COMMENT ON COLUMN public.movers.trust_score IS 'Trust score 0..100 from liquidity, confirmation and flags (decision 0046).';
 
 -- sequence public.movers_id_seq
 ALTER TABLE public.movers ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
@@ -976,12 +1166,17 @@ CREATE TABLE public.price_history (
     ts timestamp with time zone NOT NULL,
     price numeric NOT NULL,
     volume_24h numeric,
+    liquidity_usd numeric,
+    CONSTRAINT price_history_liquidity_usd_check CHECK ((liquidity_usd >= (0)::numeric)),
     CONSTRAINT price_history_price_check CHECK ((price >= (0)::numeric)),
     CONSTRAINT price_history_volume_24h_check CHECK ((volume_24h >= (0)::numeric))
 );
 
 -- comment on table public.price_history
 COMMENT ON TABLE public.price_history IS 'Price samples per instrument; pruned beyond the retention window.';
+
+-- comment on column public.price_history.liquidity_usd
+COMMENT ON COLUMN public.price_history.liquidity_usd IS 'The pool''s reserve in USD at the sample (DEX); null for CEX.';
 
 -- table public.source_health
 CREATE TABLE public.source_health (
@@ -1133,6 +1328,9 @@ CREATE INDEX funding_rates_symbol_idx ON public.funding_rates USING btree (symbo
 -- index public.instruments_symbol_exchange_idx
 CREATE INDEX instruments_symbol_exchange_idx ON public.instruments USING btree (symbol, exchange);
 
+-- index public.movers_asset_idx
+CREATE INDEX movers_asset_idx ON public.movers USING btree (asset);
+
 -- index public.order_books_snapshot_idx
 CREATE INDEX order_books_snapshot_idx ON public.order_books USING btree (snapshot_at);
 
@@ -1240,6 +1438,9 @@ REVOKE ALL ON FUNCTION private.instrument_venue_key(exchange_type public.exchang
 
 -- grants on function private.movers_changed()
 REVOKE ALL ON FUNCTION private.movers_changed() FROM PUBLIC;
+
+-- grants on function private.movers_rescore()
+REVOKE ALL ON FUNCTION private.movers_rescore() FROM PUBLIC;
 
 -- grants on function private.refresh_movers_top()
 REVOKE ALL ON FUNCTION private.refresh_movers_top() FROM PUBLIC;

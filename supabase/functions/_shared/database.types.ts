@@ -540,11 +540,15 @@ export type Database = {
       };
       movers: {
         Row: {
+          asset: string | null;
+          confirmed_on: string[];
           exchange: string;
           exchange_type: Database["public"]["Enums"]["exchange_type"];
+          flags: string[];
           id: number;
           inserted_at: string;
           instrument_id: number;
+          liquidity_usd: number | null;
           market_cap: number | null;
           network: string | null;
           pct: number;
@@ -556,21 +560,31 @@ export type Database = {
           pct_30min: number | null;
           pct_3hour: number | null;
           pct_5min: number | null;
+          pool_created_at: string | null;
+          pool_name: string | null;
           pool_url: string | null;
           price: number;
           price_3hour_ago: number | null;
           quoted_at: string | null;
           source: string;
+          spread_pct: number | null;
           symbol: string;
+          thin: boolean;
+          trust_score: number;
           ts: string;
           volume_24h: number | null;
+          volume_24h_usd: number | null;
         };
         Insert: {
+          asset?: string | null;
+          confirmed_on?: string[];
           exchange: string;
           exchange_type?: Database["public"]["Enums"]["exchange_type"];
+          flags?: string[];
           id?: never;
           inserted_at?: string;
           instrument_id: number;
+          liquidity_usd?: number | null;
           market_cap?: number | null;
           network?: string | null;
           pct?: number;
@@ -582,21 +596,31 @@ export type Database = {
           pct_30min?: number | null;
           pct_3hour?: number | null;
           pct_5min?: number | null;
+          pool_created_at?: string | null;
+          pool_name?: string | null;
           pool_url?: string | null;
           price: number;
           price_3hour_ago?: number | null;
           quoted_at?: string | null;
           source?: string;
+          spread_pct?: number | null;
           symbol: string;
+          thin?: boolean;
+          trust_score?: number;
           ts?: string;
           volume_24h?: number | null;
+          volume_24h_usd?: number | null;
         };
         Update: {
+          asset?: string | null;
+          confirmed_on?: string[];
           exchange?: string;
           exchange_type?: Database["public"]["Enums"]["exchange_type"];
+          flags?: string[];
           id?: never;
           inserted_at?: string;
           instrument_id?: number;
+          liquidity_usd?: number | null;
           market_cap?: number | null;
           network?: string | null;
           pct?: number;
@@ -608,14 +632,20 @@ export type Database = {
           pct_30min?: number | null;
           pct_3hour?: number | null;
           pct_5min?: number | null;
+          pool_created_at?: string | null;
+          pool_name?: string | null;
           pool_url?: string | null;
           price?: number;
           price_3hour_ago?: number | null;
           quoted_at?: string | null;
           source?: string;
+          spread_pct?: number | null;
           symbol?: string;
+          thin?: boolean;
+          trust_score?: number;
           ts?: string;
           volume_24h?: number | null;
+          volume_24h_usd?: number | null;
         };
         Relationships: [
           {
@@ -681,18 +711,21 @@ export type Database = {
       price_history: {
         Row: {
           instrument_id: number;
+          liquidity_usd: number | null;
           price: number;
           ts: string;
           volume_24h: number | null;
         };
         Insert: {
           instrument_id: number;
+          liquidity_usd?: number | null;
           price: number;
           ts: string;
           volume_24h?: number | null;
         };
         Update: {
           instrument_id?: number;
+          liquidity_usd?: number | null;
           price?: number;
           ts?: string;
           volume_24h?: number | null;
@@ -1517,21 +1550,30 @@ export type Database = {
       movers_feed: {
         Args: { window_minutes?: number };
         Returns: {
+          asset: string;
+          confirmed_on: string[];
           exchange: string;
           exchange_type: Database["public"]["Enums"]["exchange_type"];
+          flags: string[];
           id: number;
           instrument_id: number;
+          liquidity_usd: number;
           network: string;
           pct: number;
           pct_3hour: number;
+          pool_name: string;
           pool_url: string;
           price: number;
           price_3hour_ago: number;
           quoted_at: string;
           source: string;
+          spread_pct: number;
           symbol: string;
+          thin: boolean;
+          trust_score: number;
           ts: string;
           volume_24h: number;
+          volume_24h_usd: number;
           window_used: number;
         }[];
       };

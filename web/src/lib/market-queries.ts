@@ -1,5 +1,5 @@
 import { toNumber } from "@domain/numbers";
-import { type MoverEntry } from "@domain/realtime";
+import { isMoverFlag, type MoverEntry, type MoverTrustFields } from "@domain/realtime";
 import { queryOptions } from "@tanstack/react-query";
 import type { Database } from "@/lib/database.types";
 import { supabase } from "@/lib/supabase";
@@ -45,6 +45,39 @@ export function toMoverEntry(row: FeedRow): MoverEntry | null {
     ts: row.ts ?? new Date(0).toISOString(),
     // The venue's quote time (decision 0033).
     ...(row.quoted_at ? { quoted_at: row.quoted_at } : {}),
+    ...toTrustFields(row),
+  };
+}
+
+/** The trust fields of a feed row or broadcast entry (decision 0046), read defensively. */
+export function toTrustFields(row: {
+  symbol?: string | null;
+  volume_24h_usd?: unknown;
+  liquidity_usd?: unknown;
+  spread_pct?: unknown;
+  thin?: unknown;
+  confirmed_on?: unknown;
+  flags?: unknown;
+  trust_score?: unknown;
+  asset?: unknown;
+  pool_name?: unknown;
+}): MoverTrustFields {
+  const score = toNumber(row.trust_score);
+  return {
+    volume_24h_usd: toNumber(row.volume_24h_usd),
+    liquidity_usd: toNumber(row.liquidity_usd),
+    spread_pct: toNumber(row.spread_pct),
+    thin: row.thin === true,
+    confirmed_on: Array.isArray(row.confirmed_on)
+      ? row.confirmed_on.filter((venue): venue is string => typeof venue === "string")
+      : [],
+    flags: Array.isArray(row.flags) ? row.flags.filter(isMoverFlag) : [],
+    trust_score: score === null ? 0 : Math.max(0, Math.min(100, Math.round(score))),
+    asset:
+      typeof row.asset === "string" && row.asset !== ""
+        ? row.asset
+        : (row.symbol ?? "").split("/")[0]!.toUpperCase(),
+    pool_name: typeof row.pool_name === "string" && row.pool_name !== "" ? row.pool_name : null,
   };
 }
 

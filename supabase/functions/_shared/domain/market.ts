@@ -72,6 +72,19 @@ export interface Quote {
   volume24h: number | null;
   /** ISO 8601 time of the observation. */
   ts: string;
+  /**
+   * 24 h quote volume in USD where the venue's volume is not already in dollars (the database
+   * falls back to `volume24h`, which every adapter gives in a dollar stablecoin or USD).
+   */
+  volume24hUsd?: number | null;
+  /** DEX pool reserve in USD (GeckoTerminal `reserve_in_usd`); absent for CEX. */
+  liquidityUsd?: number | null;
+  /** (ask - bid) / mid * 100 where the venue gives its best bid and ask (decision 0046). */
+  spreadPct?: number | null;
+  /** The DEX pool's own name with its fee tier (`SFP / WBNB 0.25%`). */
+  poolName?: string | null;
+  /** ISO 8601 time the DEX pool was created (GeckoTerminal `pool_created_at`). */
+  poolCreatedAt?: string | null;
 }
 
 /** What `public.ingest_scan(quotes jsonb, scanned_at timestamptz)` returns. */

@@ -73,8 +73,53 @@ export function isBroadcastChange(payload: unknown): payload is BroadcastChange<
 /** Event name of a scan's movers on `market:movers:<window>`. */
 export const MOVERS_EVENT = "movers";
 
+/**
+ * Manipulation flags of a move (decision 0046): the price moved but 24 h volume did not rise with
+ * it within the window; a DEX pool created less than 24 h ago; pool liquidity that fell by half or
+ * more within the window; a DEX price far from the same asset's CEX price; 24 h volume many times
+ * the pool's liquidity.
+ */
+export const MOVER_FLAGS = [
+  "no_volume_rise",
+  "young_pool",
+  "pulled_pool",
+  "dex_cex_gap",
+  "wash_volume",
+] as const;
+export type MoverFlag = (typeof MOVER_FLAGS)[number];
+
+/** Whether a value is one of the `MOVER_FLAGS`. */
+export function isMoverFlag(value: unknown): value is MoverFlag {
+  return typeof value === "string" && (MOVER_FLAGS as readonly string[]).includes(value);
+}
+
+/**
+ * What makes a move trustworthy (issue 26, decision 0046); every mover row carries all of it,
+ * null where the venue gives no such figure.
+ */
+export interface MoverTrustFields {
+  /** 24 h quote volume in USD (CEX) or the pool's 24 h volume in USD (DEX). */
+  volume_24h_usd: number | null;
+  /** DEX pool reserve in USD; null for CEX. */
+  liquidity_usd: number | null;
+  /** (ask - bid) / mid * 100 where the venue gives a book ticker, else null. */
+  spread_pct: number | null;
+  /** Below the floor for its venue type (decision 0046). */
+  thin: boolean;
+  /** The OTHER venues (exchange display names) where the same asset moved the same way in the window. */
+  confirmed_on: string[];
+  /** Reason codes, empty when none. */
+  flags: MoverFlag[];
+  /** Integer 0..100. */
+  trust_score: number;
+  /** Grouping key: base asset upper-cased, wrapped natives normalised (WBNB -> BNB, WETH -> ETH). */
+  asset: string;
+  /** The DEX pool's own name with its fee tier ("SFP / WBNB 0.25%"); null for CEX. */
+  pool_name: string | null;
+}
+
 /** One entry of a movers broadcast: the same shape `movers_feed(window)` returns. */
-export interface MoverEntry {
+export interface MoverEntry extends MoverTrustFields {
   id: number;
   instrument_id: number;
   symbol: string;

@@ -51,6 +51,9 @@ Deno.test("binance: one call for every symbol; stablecoin pairs mapped, the rest
     price: 66909.89,
     volume24h: 1452368711.5294122,
     ts: "2026-03-02T12:00:00.123Z",
+    volume24hUsd: 1452368711.5294122,
+    // bidPrice 66909.22090110, askPrice 66909.89: (ask - bid) / mid * 100.
+    spreadPct: 0.001,
   });
   assertEquals(result.quotes[7]!.price, 0.00001084);
   assertEquals(result.quotes[4]!.poolUrl, "https://www.binance.com/en/trade/BTC_FDUSD?type=spot");

@@ -5,6 +5,7 @@
 // weight a minute an IP may use, well inside the fifth (1200) we allow ourselves (decision 0033).
 // Only pairs quoted in USDT, USDC or FDUSD are kept, so every price is in a dollar stablecoin.
 import { cexVenueKey, type Quote } from "../domain/market.ts";
+import { spreadPct } from "../domain/trust.ts";
 import {
   Backoff,
   getJson,
@@ -103,6 +104,8 @@ export function parseBinanceTickers(
     }
     const closeTime = toNumber(row.closeTime);
     const [base, quote] = pair;
+    // The 24 h ticker carries the book's best bid and ask (as bookTicker does): the spread.
+    const spread = spreadPct(toNumber(row.bidPrice), toNumber(row.askPrice));
     quotes.push({
       venueKey: cexVenueKey("Binance", `${base}/${quote}`),
       symbol: `${base}/${quote}`,
@@ -115,6 +118,9 @@ export function parseBinanceTickers(
       price,
       volume24h: volume,
       ts: (closeTime !== null && closeTime > 0 ? new Date(closeTime) : now).toISOString(),
+      // Quote volume of a USDT/USDC/FDUSD pair: dollars.
+      volume24hUsd: volume,
+      spreadPct: spread,
     });
   }
   return { quotes, skipped, inactive, illiquid: 0 };

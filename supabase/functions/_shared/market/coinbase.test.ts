@@ -40,6 +40,9 @@ Deno.test("coinbase: one call for every spot product; dollar-quoted tradable pro
     price: 66923.45,
     volume24h: 660975432.51,
     ts: "2026-03-02T12:00:05.000Z",
+    volume24hUsd: 660975432.51,
+    // The product list has no best bid and ask.
+    spreadPct: null,
   });
 });
 

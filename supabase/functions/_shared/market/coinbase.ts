@@ -1,6 +1,7 @@
 // Coinbase: every spot product with its last price and 24 h volume in one call, from the
 // Advanced Trade API's public market endpoint (no key needed; 10 requests per second per IP).
 import { cexVenueKey, type Quote } from "../domain/market.ts";
+import { spreadPct } from "../domain/trust.ts";
 import {
   Backoff,
   getJson,
@@ -105,6 +106,10 @@ export function parseCoinbaseProducts(
       price,
       volume24h: quoteVolume,
       ts,
+      // Quote volume of a USD/USDC pair (or volume × price): dollars. The product list gives no
+      // best bid and ask, so no spread; a row that carries them (the ticker's shape) gets one.
+      volume24hUsd: quoteVolume,
+      spreadPct: spreadPct(toNumber(row.best_bid), toNumber(row.best_ask)),
     });
   }
   return { quotes, skipped, inactive, illiquid: 0 };

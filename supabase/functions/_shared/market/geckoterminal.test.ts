@@ -126,7 +126,10 @@ for (const id of DEX_NETWORK_IDS) {
     assertEquals(result.inactive, recorded.inactive);
     assertEquals(result.illiquid, 0);
     deepStrictEqual(
-      result.quotes.map(({ exchange: _, ...q }) => q),
+      // (The liquidity figures have their own test below.)
+      result.quotes.map((
+        { exchange: _, volume24hUsd: _v, liquidityUsd: _l, poolName: _n, poolCreatedAt: _c, ...q },
+      ) => q),
       poolRows(recorded.pools).map(({ symbol, address, price, volume24h }) => ({
         venueKey: `${net.network}:${address.startsWith("0x") ? address.toLowerCase() : address}`,
         symbol,
@@ -193,7 +196,40 @@ Deno.test("dex: Ethereum trending pools mapped with the DEX and network names", 
     price: 0.0000108412345678,
     volume24h: 21873412.5312,
     ts: "2026-03-02T12:00:05.000Z",
+    volume24hUsd: 21873412.5312,
+    liquidityUsd: 38123456.7012,
+    poolName: "PEPE / WETH",
+    poolCreatedAt: "2023-04-14T21:50:35.000Z",
   });
+});
+
+Deno.test("dex: the liquidity figures of recorded BSC pools (reserve, 24 h volume, name with fee tier, age)", async () => {
+  const body = await loadMarketFixture("geckoterminal-trending-bsc");
+  const f = fakeFetch(() => jsonResponse(body));
+  const result = await createDexAdapter({ networks: ["bsc"] }).fetchQuotes({
+    fetch: f.fetch,
+    now: NOW,
+  });
+  const [v3, v2] = result.quotes;
+  deepStrictEqual(
+    [v3!.liquidityUsd, v3!.volume24hUsd, v3!.poolName, v3!.poolCreatedAt],
+    [34127739.2283, 187443219.0117, "USDT / WBNB 0.01%", "2023-04-03T08:31:12.000Z"],
+  );
+  // Two pools of one pair on one DEX family: the names tell the pools apart.
+  deepStrictEqual([v2!.symbol, v2!.poolName, v2!.liquidityUsd], [
+    "USDT/WBNB",
+    "USDT / WBNB",
+    41873025.6096,
+  ]);
+  // Every recorded pool has its name; an unreadable creation time is null, not an error.
+  ok(result.quotes.every((q) => typeof q.poolName === "string"));
+  const bad = structuredClone(body) as { data: { attributes: Record<string, unknown> }[] };
+  bad.data[0]!.attributes.pool_created_at = "yesterday";
+  const again = await createDexAdapter({ networks: ["bsc"] }).fetchQuotes({
+    fetch: fakeFetch(() => jsonResponse(bad)).fetch,
+    now: NOW,
+  });
+  deepStrictEqual([again.quotes[0]!.poolCreatedAt, again.quotes[0]!.price], [null, 1.00021]);
 });
 
 Deno.test("dex: Solana pools; a pool without a volume figure keeps its price", async () => {

@@ -195,9 +195,23 @@ export function parseGeckoTerminalPools(
       price,
       volume24h: volume !== null && volume >= 0 ? volume : null,
       ts,
+      volume24hUsd: volume !== null && volume >= 0 ? volume : null,
+      liquidityUsd: reserve,
+      // The pool's own name carries its fee tier: `SFP / WBNB 0.25%`.
+      poolName: typeof attrs.name === "string" && attrs.name.trim() !== ""
+        ? attrs.name.trim().slice(0, 200)
+        : null,
+      poolCreatedAt: isoTime(attrs.pool_created_at),
     });
   }
   return { quotes, skipped, inactive, illiquid };
+}
+
+/** An ISO 8601 time as the venue sends it, normalised; null when absent or unreadable. */
+function isoTime(value: unknown): string | null {
+  if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) return null;
+  const t = Date.parse(value);
+  return Number.isFinite(t) ? new Date(t).toISOString() : null;
 }
 
 export interface DexAdapterOptions extends VenueOptions {

@@ -20,6 +20,15 @@ const entry: MoverEntry = {
   window_used: 15,
   pct_3hour: 11,
   volume_24h: null,
+  volume_24h_usd: null,
+  liquidity_usd: null,
+  spread_pct: null,
+  thin: false,
+  confirmed_on: [],
+  flags: [],
+  trust_score: 50,
+  asset: "PEPE",
+  pool_name: null,
   ts: "2026-11-21T12:00:00Z",
 };
 

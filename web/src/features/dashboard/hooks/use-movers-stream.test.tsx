@@ -24,6 +24,15 @@ function mover(instrumentId: number, pct = 5): MoverEntry {
     window_used: 5,
     pct_3hour: null,
     volume_24h: null,
+    volume_24h_usd: null,
+    liquidity_usd: null,
+    spread_pct: null,
+    thin: false,
+    confirmed_on: [],
+    flags: [],
+    trust_score: 50,
+    asset: `SYM${instrumentId}`,
+    pool_name: null,
     ts: "2026-11-21T12:00:00Z",
   };
 }
