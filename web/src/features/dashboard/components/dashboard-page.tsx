@@ -52,11 +52,14 @@ import {
 } from "./empty-state";
 import { FiltersSheet } from "./filters-sheet";
 import { MoverCards } from "./mover-cards";
-import { MoversExport } from "./movers-export";
 
 // The analysis (candles, indicators) is loaded on the first "Analysis" click, then stays mounted.
 const AnalysisDialog = lazy(() =>
   import("./analysis-dialog").then((m) => ({ default: m.AnalysisDialog })),
+);
+// The export menu (a dropdown) follows the list a moment later: it is not needed to read it.
+const MoversExport = lazy(() =>
+  import("./movers-export").then((m) => ({ default: m.MoversExport })),
 );
 // The trading signals sit beside or below the movers and follow them a moment later.
 const SignalsCard = lazy(() => import("./signals-card").then((m) => ({ default: m.SignalsCard })));
@@ -299,7 +302,9 @@ export function DashboardPage({
                   </Button>
                 ))}
               </div>
-              <MoversExport entries={shown} windowMinutes={windowMinutes} />
+              <Suspense fallback={null}>
+                <MoversExport entries={shown} windowMinutes={windowMinutes} />
+              </Suspense>
               <Button
                 type="button"
                 variant="outline"

@@ -19,7 +19,12 @@ type FiltersSheetPanelProps = {
 };
 
 /** The phone's filters sheet itself, loaded on the first tap of "Filters". */
-export function FiltersSheetPanel({ open, onOpenChange, opener, children }: FiltersSheetPanelProps) {
+export function FiltersSheetPanel({
+  open,
+  onOpenChange,
+  opener,
+  children,
+}: FiltersSheetPanelProps) {
   const { t } = useTranslation("dashboard");
   return (
     <Sheet open={open} onOpenChange={onOpenChange}>

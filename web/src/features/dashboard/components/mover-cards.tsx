@@ -83,11 +83,7 @@ export function MoverCards({
               )}
             </div>
             <div className="flex shrink-0 items-center gap-2">
-              <Sparkline
-                line={sparklines?.get(entry.instrument_id)}
-                live={entry}
-                pct={entry.pct}
-              />
+              <Sparkline line={sparklines?.get(entry.instrument_id)} live={entry} pct={entry.pct} />
               <PercentText pct={entry.pct} className="text-lg" />
             </div>
           </div>

@@ -13,9 +13,12 @@ export function useReasonText(): (reason: TrustReason) => string {
       case "thin":
         return t("trust.thinHint");
       case "confirmed":
-        return `${t("trust.confirmed", { count: reason.venues.length })}. ${t("trust.confirmedList", {
-          venues: new Intl.ListFormat(locale, { type: "conjunction" }).format(reason.venues),
-        })}`;
+        return `${t("trust.confirmed", { count: reason.venues.length })}. ${t(
+          "trust.confirmedList",
+          {
+            venues: new Intl.ListFormat(locale, { type: "conjunction" }).format(reason.venues),
+          },
+        )}`;
       case "unconfirmed":
         return t("trust.unconfirmed");
       case "liquidity":

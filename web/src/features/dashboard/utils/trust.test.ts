@@ -44,7 +44,7 @@ function row(overrides: Partial<TrustEntry>): TrustEntry {
 
 describe("trustOf", () => {
   it("reads a row from an older server (no issue 26 fields) without failing", () => {
-    const old = row({});
+    const old: Partial<TrustEntry> & Pick<TrustEntry, "instrument_id"> = row({});
     for (const key of [
       "volume_24h_usd",
       "liquidity_usd",
@@ -148,8 +148,7 @@ describe("groupByAsset", () => {
 describe("sortGroups", () => {
   const low = row({ asset: "LOW", trust_score: 20 });
   const high = row({ asset: "HIGH", trust_score: 90 });
-  const unscored = row({ asset: "NONE" });
-  delete unscored.trust_score;
+  const unscored = { ...row({ asset: "NONE" }), trust_score: undefined as unknown as number };
   const alsoHigh = row({ asset: "HIGH2", trust_score: 90 });
   const groups = groupByAsset([unscored, low, high, alsoHigh]);
 

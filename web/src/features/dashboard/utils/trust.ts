@@ -1,39 +1,20 @@
-import type { MoverEntry } from "@domain/realtime";
+import {
+  isMoverFlag,
+  type MoverEntry,
+  type MoverFlag,
+  type MoverTrustFields,
+} from "@domain/realtime";
 
 /**
- * Issue 26's fields on every mover row (contract-26: `movers_feed`, the movers broadcast and
- * `MoverEntry`). Read through `trustOf`, which fills what a row from an older server lacks, so
- * the list never breaks on a missing field.
+ * Issue 26's fields on every mover row (contract-26, decision 0046: `movers_feed`, the movers
+ * broadcast, `MoverEntry`). Read through `trustOf`, which also copes with a row from an older
+ * server or a malformed broadcast, so the list never breaks on a missing field.
  */
-export type MoverFlag =
-  | "no_volume_rise"
-  | "young_pool"
-  | "pulled_pool"
-  | "dex_cex_gap"
-  | "wash_volume";
+export type { MoverFlag };
+export type TrustFields = MoverTrustFields;
 
-export const MOVER_FLAGS: readonly MoverFlag[] = [
-  "no_volume_rise",
-  "young_pool",
-  "pulled_pool",
-  "dex_cex_gap",
-  "wash_volume",
-];
-
-export type TrustFields = {
-  volume_24h_usd: number | null;
-  liquidity_usd: number | null;
-  spread_pct: number | null;
-  thin: boolean;
-  confirmed_on: string[];
-  flags: MoverFlag[];
-  trust_score: number;
-  asset: string;
-  pool_name: string | null;
-};
-
-/** A mover row as the feed sends it; issue 26's fields may be absent on older rows. */
-export type TrustEntry = MoverEntry & Partial<TrustFields>;
+/** A mover row as the dashboard shows it. */
+export type TrustEntry = MoverEntry;
 
 function finite(value: unknown): number | null {
   return typeof value === "number" && Number.isFinite(value) ? value : null;
@@ -43,7 +24,10 @@ function finite(value: unknown): number | null {
  * A row's trust fields, read defensively: a missing list is empty, a missing figure null, a
  * missing score `null` (no badge), a missing asset the row's own instrument (no grouping).
  */
-export function trustOf(entry: TrustEntry): Omit<TrustFields, "trust_score"> & {
+export function trustOf(entry: Partial<TrustFields> & Pick<MoverEntry, "instrument_id">): Omit<
+  TrustFields,
+  "trust_score"
+> & {
   trust_score: number | null;
 } {
   const score = finite(entry.trust_score);
@@ -55,15 +39,14 @@ export function trustOf(entry: TrustEntry): Omit<TrustFields, "trust_score"> & {
     confirmed_on: Array.isArray(entry.confirmed_on)
       ? entry.confirmed_on.filter((venue) => typeof venue === "string")
       : [],
-    flags: Array.isArray(entry.flags)
-      ? entry.flags.filter((flag): flag is MoverFlag => MOVER_FLAGS.includes(flag))
-      : [],
+    flags: Array.isArray(entry.flags) ? entry.flags.filter(isMoverFlag) : [],
     trust_score: score === null ? null : Math.min(100, Math.max(0, Math.round(score))),
     asset:
       typeof entry.asset === "string" && entry.asset !== ""
         ? entry.asset
         : `#${entry.instrument_id}`,
-    pool_name: typeof entry.pool_name === "string" && entry.pool_name !== "" ? entry.pool_name : null,
+    pool_name:
+      typeof entry.pool_name === "string" && entry.pool_name !== "" ? entry.pool_name : null,
   };
 }
 
