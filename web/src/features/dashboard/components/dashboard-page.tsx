@@ -23,7 +23,6 @@ import { useNow } from "../hooks/use-now";
 import { shownWindow, useWindowParam } from "../hooks/use-window-param";
 import {
   useDirection,
-  useFilterActions,
   useMinPercent,
   useMoverOrder,
   useSelection,
@@ -39,7 +38,6 @@ import {
 import {
   applyTrustFilters,
   groupByAsset,
-  type MoverOrder,
   sortGroups,
   type TrustEntry,
   visibleRows,
@@ -67,10 +65,10 @@ import { MoverFilters } from "./mover-filters";
 import { MoversTable } from "./movers-table";
 import { SourceHealth } from "./source-health";
 import { WindowSelector } from "./window-selector";
+import { OrderToggle } from "./order-toggle";
 import { TrustHiddenNote } from "./trust-hidden-note";
 
 const NO_ENTRIES: MoverEntry[] = [];
-const ORDERS: readonly MoverOrder[] = ["rank", "trust"];
 /** Cards on a phone before "Show more". */
 const PHONE_PAGE_SIZE = 20;
 /** New movers without a sparkline trigger a new read of all sparklines at most this often. */
@@ -117,7 +115,6 @@ export function DashboardPage({
   const confirmedOnly = useTrustSwitch("confirmedOnly");
   const grouped = useTrustSwitch("groupByAsset");
   const order = useMoverOrder();
-  const filterActions = useFilterActions();
   const entries = feed.data ?? NO_ENTRIES;
   useAnalysisFromLink(entries, feed.isSuccess, setAnalysed);
   const thresholdOff = useThresholdOff();
@@ -288,20 +285,8 @@ export function DashboardPage({
               </div>
             </div>
             <div className="flex flex-wrap items-center gap-2">
-              <div role="group" aria-label={t("trust.order.label")} className="flex gap-1">
-                {ORDERS.map((value) => (
-                  <Button
-                    key={value}
-                    type="button"
-                    size="sm"
-                    variant={order === value ? "default" : "outline"}
-                    aria-pressed={order === value}
-                    onClick={() => filterActions.setOrder(value)}
-                  >
-                    {t(`trust.order.${value}`)}
-                  </Button>
-                ))}
-              </div>
+              {/* Phones choose the order in the filters sheet, so the list starts higher. */}
+              <OrderToggle className="hidden md:flex" />
               <Suspense fallback={null}>
                 <MoversExport entries={shown} windowMinutes={windowMinutes} />
               </Suspense>
@@ -345,7 +330,7 @@ export function DashboardPage({
             />
           ) : shown.length === 0 ? null : (
             <>
-              <div className="hidden md:block">
+              <div className="hidden lg:block">
                 <MoversTable
                   groups={groups}
                   expanded={expanded}
@@ -357,7 +342,7 @@ export function DashboardPage({
                   selectedId={selectedId}
                 />
               </div>
-              <div className="md:hidden">
+              <div className="lg:hidden">
                 <MoverCards
                   groups={groups.slice(0, cardLimit)}
                   expanded={expanded}

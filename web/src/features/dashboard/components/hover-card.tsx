@@ -24,11 +24,21 @@ export function HoverCard({ children, label, content, className }: HoverCardProp
   const button = useRef<HTMLButtonElement>(null);
   const card = useRef<HTMLDivElement>(null);
 
+  const hide = () => {
+    const pop = card.current;
+    if (pop && typeof pop.hidePopover === "function" && pop.matches(":popover-open")) {
+      pop.hidePopover();
+    }
+  };
   const show = () => {
     const pop = card.current;
     const anchor = button.current;
     if (!pop || !anchor || typeof pop.showPopover !== "function") return;
-    if (!pop.matches(":popover-open")) pop.showPopover();
+    if (!pop.matches(":popover-open")) {
+      pop.showPopover();
+      // A fixed card would stay behind while the page moves: scrolling closes it.
+      window.addEventListener("scroll", hide, { once: true, capture: true, passive: true });
+    }
     const box = anchor.getBoundingClientRect();
     const width = pop.offsetWidth;
     const height = pop.offsetHeight;
@@ -37,12 +47,6 @@ export function HoverCard({ children, label, content, className }: HoverCardProp
     const top = below + height > window.innerHeight - EDGE ? box.top - GAP - height : below;
     pop.style.left = `${left}px`;
     pop.style.top = `${Math.max(EDGE, top)}px`;
-  };
-  const hide = () => {
-    const pop = card.current;
-    if (pop && typeof pop.hidePopover === "function" && pop.matches(":popover-open")) {
-      pop.hidePopover();
-    }
   };
 
   return (

@@ -149,7 +149,7 @@ export function MoverCards({
     );
   };
   return (
-    <ul aria-label={t("table.caption")} className="flex flex-col gap-3">
+    <ul aria-label={t("table.caption")} className="flex flex-col gap-3 md:grid md:grid-cols-2">
       {groups.flatMap((group) => [
         card(group.lead, null, group),
         ...(expanded.has(group.asset) ? group.others.map((o) => card(o, group.lead, group)) : []),

@@ -21,6 +21,7 @@ import {
   MIN_PERCENT_STEP,
 } from "../utils/filter-movers";
 import { OptionFilter } from "./option-filter";
+import { OrderToggle } from "./order-toggle";
 import { MIN_PERCENT_TARGET } from "../hooks/use-dashboard-shortcuts";
 
 const DIRECTIONS: readonly Direction[] = ["all", "gains", "losses"];
@@ -122,6 +123,8 @@ export function MoverFilters({ entries, threshold, selectedExchanges }: MoverFil
         {t("filters.minPercentHint")} {threshold > 0 && t("filters.thresholdHint", { threshold })}{" "}
         {someExchanges !== null && t("filters.exchangesHint", { exchanges: someExchanges })}
       </p>
+      {/* Wider screens have it above the list. */}
+      <OrderToggle className="flex md:hidden" />
       <div className="flex flex-wrap items-start gap-4">
         <OptionFilter
           label={t("filters.source")}

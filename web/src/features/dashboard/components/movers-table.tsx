@@ -36,13 +36,36 @@ type MoversTableProps = {
   selectedId?: number | null;
 };
 
+/**
+ * Columns that need room, by the table's own width (a container query: the signals panel beside
+ * it takes 20rem from 1280 px on). The sparkline from 56rem (the 1280 px layout has 56.4rem), the
+ * Analysis button's own column from 68rem (the symbol opens the analysis too), the 3-hour price
+ * from 72rem; the Buy button's word from 64rem (its icon and accessible name always).
+ */
+const SPARKLINE_COLUMN = "hidden @min-[56rem]:table-cell";
+const ANALYSIS_COLUMN = "hidden @min-[68rem]:table-cell";
+const PRICE_3H_COLUMN = "hidden @min-[72rem]:table-cell";
+
+/** A symbol that may wrap after its slash ("PEOPLE/" "USDT"), never inside a name. */
+function SymbolText({ symbol }: { symbol: string }) {
+  const slash = symbol.indexOf("/");
+  if (slash < 0) return symbol;
+  return (
+    <>
+      {symbol.slice(0, slash + 1)}
+      <wbr />
+      {symbol.slice(slash + 1)}
+    </>
+  );
+}
+
 /** The id of a venue row behind its group's expander (the expander controls these). */
 export const venueRowId = (instrumentId: number) => `mover-venue-${instrumentId}`;
 
 /**
  * The desktop list: one row per asset (its most liquid venue) with the others behind "+N venues",
- * or one row per venue. Columns drop by priority on narrower screens (decision 0048): the 3-hour
- * price and the Analysis button's word from 1536 px down, the sparkline below 1280 px.
+ * or one row per venue. Shown from 1024 px (cards below); columns drop by the table's width
+ * (decision 0048).
  */
 export function MoversTable({
   groups,
@@ -95,20 +118,20 @@ export function MoversTable({
             <button
               type="button"
               {...{ [ROW_FOCUS_ATTRIBUTE]: "" }}
-              className="rounded-sm text-left break-all underline-offset-4 hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+              className="rounded-sm text-left underline-offset-4 hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
               onClick={() => onAnalyse(entry)}
             >
-              {entry.symbol}
+              <SymbolText symbol={entry.symbol} />
             </button>
           </span>
         </th>
         <td className={cn(cell, "text-right")}>
           <PercentText pct={entry.pct} />
         </td>
-        <td className={cn(cell, "hidden xl:table-cell")}>
+        <td className={cn(cell, SPARKLINE_COLUMN)}>
           <Sparkline line={sparklines?.get(entry.instrument_id)} live={entry} pct={entry.pct} />
         </td>
-        <td className={cn(cell, "hidden text-right 2xl:table-cell")}>
+        <td className={cn(cell, PRICE_3H_COLUMN, "text-right")}>
           <PriceText price={entry.price_3hour_ago} />
         </td>
         <td className={cn(cell, "text-right")}>
@@ -122,7 +145,7 @@ export function MoversTable({
             </span>
           )}
         </td>
-        <td className={cn(cell, "max-w-40 text-muted-foreground")}>
+        <td className={cn(cell, "max-w-32 text-muted-foreground")}>
           <span className="block truncate" title={entry.exchange}>
             {entry.exchange}
           </span>
@@ -145,12 +168,12 @@ export function MoversTable({
           <LiquidityText entry={entry} />
         </td>
         <td className={cell}>
-          <span className="flex max-w-36 flex-col items-start gap-0.5">
+          <span className="flex max-w-32 flex-col items-start gap-0.5">
             <TrustBadge entry={entry} />
             <TrustNotes entry={entry} />
           </span>
         </td>
-        <td className={cn(cell, "whitespace-nowrap text-muted-foreground")} data-testid="data-age">
+        <td className={cn(cell, "text-muted-foreground")} data-testid="data-age">
           <time dateTime={quotedAt}>{formatQuoteAge(t, quotedAt, now)}</time>
           {stale ? (
             <StaleMark
@@ -159,7 +182,7 @@ export function MoversTable({
             />
           ) : null}
         </td>
-        <td className={cell}>
+        <td className={cn(cell, ANALYSIS_COLUMN)}>
           <Button
             type="button"
             size="sm"
@@ -168,18 +191,18 @@ export function MoversTable({
             onClick={() => onAnalyse(entry)}
           >
             <LineChartIcon aria-hidden="true" />
-            <span className="hidden 2xl:inline">{t("table.analysis")}</span>
+            {t("table.analysis")}
           </Button>
         </td>
         <td className={cell}>
-          <BuyLink entry={entry} />
+          <BuyLink entry={entry} labelClassName="hidden @min-[64rem]:inline" />
         </td>
       </tr>
     );
   };
 
   return (
-    <div className="overflow-x-auto rounded-lg border">
+    <div className="@container overflow-x-auto rounded-lg border">
       <table className="w-full text-sm">
         <caption className="sr-only">{t("table.caption")}</caption>
         <thead className="bg-muted/50">
@@ -190,10 +213,10 @@ export function MoversTable({
             <th scope="col" className={`${head} text-right`}>
               {t("table.percent", { window: formatWindowShort(t, windowMinutes) })}
             </th>
-            <th scope="col" className={`${head} hidden xl:table-cell`}>
+            <th scope="col" className={cn(head, SPARKLINE_COLUMN)}>
               {t("table.sparklineHeader")}
             </th>
-            <th scope="col" className={`${head} hidden text-right 2xl:table-cell`}>
+            <th scope="col" className={cn(head, PRICE_3H_COLUMN, "text-right")}>
               {t("table.price3h")}
             </th>
             <th scope="col" className={`${head} text-right`}>
@@ -215,7 +238,7 @@ export function MoversTable({
             <th scope="col" className={head}>
               {t("table.dataAge")}
             </th>
-            <th scope="col" className={head}>
+            <th scope="col" className={cn(head, ANALYSIS_COLUMN)}>
               {t("table.analysis")}
             </th>
             <th scope="col" className={head}>

@@ -22,7 +22,7 @@ export function VenuesToggle({ asset, count, expanded, controls, onToggle }: Ven
       aria-controls={controls}
       aria-label={t("trust.venuesLabel", { asset, count })}
       onClick={onToggle}
-      className="inline-flex items-center gap-0.5 rounded-sm text-xs font-normal text-primary underline-offset-2 hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+      className="inline-flex items-center gap-0.5 rounded-sm text-xs font-normal whitespace-nowrap text-primary underline-offset-2 hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
     >
       {t("trust.venues", { count })}
       <ChevronDownIcon
