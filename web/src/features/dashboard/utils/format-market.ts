@@ -38,6 +38,7 @@ export function formatUsdCompact(value: number, locale: string): string {
       style: "currency",
       currency: "USD",
       notation: "compact",
+      minimumFractionDigits: 0,
       maximumFractionDigits: 1,
     });
     compactUsd.set(locale, format);
