@@ -826,9 +826,7 @@ describe("DashboardPage: moves you can trust (issue 26)", () => {
     expect(badge).toHaveTextContent("35");
     const reasons = badge.getAttribute("aria-describedby")!;
     const card = document.getElementById(reasons)!;
-    expect(card).toHaveTextContent(
-      "The pool's liquidity fell by half or more within the window.",
-    );
+    expect(card).toHaveTextContent("The pool's liquidity fell by half or more within the window.");
     expect(card).toHaveTextContent("possibly wash trading");
     expect(card).toHaveTextContent("Confirmed on 2 venues. Also moved on Binance and Coinbase.");
     expect(card).toHaveTextContent("Pool liquidity: $12K.");

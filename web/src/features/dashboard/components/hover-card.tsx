@@ -1,4 +1,4 @@
-import { type ReactNode, useId, useRef } from "react";
+import { type ReactNode, useCallback, useEffect, useId, useRef } from "react";
 import { cn } from "@/lib/utils";
 
 type HoverCardProps = {
@@ -24,21 +24,11 @@ export function HoverCard({ children, label, content, className }: HoverCardProp
   const button = useRef<HTMLButtonElement>(null);
   const card = useRef<HTMLDivElement>(null);
 
-  const hide = () => {
-    const pop = card.current;
-    if (pop && typeof pop.hidePopover === "function" && pop.matches(":popover-open")) {
-      pop.hidePopover();
-    }
-  };
-  const show = () => {
+  // Beside its button wherever the page has scrolled to (the card is fixed in the top layer).
+  const place = useCallback(() => {
     const pop = card.current;
     const anchor = button.current;
-    if (!pop || !anchor || typeof pop.showPopover !== "function") return;
-    if (!pop.matches(":popover-open")) {
-      pop.showPopover();
-      // A fixed card would stay behind while the page moves: scrolling closes it.
-      window.addEventListener("scroll", hide, { once: true, capture: true, passive: true });
-    }
+    if (!pop || !anchor) return;
     const box = anchor.getBoundingClientRect();
     const width = pop.offsetWidth;
     const height = pop.offsetHeight;
@@ -47,6 +37,23 @@ export function HoverCard({ children, label, content, className }: HoverCardProp
     const top = below + height > window.innerHeight - EDGE ? box.top - GAP - height : below;
     pop.style.left = `${left}px`;
     pop.style.top = `${Math.max(EDGE, top)}px`;
+  }, []);
+  useEffect(() => () => window.removeEventListener("scroll", place, true), [place]);
+  const hide = () => {
+    window.removeEventListener("scroll", place, true);
+    const pop = card.current;
+    if (pop && typeof pop.hidePopover === "function" && pop.matches(":popover-open")) {
+      pop.hidePopover();
+    }
+  };
+  const show = () => {
+    const pop = card.current;
+    if (!pop || typeof pop.showPopover !== "function") return;
+    if (!pop.matches(":popover-open")) {
+      pop.showPopover();
+      window.addEventListener("scroll", place, { capture: true, passive: true });
+    }
+    place();
   };
 
   return (
