@@ -39,11 +39,11 @@ type MoversTableProps = {
 /**
  * Columns that need room, by the table's own width (a container query: the signals panel beside
  * it takes 20rem from 1280 px on). The sparkline from 56rem (the 1280 px layout has 56.4rem), the
- * Analysis button's own column from 68rem (the symbol opens the analysis too), the 3-hour price
- * from 72rem; the Buy button's word from 64rem (its icon and accessible name always).
+ * 3-hour price from 72rem; the Analysis button's word from 68rem and the Buy button's from 64rem
+ * (their icons and accessible names always).
  */
 const SPARKLINE_COLUMN = "hidden @min-[56rem]:table-cell";
-const ANALYSIS_COLUMN = "hidden @min-[68rem]:table-cell";
+const ANALYSIS_LABEL = "hidden @min-[68rem]:inline";
 const PRICE_3H_COLUMN = "hidden @min-[72rem]:table-cell";
 
 /** A symbol that may wrap after its slash ("PEOPLE/" "USDT"), never inside a name. */
@@ -81,8 +81,8 @@ export function MoversTable({
   const locale = i18n.resolvedLanguage ?? "en";
   // Each row shows its quote's age in seconds (decision 0033): this list re-renders every second.
   const now = useNow(QUOTE_AGE_REFRESH_MS);
-  const head = "px-2 py-2 text-left text-xs font-medium text-muted-foreground uppercase";
-  const cell = "px-2 py-2";
+  const head = "px-1.5 py-2 text-left text-xs font-medium text-muted-foreground uppercase";
+  const cell = "px-1.5 py-2";
 
   const row = (entry: TrustEntry, lead: TrustEntry | null, group: MoverGroup) => {
     const quotedAt = quoteTime(entry);
@@ -182,7 +182,7 @@ export function MoversTable({
             />
           ) : null}
         </td>
-        <td className={cn(cell, ANALYSIS_COLUMN)}>
+        <td className={cell}>
           <Button
             type="button"
             size="sm"
@@ -191,7 +191,7 @@ export function MoversTable({
             onClick={() => onAnalyse(entry)}
           >
             <LineChartIcon aria-hidden="true" />
-            {t("table.analysis")}
+            <span className={ANALYSIS_LABEL}>{t("table.analysis")}</span>
           </Button>
         </td>
         <td className={cell}>
@@ -238,7 +238,7 @@ export function MoversTable({
             <th scope="col" className={head}>
               {t("table.dataAge")}
             </th>
-            <th scope="col" className={cn(head, ANALYSIS_COLUMN)}>
+            <th scope="col" className={head}>
               {t("table.analysis")}
             </th>
             <th scope="col" className={head}>
