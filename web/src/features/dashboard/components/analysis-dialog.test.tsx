@@ -216,4 +216,34 @@ describe("AnalysisDialog, Pro sections", () => {
       "0 candles so far",
     );
   });
+
+  it("has a trust section: the score, every reason spelled out, the confirming venues and the pool", async () => {
+    renderDialog(
+      history(36, (i) => 1 * 1.002 ** i, 5_000_000),
+      {
+        pool_name: "PEPE / WETH 0.3%",
+        flags: ["young_pool", "dex_cex_gap"],
+        confirmed_on: ["Binance", "Uniswap V2 (ethereum)"],
+        trust_score: 72,
+        liquidity_usd: 250_000,
+        thin: false,
+      },
+    );
+    const dialog = await screen.findByRole("dialog", { name: /PEPE\/WETH/ });
+    // The pool's name beside its venue in the dialog's description.
+    expect(dialog).toHaveAccessibleDescription(/PEPE \/ WETH 0\.3%/);
+    const trust = within(dialog).getByTestId("analysis-trust");
+    expect(trust).toHaveTextContent("Trust score 72 of 100 (high)");
+    expect(trust).toHaveTextContent("Pool: PEPE / WETH 0.3%");
+    expect(trust).toHaveTextContent("The pool was created less than 24 hours ago.");
+    expect(trust).toHaveTextContent(
+      "The pool's price is far from the same asset's price on centralized exchanges.",
+    );
+    expect(trust).toHaveTextContent("Pool liquidity: $250K.");
+    expect(
+      within(trust)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(expect.arrayContaining(["Binance", "Uniswap V2 (ethereum)"]));
+  });
 });

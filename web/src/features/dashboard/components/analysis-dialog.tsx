@@ -7,7 +7,6 @@ import {
   withLiveQuote,
 } from "@domain/candles";
 import { bollinger, ema } from "@domain/indicators";
-import type { MoverEntry } from "@domain/realtime";
 import type { Candle } from "@domain/candles";
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangleIcon, XIcon } from "lucide-react";
@@ -21,6 +20,8 @@ import { cn } from "@/lib/utils";
 import { dashboardQueries } from "../api/queries";
 import { ROW_ATTRIBUTE, ROW_FOCUS_ATTRIBUTE } from "../hooks/use-dashboard-shortcuts";
 import { AnalysisDetails } from "./analysis-details";
+import { AnalysisTrust } from "./analysis-trust";
+import { trustOf, type TrustEntry } from "../utils/trust";
 import { ProAnalysis } from "./pro-analysis";
 
 const trendClass: Record<Trend, string> = {
@@ -34,7 +35,7 @@ type AnalysisDialogProps = {
    * The mover to analyse, as the live feed has it now (its quote becomes the chart's live
    * candle); null closes the dialog.
    */
-  entry: MoverEntry | null;
+  entry: TrustEntry | null;
   onClose: () => void;
   /** Actions on the symbol from other features (the route adds alerts' "Mute alerts"). */
   symbolActions?: (symbol: string) => ReactNode;
@@ -95,9 +96,10 @@ function AnalysisBody({
   entry,
   symbolActions,
 }: {
-  entry: MoverEntry;
+  entry: TrustEntry;
   symbolActions?: (symbol: string) => ReactNode;
 }) {
+  const poolName = trustOf(entry).pool_name;
   const { t } = useTranslation("dashboard");
   const history = useQuery(dashboardQueries.history(entry.instrument_id));
   const rows = history.data;
@@ -140,7 +142,10 @@ function AnalysisBody({
           )}
         </DialogPrimitive.Title>
         <DialogPrimitive.Description className="text-sm text-muted-foreground">
-          {t("analysis.description", { symbol: entry.symbol, exchange: entry.exchange })}
+          {t("analysis.description", {
+            symbol: entry.symbol,
+            exchange: poolName ? `${entry.exchange} · ${poolName}` : entry.exchange,
+          })}
         </DialogPrimitive.Description>
         {symbolActions && <div className="mt-1">{symbolActions(entry.symbol)}</div>}
       </div>
@@ -155,6 +160,8 @@ function AnalysisBody({
           <p className="text-muted-foreground">{t("analysis.disclaimer")}</p>
         </div>
       </div>
+
+      <AnalysisTrust entry={entry} />
 
       {history.isPending ? (
         <div className="flex justify-center py-10">

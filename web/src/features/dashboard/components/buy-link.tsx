@@ -17,8 +17,11 @@ function safeUrl(url: string | null): string | null {
 /** Opens the pool (or market) page in a new tab, or reads "N/A" when there is none. */
 export function BuyLink({
   entry,
+  labelClassName,
 }: {
   entry: Pick<MoverEntry, "pool_url" | "symbol" | "exchange">;
+  /** Classes of the word "Buy" (the table hides it where room is short; the link keeps its name). */
+  labelClassName?: string;
 }) {
   const { t } = useTranslation("dashboard");
   const url = safeUrl(entry.pool_url);
@@ -31,7 +34,7 @@ export function BuyLink({
         rel="noopener noreferrer"
         aria-label={t("table.buyOn", { symbol: entry.symbol, exchange: entry.exchange })}
       >
-        {t("table.buy")}
+        <span className={labelClassName}>{t("table.buy")}</span>
         <ExternalLinkIcon aria-hidden="true" />
       </a>
     </Button>

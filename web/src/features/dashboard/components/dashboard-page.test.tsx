@@ -700,3 +700,162 @@ describe("DashboardPage: state in the address", () => {
     await waitFor(() => expect(windowSelect()).toHaveValue("15"));
   });
 });
+
+describe("DashboardPage: moves you can trust (issue 26)", () => {
+  it("hides thin moves by default, says how many, and shows them on request", async () => {
+    const { router } = renderDashboard({
+      movers: [
+        mover({ symbol: "THIN1/WBNB", thin: true }),
+        mover({ symbol: "DEEP/USDT" }),
+        mover({ symbol: "THIN2/WBNB", thin: true }),
+      ],
+    });
+    await tableReady();
+    expect(symbols()).toEqual(["DEEP/USDT"]);
+    const note = screen.getByTestId("trust-hidden");
+    expect(note).toHaveTextContent("2 thin moves hidden.");
+    fireEvent.click(within(note).getByRole("button", { name: "Show them" }));
+    await waitFor(() => expect(symbols()).toEqual(["THIN1/WBNB", "DEEP/USDT", "THIN2/WBNB"]));
+    expect(router.state.location.search).toBe("?thin=1");
+    expect(screen.getByRole("checkbox", { name: "Show thin moves" })).toBeChecked();
+    expect(within(table()).getAllByTestId("thin-mark")).toHaveLength(2);
+    expect(screen.queryByTestId("trust-hidden")).not.toBeInTheDocument();
+  });
+
+  it("keeps only confirmed moves when asked, and counts the others", async () => {
+    const { router } = renderDashboard({
+      movers: [
+        mover({ symbol: "ALONE/USDT" }),
+        mover({ symbol: "BOTH/USDT", confirmed_on: ["Coinbase"] }),
+      ],
+    });
+    await tableReady();
+    fireEvent.click(screen.getByRole("checkbox", { name: "Confirmed only" }));
+    await waitFor(() => expect(symbols()).toEqual(["BOTH/USDT"]));
+    expect(screen.getByTestId("trust-hidden")).toHaveTextContent("1 unconfirmed move hidden.");
+    expect(router.state.location.search).toBe("?confirmed=1");
+  });
+
+  it("shows one row per asset, the most liquid venue first, its other venues behind an expander", async () => {
+    const { router } = renderDashboard({
+      movers: [
+        mover({
+          symbol: "SFP/WBNB",
+          asset: "SFP",
+          exchange: "PancakeSwap V3 (bsc)",
+          exchange_type: "dex",
+          pool_name: "SFP / WBNB 0.25%",
+          liquidity_usd: 80_000,
+          price: 1.1,
+          pct: 42.59,
+        }),
+        mover({
+          symbol: "SFP/WBNB",
+          asset: "SFP",
+          exchange: "PancakeSwap V2 (bsc)",
+          exchange_type: "dex",
+          pool_name: "SFP / WBNB",
+          liquidity_usd: 900_000,
+          price: 1,
+          pct: 42.34,
+        }),
+        mover({ symbol: "BTC/USDT", asset: "BTC" }),
+      ],
+    });
+    await tableReady();
+    const rows = () => within(table()).getAllByRole("row").slice(1);
+    expect(rows()).toHaveLength(2);
+    expect(rows()[0]).toHaveTextContent("PancakeSwap V2 (bsc)");
+    expect(rows()[0]).toHaveTextContent("Liq $900K");
+    const toggle = within(rows()[0]!).getByRole("button", { name: "SFP on 1 more venue" });
+    expect(toggle).toHaveAttribute("aria-expanded", "false");
+    expect(toggle).toHaveTextContent("+1 venue");
+    fireEvent.click(toggle);
+    expect(toggle).toHaveAttribute("aria-expanded", "true");
+    expect(rows()).toHaveLength(3);
+    const venue = rows()[1]!;
+    expect(toggle.getAttribute("aria-controls")).toBe(venue.id);
+    // What differs: the venue, its pool and fee tier, liquidity, price and move.
+    expect(venue).toHaveTextContent("PancakeSwap V3 (bsc)");
+    expect(venue).toHaveTextContent("SFP / WBNB 0.25%");
+    expect(venue).toHaveTextContent("Liq $80K");
+    expect(venue).toHaveTextContent("price +10.00% vs. PancakeSwap V2 (bsc)");
+    expect(venue).toHaveTextContent("+42.59%");
+    fireEvent.click(screen.getByRole("checkbox", { name: "Group by asset" }));
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(router.state.location.search).toBe("?group=0");
+    expect(within(table()).queryByRole("button", { name: /more venue/ })).not.toBeInTheDocument();
+  });
+
+  it("walks an open group's venues with j", async () => {
+    renderDashboard({
+      movers: [
+        mover({ symbol: "LEAD/USDT", asset: "X", volume_24h_usd: 9e6 }),
+        mover({ symbol: "OTHER/USDT", asset: "X", volume_24h_usd: 1e3 }),
+        mover({ symbol: "NEXT/USDT", asset: "Y" }),
+      ],
+    });
+    await tableReady();
+    fireEvent.click(within(table()).getByRole("button", { name: "X on 1 more venue" }));
+    const selected = () => table().querySelector('tr[aria-current="true"] th')?.textContent;
+    fireEvent.keyDown(document.body, { key: "j" });
+    await waitFor(() => expect(selected()).toBe("LEAD/USDT"));
+    fireEvent.keyDown(document.body, { key: "j" });
+    await waitFor(() => expect(selected()).toBe("OTHER/USDT"));
+    fireEvent.keyDown(document.body, { key: "j" });
+    await waitFor(() => expect(selected()).toBe("NEXT/USDT"));
+  });
+
+  it("shows the trust badge with every reason, the confirming venues and the flags in the row", async () => {
+    renderDashboard({
+      movers: [
+        mover({
+          symbol: "RUG/WETH",
+          exchange_type: "dex",
+          flags: ["pulled_pool", "wash_volume"],
+          confirmed_on: ["Binance", "Coinbase"],
+          trust_score: 35,
+          liquidity_usd: 12_000,
+          volume_24h_usd: 2_500_000,
+        }),
+      ],
+    });
+    await tableReady();
+    const row = within(table()).getAllByRole("row")[1]!;
+    const badge = within(row).getByRole("button", { name: "Trust score 35 of 100, low" });
+    expect(badge).toHaveTextContent("35");
+    const reasons = badge.getAttribute("aria-describedby")!;
+    const card = document.getElementById(reasons)!;
+    expect(card).toHaveTextContent("The pool's liquidity fell by half or more within the window.");
+    expect(card).toHaveTextContent("possibly wash trading");
+    expect(card).toHaveTextContent("Confirmed on 2 venues. Also moved on Binance and Coinbase.");
+    expect(card).toHaveTextContent("Pool liquidity: $12K.");
+    // The flags' short reasons stay in the row, spelled out for assistive technology.
+    expect(within(row).getByTestId("flag-notes")).toHaveTextContent(
+      "liquidity pulled · wash volume?",
+    );
+    const confirmed = within(row).getByRole("button", { name: "Confirmed on 2 venues" });
+    expect(confirmed).toHaveAccessibleDescription("Also moved on Binance and Coinbase.");
+    expect(row).toHaveTextContent("Vol $2.5M");
+  });
+
+  it("orders by trust on request, keeping the server's ranking by default", async () => {
+    const { router } = renderDashboard({
+      movers: [
+        mover({ symbol: "LOW/USDT", trust_score: 20 }),
+        mover({ symbol: "HIGH/USDT", trust_score: 90 }),
+        mover({ symbol: "MID/USDT", trust_score: 50 }),
+      ],
+    });
+    await tableReady();
+    expect(symbols()).toEqual(["LOW/USDT", "HIGH/USDT", "MID/USDT"]);
+    const order = screen.getAllByRole("group", { name: "Order" })[0]!;
+    fireEvent.click(within(order).getByRole("button", { name: "Trust" }));
+    await waitFor(() => expect(symbols()).toEqual(["HIGH/USDT", "MID/USDT", "LOW/USDT"]));
+    expect(within(table()).getByRole("columnheader", { name: "Trust" })).toHaveAttribute(
+      "aria-sort",
+      "descending",
+    );
+    expect(router.state.location.search).toBe("?sort=trust");
+  });
+});

@@ -24,8 +24,10 @@ import { shownWindow, useWindowParam } from "../hooks/use-window-param";
 import {
   useDirection,
   useMinPercent,
+  useMoverOrder,
   useSelection,
   useThresholdOff,
+  useTrustSwitch,
 } from "../stores/filters-store";
 import {
   explainEmpty,
@@ -34,6 +36,13 @@ import {
   inSelectedExchanges,
 } from "../utils/filter-movers";
 import {
+  applyTrustFilters,
+  groupByAsset,
+  sortGroups,
+  type TrustEntry,
+  visibleRows,
+} from "../utils/trust";
+import {
   EmptyState,
   ExchangesEmptyState,
   FilteredEmptyState,
@@ -41,11 +50,14 @@ import {
 } from "./empty-state";
 import { FiltersSheet } from "./filters-sheet";
 import { MoverCards } from "./mover-cards";
-import { MoversExport } from "./movers-export";
 
 // The analysis (candles, indicators) is loaded on the first "Analysis" click, then stays mounted.
 const AnalysisDialog = lazy(() =>
   import("./analysis-dialog").then((m) => ({ default: m.AnalysisDialog })),
+);
+// The export menu (a dropdown) follows the list a moment later: it is not needed to read it.
+const MoversExport = lazy(() =>
+  import("./movers-export").then((m) => ({ default: m.MoversExport })),
 );
 // The trading signals sit beside or below the movers and follow them a moment later.
 const SignalsCard = lazy(() => import("./signals-card").then((m) => ({ default: m.SignalsCard })));
@@ -53,6 +65,8 @@ import { MoverFilters } from "./mover-filters";
 import { MoversTable } from "./movers-table";
 import { SourceHealth } from "./source-health";
 import { WindowSelector } from "./window-selector";
+import { OrderToggle } from "./order-toggle";
+import { TrustHiddenNote } from "./trust-hidden-note";
 
 const NO_ENTRIES: MoverEntry[] = [];
 /** Cards on a phone before "Show more". */
@@ -97,6 +111,10 @@ export function DashboardPage({
   const sources = useSelection("sources");
   const networks = useSelection("networks");
   const venues = useSelection("venues");
+  const showThin = useTrustSwitch("showThin");
+  const confirmedOnly = useTrustSwitch("confirmedOnly");
+  const grouped = useTrustSwitch("groupByAsset");
+  const order = useMoverOrder();
   const entries = feed.data ?? NO_ENTRIES;
   useAnalysisFromLink(entries, feed.isSuccess, setAnalysed);
   const thresholdOff = useThresholdOff();
@@ -108,11 +126,33 @@ export function DashboardPage({
     () => ({ direction, minPercent, threshold, selectedExchanges, sources, networks, venues }),
     [direction, minPercent, threshold, selectedExchanges, sources, networks, venues],
   );
-  const shown = useMemo(() => filterMovers(entries, filters), [entries, filters]);
+  const filtered = useMemo(() => filterMovers(entries, filters), [entries, filters]);
+  // Issue 26: thin moves hidden unless asked for (and counted), confirmed only on request, then
+  // one row per asset (its most liquid venue leads) in the server's ranking or by trust.
+  const trusted = useMemo(
+    () => applyTrustFilters<TrustEntry>(filtered, { showThin, confirmedOnly }),
+    [filtered, showThin, confirmedOnly],
+  );
+  const groups = useMemo(
+    () => sortGroups(groupByAsset(trusted.kept, grouped), order),
+    [trusted.kept, grouped, order],
+  );
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  const toggleGroup = (asset: string) =>
+    setExpanded((open) => {
+      const next = new Set(open);
+      if (!next.delete(asset)) next.add(asset);
+      return next;
+    });
+  // The rows on screen, top to bottom: what j/k walk through and what the export writes.
+  const shown = useMemo(() => visibleRows(groups, expanded), [groups, expanded]);
   const activeFilters =
     (direction !== "all" ? 1 : 0) +
     (minPercent > 0 ? 1 : 0) +
-    [sources, networks, venues].filter((list) => list.length > 0).length;
+    [sources, networks, venues].filter((list) => list.length > 0).length +
+    (showThin ? 1 : 0) +
+    (confirmedOnly ? 1 : 0) +
+    (grouped ? 0 : 1);
   // Phones show the first 20 cards and more on demand: a live scan never lengthens the page.
   const [cardLimit, setCardLimit] = useState(PHONE_PAGE_SIZE);
   // The user's exchanges alone hide every entry: the other filters are not to blame.
@@ -225,7 +265,7 @@ export function DashboardPage({
         />
       </FiltersSheet>
 
-      <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+      <div className="grid gap-6 xl:grid-cols-[1fr_20rem]">
         <section aria-labelledby="top-gainers" className="flex min-w-0 flex-col gap-4">
           <div className="flex flex-wrap items-center justify-between gap-3">
             <div className="flex flex-col gap-1">
@@ -245,7 +285,11 @@ export function DashboardPage({
               </div>
             </div>
             <div className="flex flex-wrap items-center gap-2">
-              <MoversExport entries={shown} windowMinutes={windowMinutes} />
+              {/* Phones choose the order in the filters sheet, so the list starts higher. */}
+              <OrderToggle className="hidden md:flex" />
+              <Suspense fallback={null}>
+                <MoversExport entries={shown} windowMinutes={windowMinutes} />
+              </Suspense>
               <Button
                 type="button"
                 variant="outline"
@@ -259,6 +303,12 @@ export function DashboardPage({
           </div>
 
           {thresholdOff && userThreshold > 0 && <ThresholdOffNote threshold={userThreshold} />}
+          {!feed.isPending && (
+            <TrustHiddenNote
+              hiddenThin={trusted.hiddenThin}
+              hiddenUnconfirmed={trusted.hiddenUnconfirmed}
+            />
+          )}
 
           {feed.isPending ? (
             <div className="flex justify-center py-10">
@@ -272,26 +322,31 @@ export function DashboardPage({
             <EmptyState />
           ) : noneFromSelectedExchanges ? (
             <ExchangesEmptyState noneSelected={selectedExchanges.length === 0} />
-          ) : shown.length === 0 ? (
+          ) : filtered.length === 0 ? (
             <FilteredEmptyState
               reason={explainEmpty(entries, filters)}
               threshold={userThreshold}
               minPercent={minPercent}
             />
-          ) : (
+          ) : shown.length === 0 ? null : (
             <>
-              <div className="hidden md:block">
+              <div className="hidden lg:block">
                 <MoversTable
-                  entries={shown}
+                  groups={groups}
+                  expanded={expanded}
+                  onToggle={toggleGroup}
+                  order={order}
                   windowMinutes={windowMinutes}
                   onAnalyse={setAnalysed}
                   sparklines={sparklines.data}
                   selectedId={selectedId}
                 />
               </div>
-              <div className="md:hidden">
+              <div className="lg:hidden">
                 <MoverCards
-                  entries={shown.slice(0, cardLimit)}
+                  groups={groups.slice(0, cardLimit)}
+                  expanded={expanded}
+                  onToggle={toggleGroup}
                   windowMinutes={windowMinutes}
                   onAnalyse={setAnalysed}
                   sparklines={sparklines.data}
@@ -299,18 +354,18 @@ export function DashboardPage({
                 <div className="mt-3 flex flex-col items-center gap-2 text-sm text-muted-foreground">
                   <span>
                     {t("list.shownOf", {
-                      shown: Math.min(cardLimit, shown.length),
-                      total: shown.length,
+                      shown: Math.min(cardLimit, groups.length),
+                      total: groups.length,
                     })}
                   </span>
-                  {shown.length > cardLimit && (
+                  {groups.length > cardLimit && (
                     <Button
                       type="button"
                       variant="outline"
                       onClick={() => setCardLimit((limit) => limit + PHONE_PAGE_SIZE)}
                     >
                       {t("list.showMore", {
-                        count: Math.min(PHONE_PAGE_SIZE, shown.length - cardLimit),
+                        count: Math.min(PHONE_PAGE_SIZE, groups.length - cardLimit),
                       })}
                     </Button>
                   )}

@@ -1,16 +1,13 @@
 import { SlidersHorizontalIcon } from "lucide-react";
-import type { ReactNode } from "react";
+import { lazy, type ReactNode, Suspense, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button";
-import {
-  Sheet,
-  SheetClose,
-  SheetContent,
-  SheetDescription,
-  SheetHeader,
-  SheetTitle,
-  SheetTrigger,
-} from "@/components/ui/sheet";
+
+// The sheet (a dialog with its focus trap and scroll lock) loads on the first tap: most visits
+// never open it, and desktops never do.
+const FiltersSheetPanel = lazy(() =>
+  import("./filters-sheet-panel").then((m) => ({ default: m.FiltersSheetPanel })),
+);
 
 type FiltersSheetProps = {
   /** How many filters narrow the list now (shown on the button). */
@@ -25,34 +22,33 @@ type FiltersSheetProps = {
  */
 export function FiltersSheet({ activeCount, children }: FiltersSheetProps) {
   const { t } = useTranslation("dashboard");
+  const [open, setOpen] = useState(false);
+  const [wanted, setWanted] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
   return (
-    <Sheet>
-      <SheetTrigger asChild>
-        <Button type="button" variant="outline" className="self-start md:hidden">
-          <SlidersHorizontalIcon aria-hidden="true" />
-          {activeCount > 0
-            ? t("filterSheet.active", { count: activeCount })
-            : t("filterSheet.open")}
-        </Button>
-      </SheetTrigger>
-      <SheetContent
-        side="bottom"
-        closeLabel={t("analysis.close")}
-        className="max-h-[85dvh] overflow-y-auto"
+    <>
+      <Button
+        ref={opener}
+        type="button"
+        variant="outline"
+        className="self-start md:hidden"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={() => {
+          setWanted(true);
+          setOpen(true);
+        }}
       >
-        <SheetHeader>
-          <SheetTitle>{t("filters.title")}</SheetTitle>
-          <SheetDescription>{t("filterSheet.sheetDescription")}</SheetDescription>
-        </SheetHeader>
-        <div className="px-4">{children}</div>
-        <div className="p-4">
-          <SheetClose asChild>
-            <Button type="button" className="w-full">
-              {t("filterSheet.done")}
-            </Button>
-          </SheetClose>
-        </div>
-      </SheetContent>
-    </Sheet>
+        <SlidersHorizontalIcon aria-hidden="true" />
+        {activeCount > 0 ? t("filterSheet.active", { count: activeCount }) : t("filterSheet.open")}
+      </Button>
+      {wanted && (
+        <Suspense fallback={null}>
+          <FiltersSheetPanel open={open} onOpenChange={setOpen} opener={opener}>
+            {children}
+          </FiltersSheetPanel>
+        </Suspense>
+      )}
+    </>
   );
 }

@@ -1,7 +1,8 @@
 import { isQuoteStale } from "@domain/quote-age";
-import { type MoverEntry, quoteTime } from "@domain/realtime";
+import { formatSignedPercent } from "@domain/format";
+import { quoteTime } from "@domain/realtime";
 import type { Sparkline as SparklineData } from "../api/queries";
-import { LineChartIcon } from "lucide-react";
+import { CornerDownRightIcon, LineChartIcon } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -12,26 +13,54 @@ import { PriceText } from "./price-text";
 import { QUOTE_AGE_REFRESH_MS, useNow } from "../hooks/use-now";
 import { Sparkline } from "./sparkline";
 import { StaleMark } from "./stale-mark";
+import { cn } from "@/lib/utils";
+import { type MoverGroup, type TrustEntry, trustOf } from "../utils/trust";
+import { LiquidityText } from "./liquidity-text";
+import { TrustBadge } from "./trust-badge";
+import { TrustNotes } from "./trust-notes";
+import { VenuesToggle } from "./venues-toggle";
+
+/** The id of a venue card behind its group's expander. */
+const venueCardId = (instrumentId: number) => `mover-venue-card-${instrumentId}`;
 
 type MoverCardsProps = {
-  entries: readonly MoverEntry[];
+  /** The groups shown (grouped by asset, or one per row), in order. */
+  groups: readonly MoverGroup[];
+  /** Assets whose other venues are open. */
+  expanded: ReadonlySet<string>;
+  onToggle: (asset: string) => void;
   windowMinutes: number;
-  onAnalyse: (entry: MoverEntry) => void;
+  onAnalyse: (entry: TrustEntry) => void;
   /** Each instrument's last 30 minutes (`movers_sparklines`), by instrument id. */
   sparklines?: ReadonlyMap<number, SparklineData>;
 };
 
-/** The phone list: one card per mover. */
-export function MoverCards({ entries, windowMinutes, onAnalyse, sparklines }: MoverCardsProps) {
-  const { t } = useTranslation("dashboard");
+/** The phone list: one card per asset (its other venues behind "+N venues") or per venue. */
+export function MoverCards({
+  groups,
+  expanded,
+  onToggle,
+  windowMinutes,
+  onAnalyse,
+  sparklines,
+}: MoverCardsProps) {
+  const { t, i18n } = useTranslation("dashboard");
+  const locale = i18n.resolvedLanguage ?? "en";
   const now = useNow(QUOTE_AGE_REFRESH_MS);
-  return (
-    <ul aria-label={t("table.caption")} className="flex flex-col gap-3">
-      {entries.map((entry) => (
-        <li key={entry.instrument_id}>
-          <Card className="gap-3 px-4 py-3">
-            <div className="flex items-start justify-between gap-3">
-              <div className="min-w-0">
+  const card = (entry: TrustEntry, lead: TrustEntry | null, group: MoverGroup) => {
+    const trust = trustOf(entry);
+    return (
+      <li key={entry.instrument_id} id={lead ? venueCardId(entry.instrument_id) : undefined}>
+        <Card className={cn("gap-3 px-4 py-3", lead && "ml-4 bg-muted/30")}>
+          <div className="flex items-start justify-between gap-3">
+            <div className="min-w-0">
+              <div className="flex items-center gap-1">
+                {lead && (
+                  <CornerDownRightIcon
+                    className="size-3.5 shrink-0 text-muted-foreground"
+                    aria-hidden="true"
+                  />
+                )}
                 <button
                   type="button"
                   className="truncate text-left text-base font-semibold underline-offset-4 hover:underline"
@@ -39,61 +68,92 @@ export function MoverCards({ entries, windowMinutes, onAnalyse, sparklines }: Mo
                 >
                   {entry.symbol}
                 </button>
-                <p className="truncate text-xs text-muted-foreground">{entry.exchange}</p>
               </div>
-              <div className="flex shrink-0 items-center gap-2">
-                <Sparkline
-                  line={sparklines?.get(entry.instrument_id)}
-                  live={entry}
-                  pct={entry.pct}
+              <p className="truncate text-xs text-muted-foreground">
+                {trust.pool_name ? `${entry.exchange} · ${trust.pool_name}` : entry.exchange}
+              </p>
+              {!lead && group.others.length > 0 && (
+                <VenuesToggle
+                  asset={group.asset}
+                  count={group.others.length}
+                  expanded={expanded.has(group.asset)}
+                  controls={group.others.map((other) => venueCardId(other.instrument_id)).join(" ")}
+                  onToggle={() => onToggle(group.asset)}
                 />
-                <PercentText pct={entry.pct} className="text-lg" />
-              </div>
+              )}
             </div>
-            <dl className="grid grid-cols-3 gap-2 text-xs">
-              <div>
-                <dt className="text-muted-foreground">{t("table.price3h")}</dt>
-                <dd>
-                  <PriceText price={entry.price_3hour_ago} />
-                </dd>
-              </div>
-              <div>
-                <dt className="text-muted-foreground">{t("table.priceLive")}</dt>
-                <dd>
-                  <PriceText price={entry.price} />
-                </dd>
-              </div>
-              <div className="text-right">
-                <dt className="text-muted-foreground">{t("table.dataAge")}</dt>
-                <dd data-testid="data-age">
-                  <time dateTime={quoteTime(entry)}>
-                    {formatQuoteAge(t, quoteTime(entry), now)}
-                  </time>
-                  {isQuoteStale(quoteTime(entry), windowMinutes, now) ? (
-                    <StaleMark
-                      label={t("table.stale")}
-                      hint={t("table.staleHint", { window: formatWindowShort(t, windowMinutes) })}
-                    />
-                  ) : null}
-                </dd>
-              </div>
-            </dl>
-            <div className="flex gap-2">
-              <Button
-                type="button"
-                size="sm"
-                variant="secondary"
-                aria-label={t("table.openAnalysis", { symbol: entry.symbol })}
-                onClick={() => onAnalyse(entry)}
-              >
-                <LineChartIcon aria-hidden="true" />
-                {t("table.analysis")}
-              </Button>
-              <BuyLink entry={entry} />
+            <div className="flex shrink-0 items-center gap-2">
+              <Sparkline line={sparklines?.get(entry.instrument_id)} live={entry} pct={entry.pct} />
+              <PercentText pct={entry.pct} className="text-lg" />
             </div>
-          </Card>
-        </li>
-      ))}
+          </div>
+          <div className="flex items-start justify-between gap-3">
+            <LiquidityText entry={entry} />
+            <span className="flex flex-col items-end gap-0.5 text-right">
+              <TrustBadge entry={entry} />
+              <TrustNotes entry={entry} />
+            </span>
+          </div>
+          <dl className="grid grid-cols-3 gap-2 text-xs">
+            <div>
+              <dt className="text-muted-foreground">{t("table.price3h")}</dt>
+              <dd>
+                <PriceText price={entry.price_3hour_ago} />
+              </dd>
+            </div>
+            <div>
+              <dt className="text-muted-foreground">{t("table.priceLive")}</dt>
+              <dd>
+                <PriceText price={entry.price} />
+                {lead && lead.price > 0 && (
+                  <span className="block text-muted-foreground">
+                    {t("trust.priceGap", {
+                      diff: formatSignedPercent(
+                        ((entry.price - lead.price) / lead.price) * 100,
+                        locale,
+                      ),
+                      venue: lead.exchange,
+                    })}
+                  </span>
+                )}
+              </dd>
+            </div>
+            <div className="text-right">
+              <dt className="text-muted-foreground">{t("table.dataAge")}</dt>
+              <dd data-testid="data-age">
+                <time dateTime={quoteTime(entry)}>{formatQuoteAge(t, quoteTime(entry), now)}</time>
+                {isQuoteStale(quoteTime(entry), windowMinutes, now) ? (
+                  <StaleMark
+                    label={t("table.stale")}
+                    hint={t("table.staleHint", { window: formatWindowShort(t, windowMinutes) })}
+                  />
+                ) : null}
+              </dd>
+            </div>
+          </dl>
+          <div className="flex gap-2">
+            <Button
+              type="button"
+              size="sm"
+              variant="secondary"
+              aria-label={t("table.openAnalysis", { symbol: entry.symbol })}
+              onClick={() => onAnalyse(entry)}
+            >
+              <LineChartIcon aria-hidden="true" />
+              {t("table.analysis")}
+            </Button>
+            <BuyLink entry={entry} />
+          </div>
+        </Card>
+      </li>
+    );
+  };
+  return (
+    <ul aria-label={t("table.caption")} className="flex flex-col gap-3 md:grid md:grid-cols-2">
+      {groups.flatMap((group) => [
+        card(group.lead, null, group),
+        ...(expanded.has(group.asset) ? group.others.map((o) => card(o, group.lead, group)) : []),
+      ])}
     </ul>
   );
 }

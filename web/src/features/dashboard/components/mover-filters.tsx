@@ -6,10 +6,12 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { EXCHANGE_LABEL_KEYS } from "@/lib/exchange-selection";
 import {
+  type TrustSwitch,
   useDirection,
   useFilterActions,
   useMinPercent,
   useSelection,
+  useTrustSwitch,
 } from "../stores/filters-store";
 import {
   type Direction,
@@ -19,9 +21,29 @@ import {
   MIN_PERCENT_STEP,
 } from "../utils/filter-movers";
 import { OptionFilter } from "./option-filter";
+import { OrderToggle } from "./order-toggle";
 import { MIN_PERCENT_TARGET } from "../hooks/use-dashboard-shortcuts";
 
 const DIRECTIONS: readonly Direction[] = ["all", "gains", "losses"];
+const SWITCHES: readonly TrustSwitch[] = ["showThin", "confirmedOnly", "groupByAsset"];
+
+/** One of issue 26's switches as a labelled checkbox (kept in the address). */
+function TrustSwitchBox({ name }: { name: TrustSwitch }) {
+  const { t } = useTranslation("dashboard");
+  const on = useTrustSwitch(name);
+  const actions = useFilterActions();
+  return (
+    <label className="flex min-h-8 cursor-pointer items-center gap-2 text-sm">
+      <input
+        type="checkbox"
+        checked={on}
+        onChange={(event) => actions.setSwitch(name, event.target.checked)}
+        className="size-4 accent-primary"
+      />
+      {t(`trust.switches.${name}`)}
+    </label>
+  );
+}
 
 type MoverFiltersProps = {
   entries: readonly MoverEntry[];
@@ -77,6 +99,11 @@ export function MoverFilters({ entries, threshold, selectedExchanges }: MoverFil
             className="w-28"
           />
         </div>
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
+          {SWITCHES.map((name) => (
+            <TrustSwitchBox key={name} name={name} />
+          ))}
+        </div>
         <div role="group" aria-label={t("filters.direction")} className="flex gap-1">
           {DIRECTIONS.map((value) => (
             <Button
@@ -96,6 +123,8 @@ export function MoverFilters({ entries, threshold, selectedExchanges }: MoverFil
         {t("filters.minPercentHint")} {threshold > 0 && t("filters.thresholdHint", { threshold })}{" "}
         {someExchanges !== null && t("filters.exchangesHint", { exchanges: someExchanges })}
       </p>
+      {/* Wider screens have it above the list. */}
+      <OrderToggle className="flex md:hidden" />
       <div className="flex flex-wrap items-start gap-4">
         <OptionFilter
           label={t("filters.source")}

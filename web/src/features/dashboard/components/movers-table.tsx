@@ -1,44 +1,208 @@
 import { isQuoteStale } from "@domain/quote-age";
-import { type MoverEntry, quoteTime } from "@domain/realtime";
+import { formatSignedPercent } from "@domain/format";
+import { quoteTime } from "@domain/realtime";
 import type { Sparkline as SparklineData } from "../api/queries";
-import { LineChartIcon } from "lucide-react";
+import { CornerDownRightIcon, LineChartIcon } from "lucide-react";
+import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
 import { formatQuoteAge, formatWindowShort } from "../utils/format-market";
+import { type MoverGroup, type MoverOrder, type TrustEntry, trustOf } from "../utils/trust";
 import { BuyLink } from "./buy-link";
+import { LiquidityText } from "./liquidity-text";
 import { PercentText } from "./percent-text";
 import { PriceText } from "./price-text";
 import { ROW_ATTRIBUTE, ROW_FOCUS_ATTRIBUTE } from "../hooks/use-dashboard-shortcuts";
 import { QUOTE_AGE_REFRESH_MS, useNow } from "../hooks/use-now";
 import { Sparkline } from "./sparkline";
 import { StaleMark } from "./stale-mark";
+import { TrustBadge } from "./trust-badge";
+import { TrustNotes } from "./trust-notes";
+import { VenuesToggle } from "./venues-toggle";
 
 type MoversTableProps = {
-  entries: readonly MoverEntry[];
+  /** The rows grouped by asset (or one per row), in the order shown. */
+  groups: readonly MoverGroup[];
+  /** Assets whose other venues are open. */
+  expanded: ReadonlySet<string>;
+  onToggle: (asset: string) => void;
+  order: MoverOrder;
   windowMinutes: number;
-  onAnalyse: (entry: MoverEntry) => void;
+  onAnalyse: (entry: TrustEntry) => void;
   /** Each instrument's last 30 minutes (`movers_sparklines`), by instrument id. */
   sparklines?: ReadonlyMap<number, SparklineData>;
   /** The row the j/k shortcuts selected (its instrument id), marked and kept in view. */
   selectedId?: number | null;
 };
 
-/** The desktop list: one row per mover. */
+/**
+ * Columns that need room, by the table's own width (a container query: the signals panel beside
+ * it takes 20rem from 1280 px on). The sparkline from 56rem (the 1280 px layout has 56.4rem), the
+ * 3-hour price from 72rem; the Analysis button's word from 68rem and the Buy button's from 64rem
+ * (their icons and accessible names always).
+ */
+const SPARKLINE_COLUMN = "hidden @min-[56rem]:table-cell";
+const ANALYSIS_LABEL = "hidden @min-[68rem]:inline";
+const PRICE_3H_COLUMN = "hidden @min-[72rem]:table-cell";
+
+/** A symbol that may wrap after its slash ("PEOPLE/" "USDT"), never inside a name. */
+function SymbolText({ symbol }: { symbol: string }) {
+  const slash = symbol.indexOf("/");
+  if (slash < 0) return symbol;
+  return (
+    <>
+      {symbol.slice(0, slash + 1)}
+      <wbr />
+      {symbol.slice(slash + 1)}
+    </>
+  );
+}
+
+/** The id of a venue row behind its group's expander (the expander controls these). */
+export const venueRowId = (instrumentId: number) => `mover-venue-${instrumentId}`;
+
+/**
+ * The desktop list: one row per asset (its most liquid venue) with the others behind "+N venues",
+ * or one row per venue. Shown from 1024 px (cards below); columns drop by the table's width
+ * (decision 0048).
+ */
 export function MoversTable({
-  entries,
+  groups,
+  expanded,
+  onToggle,
+  order,
   windowMinutes,
   onAnalyse,
   sparklines,
   selectedId = null,
 }: MoversTableProps) {
-  const { t } = useTranslation("dashboard");
+  const { t, i18n } = useTranslation("dashboard");
+  const locale = i18n.resolvedLanguage ?? "en";
   // Each row shows its quote's age in seconds (decision 0033): this list re-renders every second.
   const now = useNow(QUOTE_AGE_REFRESH_MS);
-  const head = "px-3 py-2 text-left text-xs font-medium text-muted-foreground uppercase";
+  const head = "px-1.5 py-2 text-left text-xs font-medium text-muted-foreground uppercase";
+  const cell = "px-1.5 py-2";
+
+  const row = (entry: TrustEntry, lead: TrustEntry | null, group: MoverGroup) => {
+    const quotedAt = quoteTime(entry);
+    const stale = isQuoteStale(quotedAt, windowMinutes, now);
+    const selected = entry.instrument_id === selectedId;
+    const trust = trustOf(entry);
+    const open = expanded.has(group.asset);
+    return (
+      <tr
+        key={entry.instrument_id}
+        id={lead ? venueRowId(entry.instrument_id) : undefined}
+        {...{ [ROW_ATTRIBUTE]: entry.instrument_id }}
+        aria-current={selected ? "true" : undefined}
+        // The quote's venue time: `npm run bench` measures how old a quote is when rendered.
+        data-ts={quotedAt}
+        data-stale={stale ? "true" : undefined}
+        data-venue-of={lead ? group.asset : undefined}
+        className={cn(
+          "scroll-my-16 border-t align-top hover:bg-muted/30",
+          lead && "bg-muted/20",
+          stale && "text-muted-foreground",
+          selected && "bg-muted/60 outline-2 -outline-offset-2 outline-ring",
+        )}
+      >
+        <th scope="row" className={cn(cell, "text-left font-semibold")}>
+          <span className="flex items-start gap-1">
+            {lead && (
+              <CornerDownRightIcon
+                className="mt-0.5 size-3.5 shrink-0 text-muted-foreground"
+                aria-hidden="true"
+              />
+            )}
+            <button
+              type="button"
+              {...{ [ROW_FOCUS_ATTRIBUTE]: "" }}
+              className="rounded-sm text-left underline-offset-4 hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+              onClick={() => onAnalyse(entry)}
+            >
+              <SymbolText symbol={entry.symbol} />
+            </button>
+          </span>
+        </th>
+        <td className={cn(cell, "text-right")}>
+          <PercentText pct={entry.pct} />
+        </td>
+        <td className={cn(cell, SPARKLINE_COLUMN)}>
+          <Sparkline line={sparklines?.get(entry.instrument_id)} live={entry} pct={entry.pct} />
+        </td>
+        <td className={cn(cell, PRICE_3H_COLUMN, "text-right")}>
+          <PriceText price={entry.price_3hour_ago} />
+        </td>
+        <td className={cn(cell, "text-right")}>
+          <PriceText price={entry.price} />
+          {lead && lead.price > 0 && (
+            <span className="block text-xs font-normal whitespace-nowrap text-muted-foreground">
+              {t("trust.priceGap", {
+                diff: formatSignedPercent(((entry.price - lead.price) / lead.price) * 100, locale),
+                venue: lead.exchange,
+              })}
+            </span>
+          )}
+        </td>
+        <td className={cn(cell, "max-w-32 text-muted-foreground")}>
+          <span className="block truncate" title={entry.exchange}>
+            {entry.exchange}
+          </span>
+          {trust.pool_name && (
+            <span className="block truncate text-xs" title={trust.pool_name}>
+              {trust.pool_name}
+            </span>
+          )}
+          {!lead && group.others.length > 0 && (
+            <VenuesToggle
+              asset={group.asset}
+              count={group.others.length}
+              expanded={open}
+              controls={group.others.map((other) => venueRowId(other.instrument_id)).join(" ")}
+              onToggle={() => onToggle(group.asset)}
+            />
+          )}
+        </td>
+        <td className={cell}>
+          <LiquidityText entry={entry} />
+        </td>
+        <td className={cell}>
+          <span className="flex max-w-32 flex-col items-start gap-0.5">
+            <TrustBadge entry={entry} />
+            <TrustNotes entry={entry} />
+          </span>
+        </td>
+        <td className={cn(cell, "text-muted-foreground")} data-testid="data-age">
+          <time dateTime={quotedAt}>{formatQuoteAge(t, quotedAt, now)}</time>
+          {stale ? (
+            <StaleMark
+              label={t("table.stale")}
+              hint={t("table.staleHint", { window: formatWindowShort(t, windowMinutes) })}
+            />
+          ) : null}
+        </td>
+        <td className={cell}>
+          <Button
+            type="button"
+            size="sm"
+            variant="secondary"
+            aria-label={t("table.openAnalysis", { symbol: entry.symbol })}
+            onClick={() => onAnalyse(entry)}
+          >
+            <LineChartIcon aria-hidden="true" />
+            <span className={ANALYSIS_LABEL}>{t("table.analysis")}</span>
+          </Button>
+        </td>
+        <td className={cell}>
+          <BuyLink entry={entry} labelClassName="hidden @min-[64rem]:inline" />
+        </td>
+      </tr>
+    );
+  };
 
   return (
-    <div className="overflow-x-auto rounded-lg border">
+    <div className="@container overflow-x-auto rounded-lg border">
       <table className="w-full text-sm">
         <caption className="sr-only">{t("table.caption")}</caption>
         <thead className="bg-muted/50">
@@ -49,11 +213,10 @@ export function MoversTable({
             <th scope="col" className={`${head} text-right`}>
               {t("table.percent", { window: formatWindowShort(t, windowMinutes) })}
             </th>
-            <th scope="col" className={head}>
+            <th scope="col" className={cn(head, SPARKLINE_COLUMN)}>
               {t("table.sparklineHeader")}
             </th>
-            {/* Columns drop by priority on narrower screens: the 3-hour price first. */}
-            <th scope="col" className={`${head} hidden text-right 2xl:table-cell`}>
+            <th scope="col" className={cn(head, PRICE_3H_COLUMN, "text-right")}>
               {t("table.price3h")}
             </th>
             <th scope="col" className={`${head} text-right`}>
@@ -61,6 +224,16 @@ export function MoversTable({
             </th>
             <th scope="col" className={head}>
               {t("table.exchange")}
+            </th>
+            <th scope="col" className={head}>
+              {t("trust.liquidityHeader")}
+            </th>
+            <th
+              scope="col"
+              className={head}
+              aria-sort={order === "trust" ? "descending" : undefined}
+            >
+              {t("trust.trustHeader")}
             </th>
             <th scope="col" className={head}>
               {t("table.dataAge")}
@@ -74,86 +247,13 @@ export function MoversTable({
           </tr>
         </thead>
         <tbody>
-          {entries.map((entry) => {
-            const quotedAt = quoteTime(entry);
-            const stale = isQuoteStale(quotedAt, windowMinutes, now);
-            const selected = entry.instrument_id === selectedId;
-            return (
-              <tr
-                key={entry.instrument_id}
-                {...{ [ROW_ATTRIBUTE]: entry.instrument_id }}
-                aria-current={selected ? "true" : undefined}
-                // The quote's venue time: `npm run bench` measures how old a quote is when rendered.
-                data-ts={quotedAt}
-                data-stale={stale ? "true" : undefined}
-                className={cn(
-                  "scroll-my-16 border-t hover:bg-muted/30",
-                  stale && "text-muted-foreground",
-                  selected && "bg-muted/60 outline-2 -outline-offset-2 outline-ring",
-                )}
-              >
-                <th scope="row" className="px-3 py-2 text-left font-semibold">
-                  <button
-                    type="button"
-                    {...{ [ROW_FOCUS_ATTRIBUTE]: "" }}
-                    className="rounded-sm underline-offset-4 hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
-                    onClick={() => onAnalyse(entry)}
-                  >
-                    {entry.symbol}
-                  </button>
-                </th>
-                <td className="px-3 py-2 text-right">
-                  <PercentText pct={entry.pct} />
-                </td>
-                <td className="px-3 py-2">
-                  <Sparkline
-                    line={sparklines?.get(entry.instrument_id)}
-                    live={entry}
-                    pct={entry.pct}
-                  />
-                </td>
-                <td className="hidden px-3 py-2 text-right 2xl:table-cell">
-                  <PriceText price={entry.price_3hour_ago} />
-                </td>
-                <td className="px-3 py-2 text-right">
-                  <PriceText price={entry.price} />
-                </td>
-                <td
-                  className="max-w-36 truncate px-3 py-2 text-muted-foreground"
-                  title={entry.exchange}
-                >
-                  {entry.exchange}
-                </td>
-                <td
-                  className="px-3 py-2 whitespace-nowrap text-muted-foreground"
-                  data-testid="data-age"
-                >
-                  <time dateTime={quotedAt}>{formatQuoteAge(t, quotedAt, now)}</time>
-                  {stale ? (
-                    <StaleMark
-                      label={t("table.stale")}
-                      hint={t("table.staleHint", { window: formatWindowShort(t, windowMinutes) })}
-                    />
-                  ) : null}
-                </td>
-                <td className="px-3 py-2">
-                  <Button
-                    type="button"
-                    size="sm"
-                    variant="secondary"
-                    aria-label={t("table.openAnalysis", { symbol: entry.symbol })}
-                    onClick={() => onAnalyse(entry)}
-                  >
-                    <LineChartIcon aria-hidden="true" />
-                    {t("table.analysis")}
-                  </Button>
-                </td>
-                <td className="px-3 py-2">
-                  <BuyLink entry={entry} />
-                </td>
-              </tr>
-            );
-          })}
+          {groups.map((group) => (
+            <Fragment key={group.lead.instrument_id}>
+              {row(group.lead, null, group)}
+              {expanded.has(group.asset) &&
+                group.others.map((other) => row(other, group.lead, group))}
+            </Fragment>
+          ))}
         </tbody>
       </table>
     </div>

@@ -12,6 +12,10 @@ describe("parseDashboardFilters", () => {
       sources: ["dex"],
       networks: ["bsc", "ethereum"],
       venues: ["PancakeSwap V3"],
+      showThin: false,
+      confirmedOnly: false,
+      groupByAsset: true,
+      order: "rank",
     });
   });
 
@@ -22,6 +26,10 @@ describe("parseDashboardFilters", () => {
       sources: [],
       networks: [],
       venues: [],
+      showThin: false,
+      confirmedOnly: false,
+      groupByAsset: true,
+      order: "rank",
     });
   });
 
@@ -35,5 +43,22 @@ describe("parseDashboardFilters", () => {
 
   it("lets the address's minimum win over the stored one, even 0", () => {
     expect(parseDashboardFilters(new URLSearchParams("min=0"), 10).minPercent).toBe(0);
+  });
+
+  it("reads issue 26's switches and the trust order; an unknown value is the default", () => {
+    const on = parseDashboardFilters(new URLSearchParams("thin=1&confirmed=1&group=0&sort=trust"));
+    expect(on).toMatchObject({
+      showThin: true,
+      confirmedOnly: true,
+      groupByAsset: false,
+      order: "trust",
+    });
+    const odd = parseDashboardFilters(new URLSearchParams("thin=yes&confirmed=2&group=no&sort=x"));
+    expect(odd).toMatchObject({
+      showThin: false,
+      confirmedOnly: false,
+      groupByAsset: true,
+      order: "rank",
+    });
   });
 });

@@ -2,6 +2,7 @@ import { useCallback, useMemo } from "react";
 import { create } from "zustand";
 import { useUrlState } from "@/hooks/use-url-state";
 import { readEnum, readList, readNumber } from "@/lib/url-state";
+import type { MoverOrder } from "../utils/trust";
 import {
   type Direction,
   MIN_PERCENT_MAX,
@@ -19,7 +20,9 @@ type FilterList = "sources" | "networks" | "venues";
 
 /**
  * The dashboard's filters in the address (decision 0045): `dir`, `min`, `source`, `network`,
- * `dex`. Defaults are left out; an invalid value reads as the default.
+ * `dex`; issue 26's `thin=1` (show thin moves), `confirmed=1` (confirmed only), `group=0`
+ * (one row per venue) and `sort=trust` (decision 0048). Defaults are left out; an invalid value
+ * reads as the default.
  */
 export const FILTER_PARAMS = {
   direction: "dir",
@@ -27,9 +30,23 @@ export const FILTER_PARAMS = {
   sources: "source",
   networks: "network",
   venues: "dex",
+  showThin: "thin",
+  confirmedOnly: "confirmed",
+  groupByAsset: "group",
+  order: "sort",
 } as const;
 
 const DIRECTIONS: readonly Direction[] = ["all", "gains", "losses"];
+const SWITCH = ["0", "1"] as const;
+const ORDERS: readonly MoverOrder[] = ["rank", "trust"];
+
+/** The trust switches (issue 26): thin moves hidden, all moves, grouped by asset. */
+export type TrustSwitch = "showThin" | "confirmedOnly" | "groupByAsset";
+const SWITCH_DEFAULTS: Record<TrustSwitch, boolean> = {
+  showThin: false,
+  confirmedOnly: false,
+  groupByAsset: true,
+};
 
 export type DashboardFilters = {
   direction: Direction;
@@ -37,7 +54,16 @@ export type DashboardFilters = {
   sources: string[];
   networks: string[];
   venues: string[];
+  showThin: boolean;
+  confirmedOnly: boolean;
+  groupByAsset: boolean;
+  order: MoverOrder;
 };
+
+function readSwitch(params: Pick<URLSearchParams, "get">, name: TrustSwitch): boolean {
+  const fallback = SWITCH_DEFAULTS[name];
+  return readEnum(params, FILTER_PARAMS[name], SWITCH, fallback ? "1" : "0") === "1";
+}
 
 /** The filters an address names; `storedMinPercent` when it names no valid minimum. */
 export function parseDashboardFilters(
@@ -55,10 +81,21 @@ export function parseDashboardFilters(
     sources: readList(params, FILTER_PARAMS.sources),
     networks: readList(params, FILTER_PARAMS.networks),
     venues: readList(params, FILTER_PARAMS.venues),
+    showThin: readSwitch(params, "showThin"),
+    confirmedOnly: readSwitch(params, "confirmedOnly"),
+    groupByAsset: readSwitch(params, "groupByAsset"),
+    order: readEnum(params, FILTER_PARAMS.order, ORDERS, "rank"),
   };
 }
 
-const URL_DEFAULTS = { [FILTER_PARAMS.direction]: "all", [FILTER_PARAMS.minPercent]: 0 };
+const URL_DEFAULTS = {
+  [FILTER_PARAMS.direction]: "all",
+  [FILTER_PARAMS.minPercent]: 0,
+  [FILTER_PARAMS.showThin]: "0",
+  [FILTER_PARAMS.confirmedOnly]: "0",
+  [FILTER_PARAMS.groupByAsset]: "1",
+  [FILTER_PARAMS.order]: "rank",
+};
 
 function readStoredMinPercent(): number {
   try {
@@ -96,6 +133,8 @@ function useDashboardFilters(): DashboardFilters {
 export const useDirection = () => useDashboardFilters().direction;
 export const useMinPercent = () => useDashboardFilters().minPercent;
 export const useSelection = (filter: FilterList) => useDashboardFilters()[filter];
+export const useTrustSwitch = (name: TrustSwitch) => useDashboardFilters()[name];
+export const useMoverOrder = () => useDashboardFilters().order;
 export const useThresholdOff = () => useSessionStore((state) => state.thresholdOff);
 
 /** Filter changes replace the history entry (decision 0045): Back does not undo keystrokes. */
@@ -119,6 +158,14 @@ export function useFilterActions() {
     (filter: FilterList, values: string[]) => setParams({ [FILTER_PARAMS[filter]]: values }),
     [setParams],
   );
+  const setSwitch = useCallback(
+    (name: TrustSwitch, on: boolean) => setParams({ [FILTER_PARAMS[name]]: on ? "1" : "0" }),
+    [setParams],
+  );
+  const setOrder = useCallback(
+    (order: MoverOrder) => setParams({ [FILTER_PARAMS.order]: order }),
+    [setParams],
+  );
   const setThresholdOff = useCallback(
     (thresholdOff: boolean) => useSessionStore.setState({ thresholdOff }),
     [],
@@ -134,7 +181,15 @@ export function useFilterActions() {
       }),
     [setParams],
   );
-  return { setDirection, setMinPercent, setSelection, setThresholdOff, clearSelections };
+  return {
+    setDirection,
+    setMinPercent,
+    setSelection,
+    setSwitch,
+    setOrder,
+    setThresholdOff,
+    clearSelections,
+  };
 }
 
 /** "Show all" back off (tests, logout); the address filters go with the address. */

@@ -27,3 +27,30 @@ export function formatSeconds(t: TFunction<"dashboard">, seconds: number): strin
     ? t("quoteAge.seconds", { value: seconds })
     : t("quoteAge.minutes", { value: seconds / 60 });
 }
+
+const compactUsd = new Map<string, Intl.NumberFormat>();
+
+/** A dollar amount in the reader's short form: "$1.2M", "1,2 Mio. $", "$950". */
+export function formatUsdCompact(value: number, locale: string): string {
+  let format = compactUsd.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, {
+      style: "currency",
+      currency: "USD",
+      notation: "compact",
+      minimumFractionDigits: 0,
+      maximumFractionDigits: 1,
+    });
+    compactUsd.set(locale, format);
+  }
+  return format.format(value);
+}
+
+/** A spread in percent with up to 2 decimals in the reader's format: "0.05 %", "0,05 %". */
+export function formatSpread(pct: number, locale: string): string {
+  return new Intl.NumberFormat(locale, {
+    style: "percent",
+    maximumFractionDigits: 2,
+    minimumFractionDigits: pct < 1 ? 2 : 0,
+  }).format(pct / 100);
+}

@@ -1,0 +1,43 @@
+import { useTranslation } from "react-i18next";
+import { type TrustEntry, trustOf } from "../utils/trust";
+import { HoverCard } from "./hover-card";
+
+/**
+ * Under the badge: "Confirmed on N venues" (the venues on hover, focus or tap, and in its
+ * description) and each flag's short reason, never hidden.
+ */
+export function TrustNotes({ entry }: { entry: TrustEntry }) {
+  const { t, i18n } = useTranslation("dashboard");
+  const trust = trustOf(entry);
+  const venues = new Intl.ListFormat(i18n.resolvedLanguage ?? "en", {
+    type: "conjunction",
+  }).format(trust.confirmed_on);
+  return (
+    <>
+      {trust.confirmed_on.length > 0 && (
+        <HoverCard
+          className="text-left text-xs text-success underline decoration-dotted underline-offset-2"
+          content={t("trust.confirmedList", { venues })}
+        >
+          {t("trust.confirmed", { count: trust.confirmed_on.length })}
+        </HoverCard>
+      )}
+      {trust.flags.length > 0 && (
+        <span
+          data-testid="flag-notes"
+          className="text-xs text-amber-700 dark:text-amber-400"
+          title={trust.flags.map((flag) => t(`trust.flags.${flag}.long`)).join(" ")}
+        >
+          <span className="sr-only">
+            {t("trust.flagsLabel", {
+              flags: trust.flags.map((flag) => t(`trust.flags.${flag}.long`)).join(" "),
+            })}
+          </span>
+          <span aria-hidden="true">
+            {trust.flags.map((flag) => t(`trust.flags.${flag}.short`)).join(" · ")}
+          </span>
+        </span>
+      )}
+    </>
+  );
+}

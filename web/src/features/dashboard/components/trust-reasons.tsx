@@ -1,0 +1,42 @@
+import { useTranslation } from "react-i18next";
+import { formatUsdCompact } from "../utils/format-market";
+import { type TrustEntry, type TrustReason, trustReasons } from "../utils/trust";
+
+/** One reason as a sentence in the reader's language. */
+export function useReasonText(): (reason: TrustReason) => string {
+  const { t, i18n } = useTranslation("dashboard");
+  const locale = i18n.resolvedLanguage ?? "en";
+  return (reason) => {
+    switch (reason.kind) {
+      case "flag":
+        return t(`trust.flags.${reason.flag}.long`);
+      case "thin":
+        return t("trust.thinHint");
+      case "confirmed":
+        return `${t("trust.confirmed", { count: reason.venues.length })}. ${t(
+          "trust.confirmedList",
+          {
+            venues: new Intl.ListFormat(locale, { type: "conjunction" }).format(reason.venues),
+          },
+        )}`;
+      case "unconfirmed":
+        return t("trust.unconfirmed");
+      case "liquidity":
+        return t("trust.liquidityReason", { value: formatUsdCompact(reason.usd, locale) });
+      case "volume":
+        return t("trust.volumeReason", { value: formatUsdCompact(reason.usd, locale) });
+    }
+  };
+}
+
+/** Every reason behind a row's trust score, as sentences (the badge's card, the analysis). */
+export function TrustReasons({ entry }: { entry: TrustEntry }) {
+  const text = useReasonText();
+  return (
+    <ul className="flex list-disc flex-col gap-1 pl-4">
+      {trustReasons(entry).map((reason) => (
+        <li key={reason.kind === "flag" ? reason.flag : reason.kind}>{text(reason)}</li>
+      ))}
+    </ul>
+  );
+}
