@@ -162,19 +162,36 @@ describe("plan changes", () => {
     expect(pendingPlanChange("sub_sched_1", "pro", 200, prices)).toBeNull();
     expect(pendingPlanChange(null, "pro", 200, prices)).toBeNull();
     expect(
-      pendingPlanChange(schedule("active", [phase(100, 200, "price_pro"), phase(200, 300, "price_pro")]), "pro", 200, prices),
+      pendingPlanChange(
+        schedule("active", [phase(100, 200, "price_pro"), phase(200, 300, "price_pro")]),
+        "pro",
+        200,
+        prices,
+      ),
     ).toBeNull();
     expect(
-      pendingPlanChange(schedule("active", [phase(100, 200, "price_pro"), phase(200, 300, "price_x")]), "pro", 200, prices),
+      pendingPlanChange(
+        schedule("active", [phase(100, 200, "price_pro"), phase(200, 300, "price_x")]),
+        "pro",
+        200,
+        prices,
+      ),
     ).toBeNull();
     // Only the current phase left (the change already happened at renewal).
-    expect(pendingPlanChange(schedule("active", [phase(100, 200, "price_basic")]), "basic", 200, prices)).toBeNull();
+    expect(
+      pendingPlanChange(schedule("active", [phase(100, 200, "price_basic")]), "basic", 200, prices),
+    ).toBeNull();
   });
 
   it("finds the subscription of schedule events, also once released", () => {
-    expect(subscriptionIdOf("subscription_schedule.updated", { subscription: "sub_1" })).toBe("sub_1");
+    expect(subscriptionIdOf("subscription_schedule.updated", { subscription: "sub_1" })).toBe(
+      "sub_1",
+    );
     expect(
-      subscriptionIdOf("subscription_schedule.released", { subscription: null, released_subscription: "sub_2" }),
+      subscriptionIdOf("subscription_schedule.released", {
+        subscription: null,
+        released_subscription: "sub_2",
+      }),
     ).toBe("sub_2");
     expect(isSubscriptionEventType("subscription_schedule.released")).toBe(true);
   });

@@ -193,7 +193,9 @@ export function pendingPlanChange(
   if (schedule.status !== "active" && schedule.status !== "not_started") return null;
   const phases = Array.isArray(schedule.phases) ? schedule.phases.filter(isRecord) : [];
   const next = phases
-    .filter((p) => typeof p.start_date === "number" && (periodEnd === null || p.start_date >= periodEnd))
+    .filter((p) =>
+      typeof p.start_date === "number" && (periodEnd === null || p.start_date >= periodEnd)
+    )
     .sort((a, b) => (a.start_date as number) - (b.start_date as number))[0];
   if (!next) return null;
   const items = Array.isArray(next.items) ? next.items.filter(isRecord) : [];
