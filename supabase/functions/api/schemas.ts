@@ -363,7 +363,7 @@ export const insights = z.object({
   }),
   drawdown: z.object({
     pct: z.number().describe(
-      "Deepest fall below an earlier high over 24 h, % (0 when it only rose)",
+      "Deepest fall below an earlier high over 24 h, % (negative; 0 when it only rose)",
     ),
     peakAt: ts.nullable(),
     troughAt: ts.nullable(),
