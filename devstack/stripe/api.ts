@@ -47,6 +47,18 @@ const routes: Array<[method: string, pattern: RegExp, handler: Handler]> = [
     /^\/v1\/subscriptions\/([^/]+)$/,
     ({ stripe, requestId }, id) => stripe.cancelNow(id, requestId).sub,
   ],
+  ["POST", /^\/v1\/subscription_schedules$/, createSchedule],
+  [
+    "GET",
+    /^\/v1\/subscription_schedules\/([^/]+)$/,
+    ({ stripe, params }, id) => expand(stripe, stripe.schedule(id), params),
+  ],
+  ["POST", /^\/v1\/subscription_schedules\/([^/]+)$/, updateSchedule],
+  [
+    "POST",
+    /^\/v1\/subscription_schedules\/([^/]+)\/release$/,
+    ({ stripe, requestId }, id) => stripe.releaseSchedule(id, requestId),
+  ],
   ["POST", /^\/v1\/billing_portal\/sessions$/, createPortalSession],
   ["GET", /^\/v1\/prices\/([^/]+)$/, ({ stripe }, id) => price(stripe, id)],
   [
@@ -337,11 +349,141 @@ function listSubscriptions({ stripe, params }: Ctx) {
   return expandList(stripe, apiList("/v1/subscriptions", items, limitParam(params)), params);
 }
 
+const PRORATION_BEHAVIORS = ["create_prorations", "always_invoice", "none"] as const;
+type ProrationBehavior = (typeof PRORATION_BEHAVIORS)[number];
+const PAYMENT_BEHAVIORS = [
+  "allow_incomplete",
+  "default_incomplete",
+  "error_if_incomplete",
+  "pending_if_incomplete",
+];
+
+function prorationParam(params: FormObject, name: string): ProrationBehavior | undefined {
+  const v = str(params[name]);
+  if (v === undefined) return undefined;
+  if (!(PRORATION_BEHAVIORS as readonly string[]).includes(v))
+    throw invalidParam(
+      name,
+      `Invalid ${name}: must be one of create_prorations, always_invoice, or none`,
+    );
+  return v as ProrationBehavior;
+}
+
+function quantityParam(value: FormValue | undefined, name: string): number | undefined {
+  const v = str(value);
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw invalidParam(name, "Invalid positive integer");
+  return n;
+}
+
+function timestampParam(value: FormValue | undefined, name: string): number | undefined {
+  const v = str(value);
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw invalidParam(name, "Invalid timestamp");
+  return n;
+}
+
 function updateSubscription({ stripe, params, requestId }: Ctx, id: string) {
   const metadata = params.metadata === undefined ? undefined : metadataOf(params.metadata);
-  return stripe.updateSubscription(
+  const rawItems = params.items === undefined ? undefined : list(params.items);
+  if (params.items !== undefined && !rawItems) throw invalidParam("items", "Invalid array");
+  const items = rawItems?.map((raw, i) => {
+    const item = obj(raw) ?? {};
+    return {
+      id: nullable(item.id) ?? undefined,
+      price: nullable(item.price) ?? undefined,
+      quantity: quantityParam(item.quantity, `items[${i}][quantity]`),
+    };
+  });
+  const payment = str(params.payment_behavior);
+  if (payment !== undefined && !PAYMENT_BEHAVIORS.includes(payment))
+    throw invalidParam("payment_behavior", `Invalid payment_behavior: ${payment}`);
+  const sub = stripe.updateSubscription(
     id,
-    { cancelAtPeriodEnd: boolParam(params, "cancel_at_period_end"), metadata },
+    {
+      cancelAtPeriodEnd: boolParam(params, "cancel_at_period_end"),
+      metadata,
+      items,
+      prorationBehavior: prorationParam(params, "proration_behavior"),
+    },
+    requestId,
+  );
+  return expand(stripe, sub, params);
+}
+
+function createSchedule({ stripe, params, requestId }: Ctx) {
+  const from = str(params.from_subscription);
+  if (!from)
+    throw new StripeApiError(
+      400,
+      "The local Stripe stand-in creates schedules only from an existing subscription: pass from_subscription.",
+      "invalid_request_error",
+      "parameter_missing",
+      "from_subscription",
+    );
+  return stripe.createScheduleFrom(from, requestId);
+}
+
+function updateSchedule({ stripe, params, requestId }: Ctx, id: string) {
+  const end = str(params.end_behavior);
+  if (end !== undefined && end !== "release" && end !== "cancel")
+    throw invalidParam("end_behavior", `Invalid end_behavior: ${end}`);
+  const rawPhases = params.phases === undefined ? undefined : list(params.phases);
+  if (params.phases !== undefined && !rawPhases) throw invalidParam("phases", "Invalid array");
+  const phases = rawPhases?.map((raw, i) => {
+    const phase = obj(raw) ?? {};
+    const items = list(phase.items);
+    if (!items || items.length === 0) throw missingParam(`phases[${i}][items]`);
+    if (items.length > 1)
+      throw invalidParam(
+        `phases[${i}][items]`,
+        "The local Stripe stand-in supports one item per phase.",
+      );
+    const item = obj(items[0]) ?? {};
+    const price = str(item.price);
+    if (!price) throw missingParam(`phases[${i}][items][0][price]`);
+    const duration = obj(phase.duration);
+    let months: number | undefined;
+    if (duration) {
+      if (str(duration.interval) !== "month")
+        throw invalidParam(
+          `phases[${i}][duration][interval]`,
+          "The local Stripe stand-in supports durations in months only.",
+        );
+      months =
+        quantityParam(duration.interval_count, `phases[${i}][duration][interval_count]`) ?? 1;
+    }
+    const iterations = quantityParam(phase.iterations, `phases[${i}][iterations]`);
+    const endDate = timestampParam(phase.end_date, `phases[${i}][end_date]`);
+    if (endDate !== undefined && (duration || iterations !== undefined))
+      throw invalidParam(
+        `phases[${i}][end_date]`,
+        "You may only specify one of end_date, duration and iterations.",
+      );
+    const startRaw = str(phase.start_date);
+    return {
+      price,
+      quantity: quantityParam(item.quantity, `phases[${i}][items][0][quantity]`) ?? 1,
+      startDate:
+        startRaw === "now"
+          ? undefined
+          : timestampParam(phase.start_date, `phases[${i}][start_date]`),
+      endDate,
+      months: months ?? iterations,
+      prorationBehavior: prorationParam(phase, "proration_behavior"),
+      metadata:
+        phase.metadata === undefined ? undefined : stripMetadata(metadataOf(phase.metadata)),
+    };
+  });
+  return stripe.updateSchedule(
+    id,
+    {
+      endBehavior: end as "release" | "cancel" | undefined,
+      metadata: params.metadata === undefined ? undefined : metadataOf(params.metadata),
+      phases,
+    },
     requestId,
   );
 }
@@ -454,6 +596,7 @@ function expandPath(stripe: StripeCore, target: Record<string, unknown>, path: s
 function lookup(stripe: StripeCore, id: string): object | undefined {
   const s = stripe.state;
   if (id.startsWith("cus_")) return s.customers[id];
+  if (id.startsWith("sub_sched_")) return s.schedules[id];
   if (id.startsWith("sub_")) return s.subscriptions[id];
   if (id.startsWith("in_")) return s.invoices[id];
   if (id.startsWith("cs_")) return s.checkoutSessions[id]?.session;

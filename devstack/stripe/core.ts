@@ -12,11 +12,15 @@ import {
   type CheckoutSession,
   type Customer,
   type Invoice,
+  type InvoiceLine,
   type Metadata,
+  type PendingProration,
   type Price,
   type SessionRecord,
   type StripeEvent,
+  type SchedulePhase,
   type Subscription,
+  type SubscriptionSchedule,
 } from "./objects.ts";
 import { StripeApiError, missing } from "./errors.ts";
 import { StripeStore } from "./store.ts";
@@ -327,19 +331,98 @@ export class StripeCore {
     ]);
   }
 
-  /** POST /v1/subscriptions/:id — cancel_at_period_end and metadata. */
+  /**
+   * POST /v1/subscriptions/:id — cancel_at_period_end, metadata, and the price of its item
+   * (`items[0][id]` + `items[0][price]`) with `proration_behavior`: `create_prorations` (Stripe's
+   * default: the credit for the unused time and the charge for the rest of the period wait for
+   * the next invoice), `always_invoice` (invoiced and paid at once) or `none`.
+   */
   updateSubscription(
     id: string,
-    change: { cancelAtPeriodEnd?: boolean; metadata?: Record<string, string> },
+    change: {
+      cancelAtPeriodEnd?: boolean;
+      metadata?: Record<string, string>;
+      items?: Array<{ id?: string; price?: string; quantity?: number }>;
+      prorationBehavior?: "create_prorations" | "always_invoice" | "none";
+    },
     requestId: string | null,
   ): Subscription {
     const sub = this.subscription(id);
     const previous: Record<string, unknown> = {};
-    if (sub.status === "canceled" && change.cancelAtPeriodEnd !== undefined)
+    if (
+      sub.status === "canceled" &&
+      (change.cancelAtPeriodEnd !== undefined || change.items !== undefined)
+    )
       throw new StripeApiError(
         400,
         "A canceled subscription can only update its cancellation_details and metadata.",
       );
+    if (sub.schedule && (change.cancelAtPeriodEnd !== undefined || change.items !== undefined))
+      throw new StripeApiError(
+        400,
+        `The subscription is managed by the subscription schedule \`${sub.schedule}\`, and updating it directly is not allowed in the local Stripe stand-in. Release the schedule first.`,
+      );
+    // Validate everything before changing anything: a refused request changes nothing.
+    let newPrice: Price | null = null;
+    let newQuantity: number | null = null;
+    if (change.items !== undefined) {
+      if (change.items.length !== 1)
+        throw new StripeApiError(
+          400,
+          "The local Stripe stand-in supports one item per subscription: pass items[0][id] and items[0][price].",
+          "invalid_request_error",
+          "parameter_invalid",
+          "items",
+        );
+      const wanted = change.items[0]!;
+      const item = sub.items.data[0]!;
+      if (!wanted.id)
+        throw new StripeApiError(
+          400,
+          "The local Stripe stand-in does not add items: pass items[0][id] to change the existing item.",
+          "invalid_request_error",
+          "parameter_missing",
+          "items[0][id]",
+        );
+      if (wanted.id !== item.id)
+        throw new StripeApiError(
+          400,
+          `Invalid subscription_item id: ${wanted.id}`,
+          "invalid_request_error",
+          "resource_missing",
+          "items[0][id]",
+        );
+      if (wanted.price !== undefined) {
+        const p = this.prices.get(wanted.price);
+        if (!p) throw missing("price", wanted.price, "items[0][price]", 400);
+        if (p.id !== item.price.id) newPrice = p;
+      }
+      if (wanted.quantity !== undefined && wanted.quantity !== item.quantity)
+        newQuantity = wanted.quantity;
+    }
+    const invoices: Invoice[] = [];
+    if (newPrice || newQuantity !== null) {
+      const item = sub.items.data[0]!;
+      previous.items = structuredClone(sub.items);
+      const before = { price: item.price, quantity: item.quantity };
+      item.price = newPrice ?? item.price;
+      item.quantity = newQuantity ?? item.quantity;
+      const behavior = change.prorationBehavior ?? "create_prorations";
+      if (behavior !== "none") {
+        const lines = this.prorations(sub, before, { price: item.price, quantity: item.quantity });
+        const pending = (this.state.pendingProrations[sub.id] ??= []);
+        pending.push(...lines);
+        if (behavior === "always_invoice") {
+          const invoice = this.invoiceFor(sub, newId("in_"), "paid", "subscription_update", {
+            regular: false,
+          });
+          previous.latest_invoice = sub.latest_invoice;
+          sub.latest_invoice = invoice.id;
+          this.state.invoices[invoice.id] = invoice;
+          invoices.push(invoice);
+        }
+      }
+    }
     if (
       change.cancelAtPeriodEnd !== undefined &&
       change.cancelAtPeriodEnd !== sub.cancel_at_period_end
@@ -367,18 +450,352 @@ export class StripeCore {
       }
     }
     if (Object.keys(previous).length === 0) return sub;
-    void this.emit([buildEvent("customer.subscription.updated", sub, { previous, requestId })]);
+    void this.emit([
+      buildEvent("customer.subscription.updated", sub, { previous, requestId }),
+      ...invoices.map((i) => buildEvent("invoice.paid", i, { requestId })),
+    ]);
     return sub;
   }
 
+  /** The credit for the unused time of the old item and the charge for the rest on the new one. */
+  private prorations(
+    sub: Subscription,
+    before: { price: Price; quantity: number },
+    after: { price: Price; quantity: number },
+  ): PendingProration[] {
+    const t = Math.min(Math.max(now(), sub.current_period_start), sub.current_period_end);
+    const length = sub.current_period_end - sub.current_period_start;
+    const share = length > 0 ? (sub.current_period_end - t) / length : 0;
+    const period = { start: t, end: sub.current_period_end };
+    const day = new Date(t * 1000).toLocaleDateString("en-GB", {
+      day: "numeric",
+      month: "short",
+      year: "numeric",
+    });
+    return [
+      {
+        description: `Unused time on ${before.quantity} × ${before.price.nickname} after ${day}`,
+        amount: -Math.round(before.price.unit_amount * before.quantity * share),
+        price: before.price.id,
+        period,
+      },
+      {
+        description: `Remaining time on ${after.quantity} × ${after.price.nickname} after ${day}`,
+        amount: Math.round(after.price.unit_amount * after.quantity * share),
+        price: after.price.id,
+        period,
+      },
+    ];
+  }
+
+  // ---- subscription schedules (a plan change at the end of the period) ----------------------
+
+  schedule(id: string): SubscriptionSchedule {
+    const s = this.state.schedules[id];
+    if (!s) throw missing("subscription_schedule", id);
+    return s;
+  }
+
+  /** POST /v1/subscription_schedules with `from_subscription`: one phase, the current period. */
+  createScheduleFrom(subId: string, requestId: string | null): SubscriptionSchedule {
+    const sub = this.subscription(subId);
+    if (sub.status === "canceled")
+      throw new StripeApiError(400, `The subscription ${subId} has been canceled.`);
+    if (sub.schedule)
+      throw new StripeApiError(
+        400,
+        `You cannot migrate a subscription that is already attached to a schedule: \`${sub.schedule}\`.`,
+        "invalid_request_error",
+        "parameter_invalid",
+        "from_subscription",
+      );
+    if (sub.cancel_at_period_end)
+      throw new StripeApiError(
+        400,
+        "You cannot migrate a subscription that is scheduled to cancel to a subscription schedule.",
+        "invalid_request_error",
+        "parameter_invalid",
+        "from_subscription",
+      );
+    const item = sub.items.data[0]!;
+    const schedule: SubscriptionSchedule = {
+      id: newId("sub_sched_"),
+      object: "subscription_schedule",
+      canceled_at: null,
+      completed_at: null,
+      created: now(),
+      current_phase: { start_date: sub.current_period_start, end_date: sub.current_period_end },
+      customer: sub.customer,
+      end_behavior: "release",
+      livemode: false,
+      metadata: {},
+      phases: [
+        phaseOf(
+          sub.current_period_start,
+          sub.current_period_end,
+          item.price.id,
+          item.quantity,
+          {},
+          "create_prorations",
+        ),
+      ],
+      released_at: null,
+      released_subscription: null,
+      status: "active",
+      subscription: sub.id,
+      test_clock: null,
+    };
+    this.state.schedules[schedule.id] = schedule;
+    sub.schedule = schedule.id;
+    void this.emit([
+      buildEvent("subscription_schedule.created", schedule, { requestId }),
+      buildEvent("customer.subscription.updated", sub, {
+        previous: { schedule: null },
+        requestId,
+      }),
+    ]);
+    return schedule;
+  }
+
+  /**
+   * POST /v1/subscription_schedules/:id — `end_behavior` and the phases. The current phase keeps
+   * its start; each later phase starts where the one before ends.
+   */
+  updateSchedule(
+    id: string,
+    change: {
+      endBehavior?: "release" | "cancel";
+      metadata?: Metadata;
+      phases?: Array<{
+        price: string;
+        quantity: number;
+        startDate?: number;
+        endDate?: number;
+        months?: number;
+        prorationBehavior?: SchedulePhase["proration_behavior"];
+        metadata?: Metadata;
+      }>;
+    },
+    requestId: string | null,
+  ): SubscriptionSchedule {
+    const schedule = this.schedule(id);
+    if (schedule.status !== "active" && schedule.status !== "not_started")
+      throw new StripeApiError(
+        400,
+        `You cannot update a subscription schedule that is currently in the \`${schedule.status}\` status. It must be in one of the following statuses: \`not_started\`, \`active\`.`,
+      );
+    const previous: Record<string, unknown> = {};
+    let phases: SchedulePhase[] | null = null;
+    if (change.phases) {
+      if (change.phases.length === 0)
+        throw new StripeApiError(
+          400,
+          "A schedule needs at least one phase.",
+          "invalid_request_error",
+          "parameter_invalid",
+          "phases",
+        );
+      const currentStart = schedule.current_phase?.start_date ?? schedule.phases[0]!.start_date;
+      let start = change.phases[0]!.startDate ?? currentStart;
+      if (schedule.status === "active" && start !== currentStart)
+        throw new StripeApiError(
+          400,
+          "You can not modify the start date of the current phase.",
+          "invalid_request_error",
+          "parameter_invalid",
+          "phases[0][start_date]",
+        );
+      phases = change.phases.map((p, i) => {
+        if (!this.prices.has(p.price))
+          throw missing("price", p.price, `phases[${i}][items][0][price]`, 400);
+        if (i > 0 && p.startDate !== undefined && p.startDate !== start)
+          throw new StripeApiError(
+            400,
+            `The start_date of phase ${i} must equal the end_date of the phase before it.`,
+            "invalid_request_error",
+            "parameter_invalid",
+            `phases[${i}][start_date]`,
+          );
+        let end = p.endDate;
+        if (end === undefined) {
+          end = start;
+          for (let m = 0; m < (p.months ?? 1); m++) end = addMonth(end);
+        }
+        if (end <= start)
+          throw new StripeApiError(
+            400,
+            `The end_date of phase ${i} must be after its start_date.`,
+            "invalid_request_error",
+            "parameter_invalid",
+            `phases[${i}][end_date]`,
+          );
+        const phase = phaseOf(
+          start,
+          end,
+          p.price,
+          p.quantity,
+          p.metadata ?? {},
+          p.prorationBehavior ?? "create_prorations",
+        );
+        start = end;
+        return phase;
+      });
+    }
+    if (phases) {
+      previous.phases = schedule.phases;
+      schedule.phases = phases;
+      schedule.current_phase =
+        schedule.status === "active"
+          ? { start_date: phases[0]!.start_date, end_date: phases[0]!.end_date }
+          : null;
+    }
+    if (change.endBehavior && change.endBehavior !== schedule.end_behavior) {
+      previous.end_behavior = schedule.end_behavior;
+      schedule.end_behavior = change.endBehavior;
+    }
+    if (change.metadata) {
+      previous.metadata = schedule.metadata;
+      schedule.metadata = { ...schedule.metadata, ...change.metadata };
+    }
+    if (Object.keys(previous).length > 0)
+      void this.emit([
+        buildEvent("subscription_schedule.updated", schedule, { previous, requestId }),
+      ]);
+    return schedule;
+  }
+
+  /** POST /v1/subscription_schedules/:id/release — the subscription goes on as it is, unscheduled. */
+  releaseSchedule(id: string, requestId: string | null): SubscriptionSchedule {
+    const schedule = this.schedule(id);
+    if (schedule.status !== "active" && schedule.status !== "not_started")
+      throw new StripeApiError(
+        400,
+        `You cannot release a subscription schedule that is currently in the \`${schedule.status}\` status.`,
+      );
+    const events = this.detachSchedule(schedule, requestId);
+    void this.emit(events);
+    return schedule;
+  }
+
+  private detachSchedule(schedule: SubscriptionSchedule, requestId: string | null): StripeEvent[] {
+    const subId = schedule.subscription;
+    Object.assign(schedule, {
+      status: "released",
+      released_at: now(),
+      released_subscription: subId,
+      subscription: null,
+      current_phase: null,
+    } satisfies Partial<SubscriptionSchedule>);
+    const events = [buildEvent("subscription_schedule.released", schedule, { requestId })];
+    const sub = subId ? this.state.subscriptions[subId] : undefined;
+    if (sub && sub.schedule === schedule.id) {
+      sub.schedule = null;
+      events.push(
+        buildEvent("customer.subscription.updated", sub, {
+          previous: { schedule: schedule.id },
+          requestId,
+        }),
+      );
+    }
+    return events;
+  }
+
+  /**
+   * The portal's "Simulate renewal": the current period ends now. The next period starts; a
+   * schedule's phase starting then applies its price (a downgrade takes effect), a schedule whose
+   * last phase ended releases the subscription; the renewal invoice (with any prorations waiting)
+   * is paid. A subscription set to cancel at the period's end is canceled instead.
+   */
+  renew(id: string): Promise<Delivery[]> {
+    const sub = this.subscription(id);
+    if (sub.status === "canceled")
+      throw new StripeApiError(400, `The subscription ${id} has been canceled.`);
+    if (sub.cancel_at_period_end) return this.cancelNow(id).sent;
+    const item = sub.items.data[0]!;
+    const start = sub.current_period_end;
+    const end = addMonth(start);
+    const previous: Record<string, unknown> = {
+      current_period_start: sub.current_period_start,
+      current_period_end: sub.current_period_end,
+      latest_invoice: sub.latest_invoice,
+      items: structuredClone(sub.items),
+    };
+    const events: StripeEvent[] = [];
+    const schedule = sub.schedule ? this.state.schedules[sub.schedule] : undefined;
+    if (schedule && schedule.status === "active") {
+      const phase = schedule.phases.find((p) => p.start_date <= start && start < p.end_date);
+      if (phase) {
+        const price = this.prices.get(phase.items[0]!.price)!;
+        item.price = price;
+        item.quantity = phase.items[0]!.quantity;
+        schedule.current_phase = { start_date: phase.start_date, end_date: phase.end_date };
+        if (Object.keys(phase.metadata).length > 0) {
+          previous.metadata = sub.metadata;
+          sub.metadata = { ...sub.metadata, ...phase.metadata };
+        }
+      } else if (schedule.end_behavior === "release") {
+        events.push(...this.detachSchedule(schedule, null));
+      }
+    }
+    sub.current_period_start = item.current_period_start = start;
+    sub.current_period_end = item.current_period_end = end;
+    const invoice = this.invoiceFor(sub, newId("in_"), "paid", "subscription_cycle");
+    this.state.invoices[invoice.id] = invoice;
+    sub.latest_invoice = invoice.id;
+    if (sub.status === "past_due") {
+      previous.status = sub.status;
+      sub.status = "active";
+    }
+    return this.emit([
+      ...events,
+      buildEvent("customer.subscription.updated", sub, { previous }),
+      buildEvent("invoice.paid", invoice),
+    ]);
+  }
+
+  /**
+   * An invoice of the subscription: the item for the current period (unless `regular` is false:
+   * a proration-only invoice) plus the prorations waiting for it, which it takes.
+   */
   private invoiceFor(
     sub: Subscription,
     id: string,
     status: "paid" | "open",
     reason: Invoice["billing_reason"],
+    opts: { regular?: boolean } = {},
   ): Invoice {
     const item = sub.items.data[0]!;
-    const amount = item.price.unit_amount * item.quantity;
+    const regularAmount = opts.regular === false ? 0 : item.price.unit_amount * item.quantity;
+    const prorations = this.state.pendingProrations[sub.id] ?? [];
+    delete this.state.pendingProrations[sub.id];
+    const prorationLines: InvoiceLine[] = prorations.map((p) => ({
+      id: newId("il_"),
+      object: "line_item",
+      amount: p.amount,
+      currency: "eur",
+      description: p.description,
+      metadata: {},
+      parent: {
+        type: "subscription_item_details",
+        subscription_item_details: {
+          invoice_item: newId("ii_"),
+          proration: true,
+          subscription: sub.id,
+          subscription_item: item.id,
+        },
+      },
+      period: p.period,
+      pricing: {
+        type: "price_details",
+        price_details: { price: p.price, product: this.prices.get(p.price)?.product ?? "" },
+      },
+      quantity: 1,
+    }));
+    // A credit larger than the charge goes to the customer's balance, not below zero.
+    const total = regularAmount + prorations.reduce((a, p) => a + p.amount, 0);
+    const amount = Math.max(0, total);
+    const customerRecord = this.state.customers[sub.customer];
+    if (total < 0 && customerRecord) customerRecord.balance += total;
     const t = now();
     const paid = status === "paid";
     const customer = this.state.customers[sub.customer];
@@ -400,32 +817,37 @@ export class StripeCore {
       lines: {
         object: "list",
         data: [
-          {
-            id: newId("il_"),
-            object: "line_item",
-            amount,
-            currency: "eur",
-            description: `${item.quantity} × ${item.price.nickname} (at ${formatAmount(item.price.unit_amount)} / month)`,
-            metadata: {},
-            parent: {
-              type: "subscription_item_details",
-              subscription_item_details: {
-                invoice_item: null,
-                proration: false,
-                subscription: sub.id,
-                subscription_item: item.id,
-              },
-            },
-            period: { start: item.current_period_start, end: item.current_period_end },
-            pricing: {
-              type: "price_details",
-              price_details: { price: item.price.id, product: item.price.product },
-            },
-            quantity: item.quantity,
-          },
+          ...(opts.regular === false
+            ? []
+            : ([
+                {
+                  id: newId("il_"),
+                  object: "line_item",
+                  amount: regularAmount,
+                  currency: "eur",
+                  description: `${item.quantity} × ${item.price.nickname} (at ${formatAmount(item.price.unit_amount)} / month)`,
+                  metadata: {},
+                  parent: {
+                    type: "subscription_item_details",
+                    subscription_item_details: {
+                      invoice_item: null,
+                      proration: false,
+                      subscription: sub.id,
+                      subscription_item: item.id,
+                    },
+                  },
+                  period: { start: item.current_period_start, end: item.current_period_end },
+                  pricing: {
+                    type: "price_details",
+                    price_details: { price: item.price.id, product: item.price.product },
+                  },
+                  quantity: item.quantity,
+                },
+              ] satisfies InvoiceLine[])),
+          ...prorationLines,
         ],
         has_more: false,
-        total_count: 1,
+        total_count: prorationLines.length + (opts.regular === false ? 0 : 1),
         url: `/v1/invoices/${id}/lines`,
       },
       livemode: false,
@@ -446,8 +868,31 @@ export class StripeCore {
         paid_at: paid ? t : null,
         voided_at: null,
       },
-      subtotal: amount,
-      total: amount,
+      subtotal: total,
+      total,
     };
   }
+}
+
+function phaseOf(
+  start: number,
+  end: number,
+  price: string,
+  quantity: number,
+  metadata: Metadata,
+  prorationBehavior: SchedulePhase["proration_behavior"],
+): SchedulePhase {
+  return {
+    add_invoice_items: [],
+    currency: "eur",
+    default_tax_rates: [],
+    description: null,
+    discounts: [],
+    end_date: end,
+    items: [{ discounts: [], metadata: {}, plan: price, price, quantity, tax_rates: [] }],
+    metadata,
+    proration_behavior: prorationBehavior,
+    start_date: start,
+    trial_end: null,
+  };
 }

@@ -124,7 +124,8 @@ export interface Subscription {
   livemode: false;
   metadata: Metadata;
   pending_update: null;
-  schedule: null;
+  /** The subscription schedule attached to it (a plan change waiting for the period's end). */
+  schedule: string | null;
   start_date: number;
   status: SubscriptionStatus;
   test_clock: null;
@@ -142,8 +143,8 @@ export interface InvoiceLine {
   parent: {
     type: "subscription_item_details";
     subscription_item_details: {
-      invoice_item: null;
-      proration: false;
+      invoice_item: string | null;
+      proration: boolean;
       subscription: string;
       subscription_item: string;
     };
@@ -161,7 +162,7 @@ export interface Invoice {
   amount_remaining: number;
   attempt_count: number;
   attempted: boolean;
-  billing_reason: "subscription_create" | "subscription_cycle";
+  billing_reason: "subscription_create" | "subscription_cycle" | "subscription_update";
   collection_method: "charge_automatically";
   created: number;
   currency: "eur";
@@ -189,6 +190,55 @@ export interface Invoice {
   };
   subtotal: number;
   total: number;
+}
+
+export interface SchedulePhase {
+  add_invoice_items: [];
+  currency: "eur";
+  default_tax_rates: [];
+  description: string | null;
+  discounts: [];
+  end_date: number;
+  items: Array<{
+    discounts: [];
+    metadata: Metadata;
+    plan: string;
+    price: string;
+    quantity: number;
+    tax_rates: [];
+  }>;
+  metadata: Metadata;
+  proration_behavior: "always_invoice" | "create_prorations" | "none";
+  start_date: number;
+  trial_end: null;
+}
+
+/** A subscription schedule (`sub_sched_…`): phases applied to the subscription at their start. */
+export interface SubscriptionSchedule {
+  id: string;
+  object: "subscription_schedule";
+  canceled_at: number | null;
+  completed_at: number | null;
+  created: number;
+  current_phase: { end_date: number; start_date: number } | null;
+  customer: string;
+  end_behavior: "release" | "cancel";
+  livemode: false;
+  metadata: Metadata;
+  phases: SchedulePhase[];
+  released_at: number | null;
+  released_subscription: string | null;
+  status: "not_started" | "active" | "completed" | "released" | "canceled";
+  subscription: string | null;
+  test_clock: null;
+}
+
+/** A proration waiting for the subscription's next invoice (`proration_behavior: create_prorations`). */
+export interface PendingProration {
+  description: string;
+  amount: number;
+  price: string;
+  period: { start: number; end: number };
 }
 
 export interface CheckoutSession {

@@ -186,20 +186,23 @@ const STATUS_TEXT: Partial<Record<Subscription["status"], string>> = {
 const NOTICES: Record<string, string> = {
   canceled: "The subscription was canceled.",
   failed: "A failed payment was simulated; the subscription is past due.",
+  renewed: "A renewal was simulated: the next period started and its invoice was paid.",
 };
 
 async function portal(stripe: StripeCore, id: string, action: string | undefined, req: Request) {
   const session = stripe.state.portalSessions[id];
   if (!session) return notFound(`No such billing portal session: '${id}'`);
   const customer = stripe.customer(session.customer);
-  if (action === "cancel" || action === "fail") {
+  if (action === "cancel" || action === "fail" || action === "renew") {
     const form = await req.formData().catch(() => new FormData());
     const subId = String(form.get("subscription") ?? "");
     const sub = stripe.state.subscriptions[subId];
     if (!sub || sub.customer !== customer.id) return notFound(`No such subscription: '${subId}'`);
     if (action === "cancel") await stripe.cancelNow(subId).sent;
+    else if (action === "renew") await stripe.renew(subId);
     else await stripe.failPayment(subId);
-    return seeOther(`/stripe/portal/${id}?done=${action === "cancel" ? "canceled" : "failed"}`);
+    const done = { cancel: "canceled", fail: "failed", renew: "renewed" }[action];
+    return seeOther(`/stripe/portal/${id}?done=${done}`);
   }
   if (action) return notFound("There is no such portal action.");
 
@@ -210,6 +213,12 @@ async function portal(stripe: StripeCore, id: string, action: string | undefined
   const shown = current.length > 0 ? current : subs.slice(0, 1);
   const cards = shown.map((sub) => {
     const item = sub.items.data[0]!;
+    const schedule = sub.schedule ? stripe.state.schedules[sub.schedule] : undefined;
+    const next = schedule?.phases.find((p) => p.start_date >= item.current_period_end);
+    const change =
+      next && next.items[0]?.price !== item.price.id
+        ? `<dt>Then</dt><dd>${esc(planName(next.items[0]!.price, stripe))} from ${esc(dateOf(next.start_date))}</dd>`
+        : "";
     const when =
       sub.status === "canceled"
         ? `<dt>Ended on</dt><dd>${esc(dateOf(sub.ended_at ?? sub.canceled_at ?? now()))}</dd>`
@@ -222,6 +231,7 @@ async function portal(stripe: StripeCore, id: string, action: string | undefined
         : `<div class="actions">
 <form method="post" action="/stripe/portal/${esc(id)}/cancel"><input type="hidden" name="subscription" value="${esc(sub.id)}"><button type="submit" class="danger">Cancel subscription</button></form>
 <form method="post" action="/stripe/portal/${esc(id)}/fail"><input type="hidden" name="subscription" value="${esc(sub.id)}"><button type="submit">Simulate failed payment</button></form>
+<form method="post" action="/stripe/portal/${esc(id)}/renew"><input type="hidden" name="subscription" value="${esc(sub.id)}"><button type="submit">Simulate renewal (end of period)</button></form>
 </div>`;
     return `<section class="card" aria-labelledby="h-${esc(sub.id)}">
 <h2 id="h-${esc(sub.id)}">${esc(planName(item.price.id, stripe))}</h2>
@@ -229,6 +239,7 @@ async function portal(stripe: StripeCore, id: string, action: string | undefined
 <dl>
 <dt>Status</dt><dd>${esc(STATUS_TEXT[sub.status] ?? sub.status)}</dd>
 ${when}
+${change}
 <dt>Subscription</dt><dd><code>${esc(sub.id)}</code></dd>
 </dl>
 ${actions}

@@ -6,10 +6,12 @@ import { StackError } from "../errors.ts";
 import type {
   Customer,
   Invoice,
+  PendingProration,
   PortalSession,
   SessionRecord,
   StripeEvent,
   Subscription,
+  SubscriptionSchedule,
 } from "./objects.ts";
 
 export interface StripeState {
@@ -19,6 +21,9 @@ export interface StripeState {
   subscriptions: Record<string, Subscription>;
   invoices: Record<string, Invoice>;
   portalSessions: Record<string, PortalSession>;
+  schedules: Record<string, SubscriptionSchedule>;
+  /** Prorations per subscription, billed on its next invoice. */
+  pendingProrations: Record<string, PendingProration[]>;
   /** The latest events, newest last (GET /v1/events/:id). */
   events: StripeEvent[];
 }
@@ -32,6 +37,8 @@ const empty = (): StripeState => ({
   subscriptions: {},
   invoices: {},
   portalSessions: {},
+  schedules: {},
+  pendingProrations: {},
   events: [],
 });
 

@@ -73,13 +73,21 @@ test("Pro sees the comparison, the analytics and the indicators", async ({ page 
       { timeout: 90_000, intervals: [5_000] },
     )
     .toBe("panes");
+  // One lightweight-charts candle chart: VWAP over the candles, volume, StochRSI, ATR and OBV
+  // panes beneath on the same time scale; the legend writes out each value.
   const panes = page.getByRole("dialog").getByTestId("indicator-panes");
-  await expect(panes.getByRole("figure", { name: /^Stochastic RSI of / })).toBeVisible();
-  await expect(panes.getByRole("figure", { name: /^Average True Range of / })).toBeVisible();
   await expect(
-    panes.getByRole("figure", { name: /^Volume and On-Balance Volume of / }),
+    panes.getByRole("group", {
+      name: /^Candles of .+ with VWAP, volume, Stochastic RSI, ATR and OBV$/,
+    }),
   ).toBeVisible();
-  await expect(panes.getByRole("figure", { name: /^Close and VWAP of / })).toBeVisible();
+  await expect(panes.locator("canvas").first()).toBeVisible();
+  const legend = panes.getByTestId("price-chart-legend");
+  for (const label of ["VWAP", "StochRSI %K", "%D", "ATR 14", "OBV"]) {
+    await expect(legend.getByText(label, { exact: true })).toBeVisible();
+  }
+  await expect(legend.locator('[data-field="vwap"]')).not.toHaveText("—");
+  await expect(legend.locator('[data-field="obv"]')).not.toHaveText("—");
   await page.screenshot({ path: "tests/artifacts/screenshots/pro-analysis.png", fullPage: true });
 });
 

@@ -2,7 +2,14 @@
 // environment, the Stripe client, the database port and its Supabase implementation.
 import type { SupabaseClient } from "@supabase/supabase-js";
 import Stripe from "stripe";
-import type { PlanPrices } from "./domain/billing.ts";
+import {
+  expandableId,
+  pendingPlanChange,
+  planForPrice,
+  type PlanPrices,
+  subscriptionPeriodEnd,
+  subscriptionPriceId,
+} from "./domain/billing.ts";
 import type { PaidPlanId } from "./domain/plans.ts";
 import { type Env, requireEnv } from "./env.ts";
 import { HttpError } from "./http.ts";
@@ -159,6 +166,48 @@ export interface SubscriptionRecord {
   cancelAtPeriodEnd: boolean;
   /** When this state was read from Stripe (ISO); an older state never replaces a newer one. */
   stripeUpdatedAt: string;
+  /** The plan a scheduled change switches to at `pendingPlanAt` (ISO); both null when none. */
+  pendingPlan?: PaidPlanId | null;
+  pendingPlanAt?: string | null;
+}
+
+/**
+ * The row to store for a subscription as Stripe reports it (with its schedule expanded, so a
+ * waiting downgrade is seen), or null when its price is not sold here or it has no customer.
+ */
+export function subscriptionRecord(
+  subscription: Record<string, unknown>,
+  userId: string,
+  prices: PlanPrices,
+  readAt: Date,
+): SubscriptionRecord | null {
+  const priceId = subscriptionPriceId(subscription);
+  const plan = planForPrice(priceId, prices);
+  const customerId = expandableId(subscription.customer);
+  if (!priceId || !plan || !customerId || typeof subscription.id !== "string") return null;
+  const periodEnd = subscriptionPeriodEnd(subscription);
+  const pending = pendingPlanChange(subscription.schedule, plan, periodEnd, prices);
+  return {
+    id: subscription.id,
+    userId,
+    customerId,
+    priceId,
+    plan,
+    status: String(subscription.status),
+    currentPeriodEnd: periodEnd === null ? null : new Date(periodEnd * 1000).toISOString(),
+    cancelAtPeriodEnd: subscription.cancel_at_period_end === true,
+    stripeUpdatedAt: readAt.toISOString(),
+    pendingPlan: pending?.plan ?? null,
+    pendingPlanAt: pending ? new Date(pending.at * 1000).toISOString() : null,
+  };
+}
+
+/** The user's live subscription as stored (what a plan change starts from). */
+export interface LiveSubscription {
+  id: string;
+  plan: PaidPlanId;
+  status: string;
+  pendingPlan: PaidPlanId | null;
 }
 
 export interface BillingDb extends UserLookup {
@@ -170,6 +219,13 @@ export interface BillingDb extends UserLookup {
   findUserByCustomer(customerId: string): Promise<string | null>;
   /** Whether the user has a subscription Stripe reports as active or trialing. */
   hasLiveSubscription(userId: string): Promise<boolean>;
+  /** The user's newest active or trialing subscription, if any. */
+  getLiveSubscription(userId: string): Promise<LiveSubscription | null>;
+  /**
+   * Counts a plan change against the user's limit: 0 when allowed, else the seconds to wait
+   * (`public.take_plan_change_slot`).
+   */
+  takePlanChangeSlot(userId: string): Promise<number>;
   userExists(userId: string): Promise<boolean>;
   /** Whether this webhook event was already processed. */
   hasEvent(eventId: string): Promise<boolean>;
@@ -219,6 +275,29 @@ export function supabaseBillingDb(client: SupabaseClient): BillingDb {
       if (error) fail("reading billing_subscriptions", error);
       return (count ?? 0) > 0;
     },
+    async getLiveSubscription(userId) {
+      const { data, error } = await client
+        .from("billing_subscriptions")
+        .select("id, plan, status, pending_plan")
+        .eq("user_id", userId)
+        .in("status", ["active", "trialing"])
+        .order("updated_at", { ascending: false })
+        .limit(1)
+        .maybeSingle();
+      if (error) fail("reading billing_subscriptions", error);
+      if (!data || data.plan === "none") return null;
+      return {
+        id: data.id as string,
+        plan: data.plan as PaidPlanId,
+        status: data.status as string,
+        pendingPlan: (data.pending_plan as PaidPlanId | null) ?? null,
+      };
+    },
+    async takePlanChangeSlot(userId) {
+      const { data, error } = await client.rpc("take_plan_change_slot", { target: userId });
+      if (error) fail("taking a plan change slot", error);
+      return typeof data === "number" ? data : 0;
+    },
     async findUserByCustomer(customerId) {
       const { data, error } = await client
         .from("billing_customers")
@@ -263,6 +342,8 @@ export function supabaseBillingDb(client: SupabaseClient): BillingDb {
         current_period_end: r.currentPeriodEnd,
         cancel_at_period_end: r.cancelAtPeriodEnd,
         stripe_updated_at: r.stripeUpdatedAt,
+        pending_plan: r.pendingPlan ?? null,
+        pending_plan_at: r.pendingPlanAt ?? null,
       }, { onConflict: "id" });
       if (error) fail("storing the subscription", error);
     },

@@ -201,6 +201,8 @@ export type Database = {
           cancel_at_period_end: boolean;
           current_period_end: string | null;
           id: string;
+          pending_plan: Database["public"]["Enums"]["plan"] | null;
+          pending_plan_at: string | null;
           plan: Database["public"]["Enums"]["plan"];
           price_id: string | null;
           status: string;
@@ -213,6 +215,8 @@ export type Database = {
           cancel_at_period_end?: boolean;
           current_period_end?: string | null;
           id: string;
+          pending_plan?: Database["public"]["Enums"]["plan"] | null;
+          pending_plan_at?: string | null;
           plan: Database["public"]["Enums"]["plan"];
           price_id?: string | null;
           status: string;
@@ -225,6 +229,8 @@ export type Database = {
           cancel_at_period_end?: boolean;
           current_period_end?: string | null;
           id?: string;
+          pending_plan?: Database["public"]["Enums"]["plan"] | null;
+          pending_plan_at?: string | null;
           plan?: Database["public"]["Enums"]["plan"];
           price_id?: string | null;
           status?: string;
@@ -1646,6 +1652,7 @@ export type Database = {
         Args: { plan: Database["public"]["Enums"]["plan"] };
         Returns: string;
       };
+      take_plan_change_slot: { Args: { target: string }; Returns: number };
       ticket_senders: {
         Args: { tid: string };
         Returns: {

@@ -11,6 +11,8 @@ export const MESSAGES = {
   subscriptionRequired: "An active subscription is required to see market data.",
   banned: "Your account is banned.",
   notEnoughData: "Not enough data for analysis",
+  proRequired:
+    "The Pro plan is required: historical comparisons, advanced analytics and additional indicators come with Pro and Enterprise.",
 } as const;
 
 export const loginRequired = () => new HttpError(401, "unauthorized", MESSAGES.loginRequired);
@@ -18,6 +20,8 @@ export const sessionInvalid = () => new HttpError(401, "unauthorized", MESSAGES.
 export const subscriptionRequired = () =>
   new HttpError(403, "subscription_required", MESSAGES.subscriptionRequired);
 export const banned = () => new HttpError(403, "banned", MESSAGES.banned);
+/** 403 `pro_required`: the database's answer to a Basic caller of the Pro RPCs (decision 0035). */
+export const proRequired = () => new HttpError(403, "pro_required", MESSAGES.proRequired);
 
 /** "30" / "15, 20, 25 or 30" (0 is spelled as the 10-second window). */
 function windowList(windows: readonly number[]): string {
@@ -56,8 +60,10 @@ export interface DbErrorContext {
 
 /**
  * A database refusal as the matching HTTP error:
- * - `PT403` (movers_feed): "does not offer … window" → 403 `window_not_allowed`, otherwise
- *   (no active subscription) → 403 `subscription_required`;
+ * - `PT403` (movers_feed, the Pro RPCs): detail `pro_required` → 403 `pro_required`; "does not
+ *   offer … window" → 403 `window_not_allowed`; otherwise (no active subscription) → 403
+ *   `subscription_required`;
+ * - `PT404` (no such instrument) → 404 `unknown_symbol`;
  * - `42501` (permission denied: a policy or a revoked grant) → 403 `subscription_required`;
  * - `PGRST301`/`PGRST302`/`PGRST303` (no, invalid or expired JWT) and any 401 → 401;
  * - `22P02`/`22023` (an invalid value reached the database) → 400 `invalid_request`.
@@ -67,6 +73,7 @@ export function httpErrorFromDb(error: DbError, ctx: DbErrorContext = {}): HttpE
   const code = error.code ?? "";
   const message = error.message ?? "";
   if (code === "PT403") {
+    if (error.details === "pro_required") return proRequired();
     if (/does not offer/i.test(message)) {
       return ctx.plan
         ? windowNotAllowed(ctx.plan, ctx.windowMinutes ?? null)
@@ -75,6 +82,9 @@ export function httpErrorFromDb(error: DbError, ctx: DbErrorContext = {}): HttpE
     return subscriptionRequired();
   }
   if (code === "42501") return subscriptionRequired();
+  if (code === "PT404") {
+    return new HttpError(404, "unknown_symbol", message || "No market data for this symbol.");
+  }
   if (/^PGRST30[0-3]$/.test(code) || ctx.status === 401) return sessionInvalid();
   if (code === "22P02" || code === "22023") {
     return new HttpError(400, "invalid_request", message || "A value in the request is invalid.");

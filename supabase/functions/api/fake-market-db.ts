@@ -31,6 +31,12 @@ export class FakeMarket {
   readonly instrumentRows: InstrumentRow[] = [];
   readonly history = new Map<number, HistoryRow[]>();
   signals: Row[] = [];
+  /** history_candles rows per `<instrument id>:<resolution>`. */
+  readonly candleRows = new Map<string, Row[]>();
+  /** history_insights' jsonb per instrument id. */
+  readonly insightRows = new Map<number, Row>();
+  /** history_compare's points per instrument id (`[epoch ms, %]`). */
+  readonly comparePoints = new Map<number, [number, number][]>();
   /** Every call the routes made, with the token it carried. */
   readonly calls: { token: string; call: string; args: unknown[] }[] = [];
   readonly joins: FakeJoin[] = [];
@@ -75,6 +81,27 @@ export class FakeMarket {
   #subscriber(token: string): Caller | null {
     const c = this.callers.get(token);
     return c && c.plan !== "none" && c.subscriptionActive && !c.banned ? c : null;
+  }
+
+  /** As private.require_pro_plan(): PT403, with detail `pro_required` for an active Basic plan. */
+  #requirePro(token: string, call: string) {
+    const caller = this.#subscriber(token);
+    if (!caller) {
+      throwDbError(call, { code: "PT403", message: "Active subscription required" });
+    }
+    if (caller.plan !== "pro" && caller.plan !== "enterprise") {
+      throwDbError(call, {
+        code: "PT403",
+        message: "The Pro plan is required",
+        details: "pro_required",
+      });
+    }
+  }
+
+  #requireInstrument(call: string, id: number) {
+    if (!this.instrumentRows.some((i) => i.id === id)) {
+      throwDbError(call, { code: "PT404", message: "No such instrument" });
+    }
   }
 
   db(token: string): MarketDb {
@@ -122,6 +149,33 @@ export class FakeMarket {
         this.#check(token, "recentSignals", [limit]);
         if (!this.#subscriber(token)) return Promise.resolve([]);
         return Promise.resolve(this.signals.slice(0, limit));
+      },
+      candles: (instrumentId, resolution) => {
+        this.#check(token, "candles", [instrumentId, resolution]);
+        this.#requirePro(token, "history_candles");
+        this.#requireInstrument("history_candles", instrumentId);
+        return Promise.resolve(this.candleRows.get(`${instrumentId}:${resolution}`) ?? []);
+      },
+      insights: (instrumentId) => {
+        this.#check(token, "insights", [instrumentId]);
+        this.#requirePro(token, "history_insights");
+        this.#requireInstrument("history_insights", instrumentId);
+        return Promise.resolve(this.insightRows.get(instrumentId) ?? null);
+      },
+      compare: (instrumentIds, range) => {
+        this.#check(token, "compare", [instrumentIds, range]);
+        this.#requirePro(token, "history_compare");
+        return Promise.resolve(
+          instrumentIds.map((id) => {
+            const i = this.instrumentRows.find((r) => r.id === id)!;
+            return {
+              instrument_id: id,
+              symbol: i.symbol,
+              exchange: i.exchange,
+              points: this.comparePoints.get(id) ?? [],
+            };
+          }),
+        );
       },
       joinMovers: (windowMinutes, handlers, timeoutMs) => {
         this.calls.push({ token, call: "joinMovers", args: [windowMinutes, timeoutMs] });

@@ -27,6 +27,11 @@ export interface InstrumentRow {
 
 export type HistoryRow = PriceHistoryRow;
 
+export const CANDLE_RESOLUTIONS = ["5m", "1h", "4h"] as const;
+export type CandleResolution = (typeof CANDLE_RESOLUTIONS)[number];
+export const COMPARE_RANGES = ["24h", "7d", "30d"] as const;
+export type CompareRange = (typeof COMPARE_RANGES)[number];
+
 /** A joined `market:movers:<window>` channel. */
 export interface MoversSubscription {
   /** Leaves the channel and closes the connection (idempotent). */
@@ -55,6 +60,12 @@ export interface MarketDb {
   priceHistory(instrumentId: number, sinceIso: string): Promise<HistoryRow[]>;
   /** The newest strategy signals, newest first. */
   recentSignals(limit: number): Promise<Record<string, unknown>[]>;
+  /** `history_candles(instrument, resolution)`: Pro and Enterprise (PT403 `pro_required`). */
+  candles(instrumentId: number, resolution: CandleResolution): Promise<Record<string, unknown>[]>;
+  /** `history_insights(instrument)`: the comparison and the analytics (Pro and Enterprise). */
+  insights(instrumentId: number): Promise<Record<string, unknown> | null>;
+  /** `history_compare(instruments, range)`: 2–4 instruments normalised (Pro and Enterprise). */
+  compare(instrumentIds: number[], range: CompareRange): Promise<Record<string, unknown>[]>;
   /**
    * Joins the private channel `market:movers:<window>`. Resolves once joined; rejects with a
    * 403 when the join is refused and a 503 when Realtime does not answer in time.
@@ -162,6 +173,32 @@ export function supabaseMarketDb(
         .order("id", { ascending: false })
         .limit(limit);
       if (error) throwDbError("reading strategy signals", error, { status });
+      return (data ?? []) as Record<string, unknown>[];
+    },
+
+    async candles(instrumentId, resolution) {
+      const { data, error, status } = await client.rpc("history_candles", {
+        instrument: instrumentId,
+        resolution,
+      });
+      if (error) throwDbError("history_candles", error, { status });
+      return (data ?? []) as Record<string, unknown>[];
+    },
+
+    async insights(instrumentId) {
+      const { data, error, status } = await client.rpc("history_insights", {
+        instrument: instrumentId,
+      });
+      if (error) throwDbError("history_insights", error, { status });
+      return (data ?? null) as Record<string, unknown> | null;
+    },
+
+    async compare(instrumentIds, range) {
+      const { data, error, status } = await client.rpc("history_compare", {
+        instruments: instrumentIds,
+        range,
+      });
+      if (error) throwDbError("history_compare", error, { status });
       return (data ?? []) as Record<string, unknown>[];
     },
 

@@ -689,3 +689,194 @@ Deno.test("/sse: a client gone during the join still leaves the channel", async 
   await tick();
   assertEquals(t.market.joinsOf(30)[0]!.left, true);
 });
+
+// ---------------------------------------------------------------------------------------------
+// The Pro data: GET /api/gainers/candles/{symbol}, /api/gainers/insights/{symbol},
+// /api/charts/compare (decision 0035: the database refuses Basic with PT403 pro_required)
+// ---------------------------------------------------------------------------------------------
+
+function seedPro(t: ReturnType<typeof setup>) {
+  t.market.instrumentRows.push(
+    { id: 1, symbol: "BTC/USDT", exchange: "Binance" },
+    { id: 2, symbol: "ETH/USDT", exchange: "Binance" },
+  );
+  t.market.candleRows.set("1:1h", [
+    {
+      bucket: "2026-11-21T10:00:00+00:00",
+      open: "100",
+      high: "110.5",
+      low: 99,
+      close: "105",
+      volume: "1200.5",
+    },
+    {
+      bucket: "2026-11-21T11:00:00+00:00",
+      open: 105,
+      high: 106,
+      low: 101,
+      close: 102,
+      volume: null,
+    },
+  ]);
+  t.market.insightRows.set(1, {
+    instrument_id: 1,
+    symbol: "BTC/USDT",
+    as_of: "2026-11-21T11:55:00+00:00",
+    move_1h_pct: "2.5",
+    comparison: {
+      hours: 700,
+      occurrences: 12,
+      after_1h: { avg_pct: 0.4, samples: 12 },
+      after_4h: { avg_pct: -0.2, samples: 11 },
+      after_24h: { avg_pct: null, samples: 0 },
+    },
+    percentile: 91.5,
+    btc_correlation: null,
+    btc_correlation_pairs: 0,
+    btc_instrument_id: 1,
+    volatility: {
+      regime: "wild",
+      stddev_24h_pct: 1.9,
+      stddev_30d_pct: 0.8,
+      samples_24h: 23,
+      samples_30d: 700,
+    },
+    drawdown: { pct: 3.1, peak_at: "2026-11-21T02:00:00+00:00", trough_at: null },
+  });
+  t.market.comparePoints.set(1, [[Date.parse("2026-11-21T10:00:00Z"), 0], [
+    Date.parse("2026-11-21T10:05:00Z"),
+    1.25,
+  ]]);
+  t.market.comparePoints.set(2, [[Date.parse("2026-11-21T10:00:00Z"), 0]]);
+}
+
+Deno.test("/gainers/candles answers Pro the chosen resolution's candles as numbers", async () => {
+  const t = setup();
+  seedPro(t);
+  const res = await t.get("/gainers/candles/BTC%2FUSDT?resolution=1h", t.tokens.pro);
+  assertEquals(res.status, 200);
+  deepStrictEqual(await res.json(), [
+    {
+      ts: "2026-11-21T10:00:00.000Z",
+      open: 100,
+      high: 110.5,
+      low: 99,
+      close: 105,
+      volume: 1200.5,
+    },
+    { ts: "2026-11-21T11:00:00.000Z", open: 105, high: 106, low: 101, close: 102, volume: null },
+  ]);
+  // 5m by default; an unknown resolution is 400 before the database is asked.
+  await t.get("/gainers/candles/BTC%2FUSDT", t.tokens.ent);
+  deepStrictEqual(t.market.calls.filter((c) => c.call === "candles").map((c) => c.args), [
+    [1, "1h"],
+    [1, "5m"],
+  ]);
+  await expectError(
+    await t.get("/gainers/candles/BTC%2FUSDT?resolution=15m", t.tokens.pro),
+    400,
+    "invalid_request",
+    "resolution must be 5m, 1h or 4h.",
+  );
+});
+
+Deno.test("the Pro routes answer Basic 403 pro_required, like the RPCs", async () => {
+  const t = setup();
+  seedPro(t);
+  for (
+    const path of [
+      "/gainers/candles/BTC%2FUSDT?resolution=4h",
+      "/gainers/insights/BTC%2FUSDT",
+      "/charts/compare?symbols=BTC%2FUSDT,ETH%2FUSDT",
+    ]
+  ) {
+    await expectError(await t.get(path, t.tokens.basic), 403, "pro_required", MESSAGES.proRequired);
+    await expectError(await t.get(path, t.tokens.free), 403, "subscription_required");
+    await expectError(await t.get(path, t.tokens.lapsed), 403, "subscription_required");
+    await expectError(await t.get(path, t.tokens.banned), 403, "banned");
+    await expectError(await t.get(path), 401, "unauthorized");
+  }
+});
+
+Deno.test("/gainers/insights answers the comparison and analytics in camelCase", async () => {
+  const t = setup();
+  seedPro(t);
+  const res = await t.get("/gainers/insights/BTC%2FUSDT", t.tokens.pro);
+  assertEquals(res.status, 200);
+  deepStrictEqual(await res.json(), {
+    instrumentId: 1,
+    symbol: "BTC/USDT",
+    exchange: "Binance",
+    asOf: "2026-11-21T11:55:00.000Z",
+    move1hPct: 2.5,
+    comparison: {
+      hours: 700,
+      occurrences: 12,
+      after1h: { avgPct: 0.4, samples: 12 },
+      after4h: { avgPct: -0.2, samples: 11 },
+      after24h: { avgPct: null, samples: 0 },
+    },
+    percentile: 91.5,
+    btcCorrelation: null,
+    btcCorrelationPairs: 0,
+    btcInstrumentId: 1,
+    volatility: {
+      regime: "wild",
+      stddev24hPct: 1.9,
+      stddev30dPct: 0.8,
+      samples24h: 23,
+      samples30d: 700,
+    },
+    drawdown: { pct: 3.1, peakAt: "2026-11-21T02:00:00.000Z", troughAt: null },
+  });
+  await expectError(
+    await t.get("/gainers/insights/NOPE%2FUSDT", t.tokens.pro),
+    404,
+    "unknown_symbol",
+  );
+});
+
+Deno.test("/charts/compare normalises two to four symbols; bad lists are 400", async () => {
+  const t = setup();
+  seedPro(t);
+  const res = await t.get("/charts/compare?symbols=BTC%2FUSDT,ETH%2FUSDT&range=7d", t.tokens.pro);
+  assertEquals(res.status, 200);
+  deepStrictEqual(await res.json(), [
+    {
+      instrumentId: 1,
+      symbol: "BTC/USDT",
+      exchange: "Binance",
+      points: [
+        { ts: "2026-11-21T10:00:00.000Z", pct: 0 },
+        { ts: "2026-11-21T10:05:00.000Z", pct: 1.25 },
+      ],
+    },
+    {
+      instrumentId: 2,
+      symbol: "ETH/USDT",
+      exchange: "Binance",
+      points: [{ ts: "2026-11-21T10:00:00.000Z", pct: 0 }],
+    },
+  ]);
+  deepStrictEqual(t.market.calls.find((c) => c.call === "compare")!.args, [[1, 2], "7d"]);
+  for (
+    const query of [
+      "symbols=BTC%2FUSDT",
+      "symbols=BTC%2FUSDT,BTC%2FUSDT",
+      "symbols=A,B,C,D,E",
+      "symbols=BTC%2FUSDT,ETH%2FUSDT&range=1y",
+      "",
+    ]
+  ) {
+    await expectError(
+      await t.get(`/charts/compare?${query}`, t.tokens.pro),
+      400,
+      "invalid_request",
+    );
+  }
+  await expectError(
+    await t.get("/charts/compare?symbols=BTC%2FUSDT,NOPE%2FUSDT", t.tokens.pro),
+    404,
+    "unknown_symbol",
+  );
+});

@@ -21,6 +21,8 @@ import {
 } from "./errors.ts";
 import {
   type Caller,
+  CANDLE_RESOLUTIONS,
+  COMPARE_RANGES,
   defaultMarketDb,
   type InstrumentRow,
   type MarketDb,
@@ -29,9 +31,12 @@ import {
 } from "./market-db.ts";
 import {
   type Gainer,
+  toCandles,
+  toComparison,
   toGainer,
   toGainers,
   toHistoryPoints,
+  toInsights,
   toNumber,
   toSignals,
 } from "./shapes.ts";
@@ -104,6 +109,22 @@ const signalsQuery = z.object({
       `limit must be a whole number from 1 to ${SIGNALS_MAX_LIMIT}.`,
     )
     .optional(),
+});
+
+const candlesQuery = symbolQuery.extend({
+  resolution: z.enum(CANDLE_RESOLUTIONS, { message: "resolution must be 5m, 1h or 4h." })
+    .optional(),
+});
+const compareQuery = z.object({
+  symbols: z
+    .string({ message: "Name two to four symbols: symbols=BTC%2FUSDT,ETH%2FUSDT." })
+    .transform((v) => v.split(",").map((x) => x.trim()).filter((x) => x !== ""))
+    .refine(
+      (list) => list.length >= 2 && list.length <= 4 && new Set(list).size === list.length,
+      "Name two to four different symbols: symbols=BTC%2FUSDT,ETH%2FUSDT.",
+    )
+    .refine((list) => list.every((x) => x.length <= 64), "A symbol is at most 64 characters."),
+  range: z.enum(COMPARE_RANGES, { message: "range must be 24h, 7d or 30d." }).optional(),
 });
 
 /** `value` parsed by `schema`, else a 400 `invalid_request` with the first problem. */
@@ -233,6 +254,39 @@ export function marketRoutes(deps: MarketDeps = {}): Hono {
       ...analysis,
       riskText: riskText(analysis.riskScore),
     });
+  });
+
+  // The Pro data (decision 0035): the database decides (PT403 `pro_required` for Basic, as the
+  // RPCs answer the SPA), so /api and the screens follow one rule.
+  app.get("/gainers/candles/:symbol{.+}", async (c) => {
+    const { db, caller } = await subscriber(c.req.raw);
+    const symbol = parse(symbolParam, c.req.param("symbol"));
+    const { exchange, resolution } = parse(candlesQuery, c.req.query());
+    const { instrument } = await resolve(db, caller, symbol, exchange);
+    return c.json(toCandles(await db.candles(instrument.id, resolution ?? "5m")));
+  });
+
+  app.get("/gainers/insights/:symbol{.+}", async (c) => {
+    const { db, caller } = await subscriber(c.req.raw);
+    const symbol = parse(symbolParam, c.req.param("symbol"));
+    const { exchange } = parse(symbolQuery, c.req.query());
+    const { instrument } = await resolve(db, caller, symbol, exchange);
+    const insights = await db.insights(instrument.id);
+    if (!insights) throw new HttpError(404, "unknown_symbol", `No market data for ${symbol}.`);
+    return c.json(toInsights(insights, instrument.exchange));
+  });
+
+  app.get("/charts/compare", async (c) => {
+    const { db, caller } = await subscriber(c.req.raw);
+    const { symbols, range } = parse(compareQuery, c.req.query());
+    const ids: number[] = [];
+    for (const symbol of symbols) {
+      ids.push((await resolve(db, caller, symbol, undefined)).instrument.id);
+    }
+    if (new Set(ids).size !== ids.length) {
+      throw new HttpError(400, "invalid_request", "Name two to four different symbols.");
+    }
+    return c.json(toComparison(await db.compare(ids, range ?? "24h")));
   });
 
   app.get("/signals/recent", async (c) => {

@@ -53,6 +53,50 @@ const market: RouteDoc[] = [
   },
   {
     method: "get",
+    path: "/api/gainers/candles/{symbol}",
+    tag: "market",
+    summary:
+      "Pro and Enterprise: candles of 5 minutes (24 h), 1 hour (7 days) or 4 hours (30 days); Basic gets 403 pro_required",
+    access: "subscriber",
+    params: { symbol: "e.g. BTC%2FUSDT" },
+    query: z.object({
+      exchange: z.string().optional(),
+      resolution: z.string().optional().describe("5m (default), 1h or 4h"),
+    }),
+    status: 200,
+    response: s.candles,
+    errors: [400, 403, 404],
+  },
+  {
+    method: "get",
+    path: "/api/gainers/insights/{symbol}",
+    tag: "market",
+    summary:
+      "Pro and Enterprise: the last hour's move against 30 days of history, percentile, BTC correlation, volatility regime, drawdown; Basic gets 403 pro_required",
+    access: "subscriber",
+    params: { symbol: "e.g. BTC%2FUSDT" },
+    query: z.object({ exchange: z.string().optional() }),
+    status: 200,
+    response: s.insights,
+    errors: [400, 403, 404],
+  },
+  {
+    method: "get",
+    path: "/api/charts/compare",
+    tag: "market",
+    summary:
+      "Pro and Enterprise: two to four symbols as % change from the same start over 24 h, 7 days or 30 days; Basic gets 403 pro_required",
+    access: "subscriber",
+    query: z.object({
+      symbols: z.string().describe("Two to four symbols, comma-separated (BTC%2FUSDT,ETH%2FUSDT)"),
+      range: z.string().optional().describe("24h (default), 7d or 30d"),
+    }),
+    status: 200,
+    response: s.comparison,
+    errors: [400, 403, 404],
+  },
+  {
+    method: "get",
     path: "/api/signals/recent",
     tag: "market",
     summary: "The newest strategy signals",

@@ -342,5 +342,71 @@ export const analysis = z.object({
 })
   .passthrough();
 
+const avgAfter = z.object({
+  avgPct: z.number().nullable().describe("Average change of the close that many hours later, %"),
+  samples: z.number().describe("How many such moves had that candle"),
+});
+
+/** GET /api/gainers/candles/{symbol}: 5-minute (24 h), hourly (7 d) or 4-hour (30 d) candles. */
+export const candles = z.array(
+  z.object({
+    ts: ts.describe("Start of the candle (ISO 8601)"),
+    open: z.number(),
+    high: z.number(),
+    low: z.number(),
+    close: z.number(),
+    volume: z.number().nullable().describe("Estimated quote volume traded in the candle"),
+  }),
+);
+
+/** GET /api/gainers/insights/{symbol}: the historical comparison and the analytics (0035). */
+export const insights = z.object({
+  instrumentId: z.number(),
+  symbol: z.string(),
+  exchange: z.string(),
+  asOf: ts.nullable().describe("The newest 5-minute candle used"),
+  move1hPct: z.number().nullable().describe("The last hour's move, %"),
+  comparison: z.object({
+    hours: z.number().describe("Hourly moves of the last 30 days compared against"),
+    occurrences: z.number().describe(
+      "How often it moved this much (same direction, at least as large)",
+    ),
+    after1h: avgAfter,
+    after4h: avgAfter,
+    after24h: avgAfter,
+  }),
+  percentile: z.number().nullable().describe(
+    "Share of the 30 days' hourly moves smaller than this one, %",
+  ),
+  btcCorrelation: z.number().nullable().describe(
+    "Pearson correlation of 5-minute returns with BTC over 24 h",
+  ),
+  btcCorrelationPairs: z.number(),
+  volatility: z.object({
+    regime: z.enum(["calm", "normal", "wild"]).nullable(),
+    stddev24hPct: z.number().nullable(),
+    stddev30dPct: z.number().nullable(),
+    samples24h: z.number(),
+    samples30d: z.number(),
+  }),
+  drawdown: z.object({
+    pct: z.number().describe(
+      "Deepest fall below an earlier high over 24 h, % (negative; 0 when it only rose)",
+    ),
+    peakAt: ts.nullable(),
+    troughAt: ts.nullable(),
+  }),
+});
+
+/** GET /api/charts/compare: each symbol as % change from its first close. */
+export const comparison = z.array(
+  z.object({
+    instrumentId: z.number(),
+    symbol: z.string(),
+    exchange: z.string(),
+    points: z.array(z.object({ ts, pct: z.number() })),
+  }),
+);
+
 /** The bodies of the admin actions on a user. */
 export type AdminBody = typeof banInput | typeof planInput | typeof subscriptionInput;

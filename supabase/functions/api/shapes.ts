@@ -193,3 +193,69 @@ export function toSignal(row: Row): Signal | null {
 export function toSignals(rows: readonly Row[]): Signal[] {
   return rows.map(toSignal).filter((s): s is Signal => s !== null);
 }
+
+// ---- Pro data (decision 0035): candles, insights, comparison ---------------------------------
+
+export interface Candle {
+  ts: string;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number | null;
+}
+
+/** history_candles rows as candles; a row without a time or a price is dropped. */
+export function toCandles(rows: readonly Row[]): Candle[] {
+  const out: Candle[] = [];
+  for (const row of rows) {
+    const ts = toIso(row.bucket);
+    const open = toNumber(row.open);
+    const high = toNumber(row.high);
+    const low = toNumber(row.low);
+    const close = toNumber(row.close);
+    if (ts === null || open === null || high === null || low === null || close === null) continue;
+    out.push({ ts, open, high, low, close, volume: toNumber(row.volume) });
+  }
+  return out;
+}
+
+const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** history_insights' jsonb with camelCase keys, numbers as numbers and times as ISO 8601. */
+export function toInsights(value: Row, exchange: string): Row {
+  const walk = (v: unknown, key: string): unknown => {
+    if (Array.isArray(v)) return v.map((x) => walk(x, key));
+    if (v && typeof v === "object") {
+      return Object.fromEntries(
+        Object.entries(v as Row).map(([k, x]) => [camel(k), walk(x, k)]),
+      );
+    }
+    if (/(_at|^as_of)$/.test(key)) return v === null ? null : toIso(v);
+    if (typeof v === "string" && key !== "symbol" && key !== "regime") return toNumber(v);
+    return v;
+  };
+  return { ...(walk(value, "") as Row), exchange };
+}
+
+export interface ComparedSeries {
+  instrumentId: number;
+  symbol: string;
+  exchange: string;
+  points: { ts: string; pct: number }[];
+}
+
+/** history_compare rows: points `[epoch ms, %]` as `{ ts, pct }`. */
+export function toComparison(rows: readonly Row[]): ComparedSeries[] {
+  return rows.map((row) => ({
+    instrumentId: Number(row.instrument_id),
+    symbol: String(row.symbol),
+    exchange: String(row.exchange),
+    points: (Array.isArray(row.points) ? row.points : []).flatMap((p) => {
+      if (!Array.isArray(p)) return [];
+      const ms = toNumber(p[0]);
+      const pct = toNumber(p[1]);
+      return ms === null || pct === null ? [] : [{ ts: new Date(ms).toISOString(), pct }];
+    }),
+  }));
+}

@@ -94,6 +94,8 @@ Deno.test("checkout.session.completed with a valid signature activates the plan"
     currentPeriodEnd: "2026-12-21T09:30:00.000Z",
     cancelAtPeriodEnd: false,
     stripeUpdatedAt: "2026-11-21T09:30:06.000Z",
+    pendingPlan: null,
+    pendingPlanAt: null,
   });
   deepStrictEqual(t.db.profile(USER), { plan: "pro", subscriptionActive: true, avatarUrl: null });
   assertEquals(t.db.events.get("evt_1SxQ7nK2eZvKYlo2Lq8rTz5M"), "checkout.session.completed");
@@ -275,4 +277,68 @@ Deno.test("a missing webhook secret answers 500 billing_not_configured", async (
   assertEquals(res.status, 500);
   assertEquals(res.body.error, "billing_not_configured");
   assertEquals(res.body.message.includes("STRIPE_WEBHOOK_SECRET"), true);
+});
+
+Deno.test("customer.subscription.updated after an upgrade converges the profile to the new plan", async () => {
+  await using t = await setup();
+  await t.deliver(await loadFixture("checkout.session.completed"));
+  const event = await loadFixture("customer.subscription.updated.upgrade");
+  // Stripe's current state is the event's object: the item now on the Enterprise price.
+  t.stripe.subscriptions.set(SUB, (event.data as Json).object as Json);
+  const res = await t.deliver(event);
+  assertEquals(res.status, 200);
+  assertEquals(res.body.plan, "enterprise");
+  // The schedule is asked for, expanded, with every read.
+  const [read] = t.stripe.callsTo("GET", `/v1/subscriptions/${SUB}`).slice(-1);
+  assertEquals(read!.params["expand[0]"], "schedule");
+  assertEquals(t.db.subscriptions.get(SUB)!.plan, "enterprise");
+  deepStrictEqual(t.db.profile(USER), {
+    plan: "enterprise",
+    subscriptionActive: true,
+    avatarUrl: null,
+  });
+});
+
+Deno.test("a schedule event stores the downgrade waiting for the period's end, not the plan", async () => {
+  await using t = await setup();
+  await t.deliver(await loadFixture("checkout.session.completed"));
+  const schedule = await loadFixture("subscription_schedule");
+  t.stripe.schedules.set(schedule.id as string, schedule);
+  t.stripeState({ schedule: schedule.id });
+  const res = await t.deliver({
+    id: "evt_1SxR4uK2eZvKYlo2Sg6Nc2Wd",
+    object: "event",
+    api_version: "2026-10-28.endive",
+    created: 1796049001,
+    data: { object: schedule, previous_attributes: { phases: [] } },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: "req_Hq3Nb7Wd4tRx2K", idempotency_key: null },
+    type: "subscription_schedule.updated",
+  });
+  assertEquals(res.status, 200);
+  const stored = t.db.subscriptions.get(SUB)!;
+  assertEquals(stored.plan, "pro");
+  assertEquals(stored.pendingPlan, "basic");
+  assertEquals(stored.pendingPlanAt, "2026-12-21T09:30:00.000Z");
+  assertEquals(t.db.profile(USER)!.plan, "pro");
+
+  // Released (the user kept Pro): the schedule event names the subscription only as released.
+  t.stripeState({ schedule: null });
+  const released = await t.deliver({
+    id: "evt_1SxR5aK2eZvKYlo2Rl0Qp8Vc",
+    object: "event",
+    api_version: "2026-10-28.endive",
+    created: 1796049100,
+    data: {
+      object: { ...schedule, status: "released", subscription: null, released_subscription: SUB },
+    },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: "req_Jr4Oc8Xe5uSy3L", idempotency_key: null },
+    type: "subscription_schedule.released",
+  });
+  assertEquals(released.status, 200);
+  assertEquals(t.db.subscriptions.get(SUB)!.pendingPlan, null);
+  assertEquals(t.db.subscriptions.get(SUB)!.pendingPlanAt, null);
 });

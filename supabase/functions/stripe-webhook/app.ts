@@ -3,6 +3,9 @@
 //
 // Every handled event names a subscription; the handler re-reads that subscription from Stripe
 // and stores its CURRENT state, so events arriving twice or out of order end in the right state.
+// A downgrade scheduled for the end of the period (decision 0051) is read from the subscription's
+// expanded schedule and stored as pending_plan / pending_plan_at; the schedule's own events
+// (subscription_schedule.*) are handled like the subscription's.
 // The database derives the user's plan and subscription_active from the stored subscriptions
 // (trigger private.sync_profile_subscription).
 //
@@ -21,6 +24,7 @@ import {
   defaultBillingDb,
   isStripeError,
   pricesFrom,
+  subscriptionRecord,
   verifyStripeEvent,
 } from "../_shared/billing.ts";
 import {
@@ -30,7 +34,6 @@ import {
   planForPrice,
   type PlanPrices,
   subscriptionIdOf,
-  subscriptionPeriodEnd,
   subscriptionPriceId,
 } from "../_shared/domain/billing.ts";
 import { denoEnv, type Env } from "../_shared/env.ts";
@@ -57,7 +60,8 @@ async function retrieveSubscription(
   id: string,
 ): Promise<Stripe.Subscription | null> {
   try {
-    return await stripe.subscriptions.retrieve(id);
+    // The schedule (a downgrade waiting for the end of the period) comes along, expanded.
+    return await stripe.subscriptions.retrieve(id, { expand: ["schedule"] });
   } catch (err) {
     // A subscription Stripe does not know (another account or mode) will never appear: retrying
     // cannot help. Every other failure propagates as a 500 so that Stripe retries.
@@ -95,18 +99,9 @@ async function applySubscriptionEvent(
   userId ??= await db.findUserByCustomer(customerId);
   if (!userId) return ignored(`no user for subscription ${subscriptionId} (${customerId})`);
 
-  const periodEnd = subscriptionPeriodEnd(sub);
-  await db.upsertSubscription({
-    id: subscription.id,
-    userId,
-    customerId,
-    priceId,
-    plan,
-    status: subscription.status,
-    currentPeriodEnd: periodEnd === null ? null : new Date(periodEnd * 1000).toISOString(),
-    cancelAtPeriodEnd: subscription.cancel_at_period_end === true,
-    stripeUpdatedAt: readAt.toISOString(),
-  });
+  const record = subscriptionRecord(sub, userId, prices, readAt);
+  if (!record) return ignored(`subscription ${subscriptionId} cannot be stored`);
+  await db.upsertSubscription(record);
   console.log(
     `[stripe-webhook] ${event.type} ${event.id}: ${subscription.id} ${subscription.status} ${plan} → ${userId}`,
   );

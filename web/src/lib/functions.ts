@@ -9,35 +9,48 @@ import { supabase } from "@/lib/supabase";
 export class FunctionCallError extends Error {
   readonly serverMessage: string | null;
   readonly status: number | null;
+  /** The body's machine-readable `error` code (e.g. `same_plan`) when it has one beside a message. */
+  readonly code: string | null;
 
-  constructor(functionName: string, serverMessage: string | null, status: number | null) {
+  constructor(
+    functionName: string,
+    serverMessage: string | null,
+    status: number | null,
+    code: string | null = null,
+  ) {
     super(serverMessage ?? `Edge function "${functionName}" failed`);
     this.name = "FunctionCallError";
     this.serverMessage = serverMessage;
     this.status = status;
+    this.code = code;
   }
 }
 
 /** The error body of a `FunctionsHttpError` (its `context` is the fetch Response). */
 async function readErrorBody(
   error: unknown,
-): Promise<{ message: string | null; status: number | null }> {
+): Promise<{ message: string | null; status: number | null; code: string | null }> {
   const context = (error as { context?: unknown } | null)?.context;
-  if (!(context instanceof Response)) return { message: null, status: null };
+  if (!(context instanceof Response)) return { message: null, status: null, code: null };
   try {
     const body: unknown = await context.clone().json();
     if (body && typeof body === "object") {
+      const record = body as Record<string, unknown>;
+      const code =
+        typeof record.message === "string" && typeof record.error === "string"
+          ? record.error
+          : null;
       for (const field of ["message", "error"] as const) {
-        const value = (body as Record<string, unknown>)[field];
+        const value = record[field];
         if (typeof value === "string" && value.trim() !== "") {
-          return { message: value, status: context.status };
+          return { message: value, status: context.status, code };
         }
       }
     }
   } catch {
     // Not JSON: no server message.
   }
-  return { message: null, status: context.status };
+  return { message: null, status: context.status, code: null };
 }
 
 /**
@@ -50,8 +63,8 @@ export async function invokeFunction<T>(name: string, body?: Record<string, unkn
     body === undefined ? undefined : { body },
   );
   if (error) {
-    const { message, status } = await readErrorBody(error);
-    throw new FunctionCallError(name, message, status);
+    const { message, status, code } = await readErrorBody(error);
+    throw new FunctionCallError(name, message, status, code);
   }
   return data as T;
 }

@@ -1,5 +1,7 @@
-import type { Candle } from "@domain/candles";
+import type { Candle as DomainCandle } from "@domain/candles";
 import type { ChartLine } from "@/components/charts/price-chart";
+
+type Candle = Omit<DomainCandle, "count">;
 
 /**
  * What unit tests render for `PriceChart` (see setup.ts): an image named like the chart, with a

@@ -4,6 +4,8 @@ import {
   expandableId,
   isSubscriptionEventType,
   metadataUserId,
+  pendingPlanChange,
+  planChangeKind,
   planForPrice,
   priceForPlan,
   statusGrantsAccess,
@@ -125,5 +127,72 @@ describe("reading Stripe objects", () => {
     expect(metadataUserId({ metadata: { user_id: "admin" } })).toBeNull();
     expect(metadataUserId({ metadata: {} })).toBeNull();
     expect(metadataUserId({})).toBeNull();
+  });
+});
+
+describe("plan changes", () => {
+  it("tells an upgrade from a downgrade by price rank", () => {
+    expect(planChangeKind("basic", "pro")).toBe("upgrade");
+    expect(planChangeKind("pro", "enterprise")).toBe("upgrade");
+    expect(planChangeKind("enterprise", "basic")).toBe("downgrade");
+    expect(planChangeKind("pro", "basic")).toBe("downgrade");
+    expect(planChangeKind("pro", "pro")).toBe("same");
+  });
+
+  const schedule = (status: string, phases: unknown[]) => ({
+    id: "sub_sched_1",
+    object: "subscription_schedule",
+    status,
+    phases,
+  });
+  const phase = (start: number, end: number, price: string) => ({
+    start_date: start,
+    end_date: end,
+    items: [{ price, quantity: 1 }],
+  });
+
+  it("reads the next phase's plan and start from an active schedule", () => {
+    const s = schedule("active", [phase(100, 200, "price_pro"), phase(200, 300, "price_basic")]);
+    expect(pendingPlanChange(s, "pro", 200, prices)).toEqual({ plan: "basic", at: 200 });
+  });
+
+  it("queues nothing for a released schedule, an id, the same plan or an unknown price", () => {
+    const phases = [phase(100, 200, "price_pro"), phase(200, 300, "price_basic")];
+    expect(pendingPlanChange(schedule("released", phases), "pro", 200, prices)).toBeNull();
+    expect(pendingPlanChange("sub_sched_1", "pro", 200, prices)).toBeNull();
+    expect(pendingPlanChange(null, "pro", 200, prices)).toBeNull();
+    expect(
+      pendingPlanChange(
+        schedule("active", [phase(100, 200, "price_pro"), phase(200, 300, "price_pro")]),
+        "pro",
+        200,
+        prices,
+      ),
+    ).toBeNull();
+    expect(
+      pendingPlanChange(
+        schedule("active", [phase(100, 200, "price_pro"), phase(200, 300, "price_x")]),
+        "pro",
+        200,
+        prices,
+      ),
+    ).toBeNull();
+    // Only the current phase left (the change already happened at renewal).
+    expect(
+      pendingPlanChange(schedule("active", [phase(100, 200, "price_basic")]), "basic", 200, prices),
+    ).toBeNull();
+  });
+
+  it("finds the subscription of schedule events, also once released", () => {
+    expect(subscriptionIdOf("subscription_schedule.updated", { subscription: "sub_1" })).toBe(
+      "sub_1",
+    );
+    expect(
+      subscriptionIdOf("subscription_schedule.released", {
+        subscription: null,
+        released_subscription: "sub_2",
+      }),
+    ).toBe("sub_2");
+    expect(isSubscriptionEventType("subscription_schedule.released")).toBe(true);
   });
 });

@@ -87,6 +87,11 @@ export const SUBSCRIPTION_EVENT_TYPES = [
   "customer.subscription.updated",
   "customer.subscription.deleted",
   "invoice.payment_failed",
+  // A scheduled plan change (a downgrade at the end of the period) is made, changed or dropped.
+  "subscription_schedule.created",
+  "subscription_schedule.updated",
+  "subscription_schedule.released",
+  "subscription_schedule.canceled",
 ] as const;
 export type SubscriptionEventType = (typeof SUBSCRIPTION_EVENT_TYPES)[number];
 
@@ -114,6 +119,12 @@ export function subscriptionIdOf(type: SubscriptionEventType, object: unknown): 
       const details = isRecord(parent.subscription_details) ? parent.subscription_details : {};
       return expandableId(object.subscription) ?? expandableId(details.subscription);
     }
+    case "subscription_schedule.created":
+    case "subscription_schedule.updated":
+    case "subscription_schedule.released":
+    case "subscription_schedule.canceled":
+      // A released schedule no longer names its subscription, only `released_subscription`.
+      return expandableId(object.subscription) ?? expandableId(object.released_subscription);
   }
 }
 
@@ -145,4 +156,50 @@ export function metadataUserId(subscription: Json): string | null {
   const metadata = isRecord(subscription.metadata) ? subscription.metadata : {};
   const id = metadata.user_id;
   return typeof id === "string" && UUID.test(id) ? id.toLowerCase() : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changing plans in place (decision 0051).
+// ---------------------------------------------------------------------------------------------
+
+export type PlanChangeKind = "upgrade" | "downgrade" | "same";
+
+/** Whether moving from one paid plan to another is an upgrade (dearer), a downgrade or neither. */
+export function planChangeKind(from: PaidPlanId, to: PaidPlanId): PlanChangeKind {
+  if (PLAN_RANK[to] > PLAN_RANK[from]) return "upgrade";
+  if (PLAN_RANK[to] < PLAN_RANK[from]) return "downgrade";
+  return "same";
+}
+
+export interface PendingPlanChange {
+  plan: PaidPlanId;
+  /** Seconds since the epoch: when the schedule's next phase starts. */
+  at: number;
+}
+
+/**
+ * The plan change a subscription schedule has queued: the first phase that starts at or after
+ * the current period's end, when its price is a plan sold here and differs from `currentPlan`.
+ * `schedule` is the subscription's `schedule` field (expanded); an id alone, a released,
+ * completed or canceled schedule, or a schedule without such a phase queue nothing.
+ */
+export function pendingPlanChange(
+  schedule: unknown,
+  currentPlan: PaidPlanId,
+  periodEnd: number | null,
+  prices: PlanPrices,
+): PendingPlanChange | null {
+  if (!isRecord(schedule)) return null;
+  if (schedule.status !== "active" && schedule.status !== "not_started") return null;
+  const phases = Array.isArray(schedule.phases) ? schedule.phases.filter(isRecord) : [];
+  const next = phases
+    .filter((p) =>
+      typeof p.start_date === "number" && (periodEnd === null || p.start_date >= periodEnd)
+    )
+    .sort((a, b) => (a.start_date as number) - (b.start_date as number))[0];
+  if (!next) return null;
+  const items = Array.isArray(next.items) ? next.items.filter(isRecord) : [];
+  const plan = planForPrice(items[0] ? expandableId(items[0].price) : null, prices);
+  if (!plan || plan === currentPlan) return null;
+  return { plan, at: next.start_date as number };
 }

@@ -3,7 +3,7 @@
 // state wins, and the profile follows the user's subscriptions (domain/billing.ts, mirrored by
 // the trigger private.sync_profile_subscription).
 import type { AvatarStore } from "../avatars.ts";
-import type { BillingDb, SubscriptionRecord } from "../billing.ts";
+import type { BillingDb, LiveSubscription, SubscriptionRecord } from "../billing.ts";
 import { type Account, accountFromSubscriptions } from "../domain/billing.ts";
 import type { AuthUser } from "../supabase.ts";
 
@@ -53,6 +53,30 @@ export class FakeBillingDb extends FakeUsers implements BillingDb {
         (s) => s.userId === userId && (s.status === "active" || s.status === "trialing"),
       ),
     );
+  }
+  getLiveSubscription(userId: string): Promise<LiveSubscription | null> {
+    const live = [...this.subscriptions.values()].find(
+      (s) => s.userId === userId && (s.status === "active" || s.status === "trialing"),
+    );
+    return Promise.resolve(
+      live
+        ? {
+          id: live.id,
+          plan: live.plan,
+          status: live.status,
+          pendingPlan: live.pendingPlan ?? null,
+        }
+        : null,
+    );
+  }
+  /** Plan changes counted per user, and the limit (as public.take_plan_change_slot: 5 an hour). */
+  readonly planChanges = new Map<string, number>();
+  planChangeLimit = 5;
+  takePlanChangeSlot(userId: string) {
+    const used = this.planChanges.get(userId) ?? 0;
+    if (used >= this.planChangeLimit) return Promise.resolve(3600);
+    this.planChanges.set(userId, used + 1);
+    return Promise.resolve(0);
   }
   userExists(userId: string) {
     return Promise.resolve(this.profiles.has(userId));

@@ -15,8 +15,12 @@ export class FakeStripe {
   readonly calls: StripeCall[] = [];
   /** What GET /v1/subscriptions/:id answers: Stripe's current state of each subscription. */
   readonly subscriptions = new Map<string, Json>();
+  /** Subscription schedules by id (GET expands `schedule` from here). */
+  readonly schedules = new Map<string, Json>();
   /** When set, every request is answered with this status and a Stripe `api_error`. */
   failWith: number | null = null;
+  /** When true, a subscription update answers 402 `card_declined` (the upgrade's invoice failed). */
+  declineUpdates = false;
   private customerCount = 0;
 
   private constructor(
@@ -29,6 +33,7 @@ export class FakeStripe {
       customer: await loadFixture("customer"),
       checkoutSession: await loadFixture("checkout_session"),
       portalSession: await loadFixture("billing_portal_session"),
+      schedule: await loadFixture("subscription_schedule"),
     };
     const holder: { fake?: FakeStripe } = {};
     const server = Deno.serve(
@@ -95,19 +100,120 @@ export class FakeStripe {
       });
     }
     const sub = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
-    if (req.method === "GET" && sub) {
+    if (sub) {
       const id = decodeURIComponent(sub[1]!);
       const found = this.subscriptions.get(id);
-      if (found) return Response.json(found);
-      return stripeError(
-        404,
-        "invalid_request_error",
-        `No such subscription: '${id}'`,
-        "resource_missing",
-      );
+      if (!found) {
+        return stripeError(
+          404,
+          "invalid_request_error",
+          `No such subscription: '${id}'`,
+          "resource_missing",
+        );
+      }
+      if (req.method === "POST") {
+        if (this.declineUpdates) {
+          return stripeError(402, "card_error", "Your card was declined.", "card_declined");
+        }
+        this.updateSubscription(found, params);
+      }
+      return Response.json(this.expandSchedule(found, params));
+    }
+    if (route === "POST /v1/subscription_schedules") {
+      const subscription = this.subscriptions.get(params.from_subscription ?? "");
+      if (!subscription) {
+        return stripeError(
+          400,
+          "invalid_request_error",
+          "No such subscription",
+          "resource_missing",
+        );
+      }
+      const schedule = structuredClone(this.fixtures.schedule);
+      const phases = schedule.phases as Json[];
+      schedule.phases = [phases[0]];
+      schedule.subscription = subscription.id;
+      this.schedules.set(schedule.id as string, schedule);
+      subscription.schedule = schedule.id;
+      return Response.json(schedule);
+    }
+    const sched = /^\/v1\/subscription_schedules\/([^/]+)(\/release)?$/.exec(url.pathname);
+    if (req.method === "POST" && sched) {
+      const schedule = this.schedules.get(decodeURIComponent(sched[1]!));
+      if (!schedule) {
+        return stripeError(404, "invalid_request_error", "No such schedule", "resource_missing");
+      }
+      if (sched[2]) {
+        const subscription = this.subscriptions.get(schedule.subscription as string);
+        if (subscription) subscription.schedule = null;
+        Object.assign(schedule, {
+          status: "released",
+          released_at: now,
+          released_subscription: schedule.subscription,
+          subscription: null,
+        });
+        return Response.json(schedule);
+      }
+      this.updateSchedule(schedule, params);
+      return Response.json(schedule);
     }
     return stripeError(404, "invalid_request_error", `Unrecognized request URL (${route}).`);
   }
+
+  /** `items[0][price]` and `metadata[…]`, as Stripe applies them (the price object replaced). */
+  private updateSubscription(subscription: Json, params: Record<string, string>) {
+    const [change] = indexed(params, "items");
+    const items = (subscription.items as { data: Json[] }).data;
+    if (change?.["[price]"]) {
+      const item = items.find((i) => i.id === change["[id]"]) ?? items[0]!;
+      item.price = { ...(item.price as Json), id: change["[price]"] };
+      item.plan = { ...(item.plan as Json), id: change["[price]"] };
+    }
+    subscription.metadata = {
+      ...(subscription.metadata as Json),
+      ...metadataOf(params, "metadata"),
+    };
+  }
+
+  /** Phases from `phases[i][items][0][price]`, `[start_date]`, `[end_date]`, `[duration]…`. */
+  private updateSchedule(schedule: Json, params: Record<string, string>) {
+    if (params.end_behavior) schedule.end_behavior = params.end_behavior;
+    const template = (this.fixtures.schedule.phases as Json[])[0]!;
+    let previousEnd = 0;
+    schedule.phases = indexed(params, "phases").map((p) => {
+      const start = p["[start_date]"] ? Number(p["[start_date]"]) : previousEnd;
+      const end = p["[end_date]"] ? Number(p["[end_date]"]) : start + 31 * 86_400;
+      previousEnd = end;
+      const price = p["[items][0][price]"];
+      return {
+        ...template,
+        start_date: start,
+        end_date: end,
+        items: [{ ...(template.items as Json[])[0], price, plan: price }],
+        proration_behavior: p["[proration_behavior]"] ?? "create_prorations",
+      };
+    });
+  }
+
+  private expandSchedule(subscription: Json, params: Record<string, string>): Json {
+    const expands = Object.entries(params).filter(([k]) => k.startsWith("expand[")).map(([, v]) =>
+      v
+    );
+    if (!expands.includes("schedule") || typeof subscription.schedule !== "string") {
+      return subscription;
+    }
+    return { ...subscription, schedule: this.schedules.get(subscription.schedule) ?? null };
+  }
+}
+
+/** Form parameters under `prefix[i][…]` as one object per index. */
+function indexed(params: Record<string, string>, prefix: string): Record<string, string>[] {
+  const out: Record<string, string>[] = [];
+  for (const [key, value] of Object.entries(params)) {
+    const m = new RegExp(`^${prefix.replace(/[[\]]/g, "\\$&")}\\[(\\d+)\\](.*)$`).exec(key);
+    if (m) (out[Number(m[1])] ??= {})[m[2]!] = value;
+  }
+  return out;
 }
 
 function metadataOf(params: Record<string, string>, prefix: string): Record<string, string> {

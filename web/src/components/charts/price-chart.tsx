@@ -1,4 +1,4 @@
-import type { Candle } from "@domain/candles";
+import type { Candle as DomainCandle } from "@domain/candles";
 import { MISSING_VALUE } from "@domain/format";
 import { formatPrice, formatPriceFull, priceShape } from "@domain/price-format";
 import {
@@ -42,6 +42,9 @@ export type ChartLine = {
   format?: "price" | "number";
   dashed?: boolean;
 };
+
+/** What the chart draws of a candle (the sample count is not shown). */
+type Candle = Omit<DomainCandle, "count">;
 
 type PriceChartProps = {
   /** Candles oldest first, one per bucket (`toCandles`); the last one may still be forming. */

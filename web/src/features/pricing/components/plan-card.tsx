@@ -15,15 +15,32 @@ import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils";
 import type { PlanCard as PlanCardData } from "../utils/plan-catalogue";
 
+/**
+ * What the card's button does: `start` (checkout, no subscription yet), `current` (nothing),
+ * `keep` (the current plan while a downgrade waits: cancel it), `upgrade` (at once),
+ * `downgrade` (at the end of the period), `scheduled` (the waiting downgrade's target).
+ */
+export type PlanCardAction = "start" | "current" | "keep" | "upgrade" | "downgrade" | "scheduled";
+
 type PlanCardProps = {
   plan: PlanCardData;
-  isCurrent: boolean;
+  action: PlanCardAction;
   isActivating: boolean;
   disabled: boolean;
+  /** When the waiting downgrade starts (for `scheduled`), already formatted. */
+  scheduledDate?: string;
   onChoose: () => void;
 };
 
-export function PlanCard({ plan, isCurrent, isActivating, disabled, onChoose }: PlanCardProps) {
+export function PlanCard({
+  plan,
+  action,
+  isActivating,
+  disabled,
+  scheduledDate,
+  onChoose,
+}: PlanCardProps) {
+  const isCurrent = action === "current" || action === "keep";
   const { t, i18n } = useTranslation("pricing");
   const price = new Intl.NumberFormat(i18n.resolvedLanguage, {
     style: "currency",
@@ -74,21 +91,36 @@ export function PlanCard({ plan, isCurrent, isActivating, disabled, onChoose }: 
           ))}
         </ul>
       </CardContent>
-      <CardFooter>
-        {isCurrent ? (
+      <CardFooter className="flex flex-col gap-2">
+        {action === "current" || action === "scheduled" ? (
           <Button variant="outline" className="w-full" disabled>
-            {t("currentPlan")}
+            {action === "current"
+              ? t("currentPlan")
+              : t("change.scheduledFrom", { date: scheduledDate ?? "" })}
           </Button>
         ) : (
           <Button
             className="w-full"
-            variant={plan.popular ? "default" : "outline"}
+            variant={
+              action === "upgrade" || (action === "start" && plan.popular) ? "default" : "outline"
+            }
             disabled={disabled}
             onClick={onChoose}
           >
             {isActivating && <Spinner />}
-            {isActivating ? t("activating") : t("startNow")}
+            {isActivating
+              ? t(action === "start" ? "activating" : "change.changing")
+              : action === "start"
+                ? t("startNow")
+                : action === "keep"
+                  ? t("change.keepPlan", { plan: t(`plans.${plan.id}.name`) })
+                  : t(`change.${action}`)}
           </Button>
+        )}
+        {(action === "upgrade" || action === "downgrade") && (
+          <p className="text-center text-xs text-muted-foreground">
+            {t(action === "upgrade" ? "change.upgradeHint" : "change.downgradeHint")}
+          </p>
         )}
       </CardFooter>
     </Card>

@@ -28,7 +28,9 @@ async function openLoggedIn(profile = {}) {
   expect(await screen.findByText("trader@example.com")).toBeInTheDocument();
   // Wait for the profile: until then the buttons are locked.
   await waitFor(() =>
-    expect(screen.getAllByRole("button", { name: "Start Now" })[0]).toBeEnabled(),
+    expect(
+      screen.getAllByRole("button", { name: /^(Start Now|Upgrade|Downgrade|Keep \w+)$/ })[0],
+    ).toBeEnabled(),
   );
   return rendered;
 }
@@ -200,5 +202,82 @@ describe("PricingPage", () => {
     await openLoggedIn({ plan: "pro", subscription_active: false });
     expect(screen.queryByText("Current plan")).not.toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Manage subscription" })).not.toBeInTheDocument();
+  });
+
+  it("offers a subscriber Upgrade and Downgrade on the other plans, never Start Now", async () => {
+    await openLoggedIn({ plan: "pro", subscription_active: true });
+    expect((await card("Basic")).getByRole("button", { name: "Downgrade" })).toBeEnabled();
+    expect((await card("Enterprise")).getByRole("button", { name: "Upgrade" })).toBeEnabled();
+    expect((await card("Pro")).getByRole("button", { name: "Current plan" })).toBeDisabled();
+    expect(screen.queryByRole("button", { name: "Start Now" })).not.toBeInTheDocument();
+    expect(
+      screen.getByText("Takes effect at the end of your current billing period."),
+    ).toBeInTheDocument();
+  });
+
+  it("an upgrade calls change-plan and lands on the dashboard", async () => {
+    supabaseMock.setFunction("change-plan", {
+      data: { plan: "enterprise", effective: "now" },
+      error: null,
+    });
+    const { router } = await openLoggedIn({ plan: "pro", subscription_active: true });
+    fireEvent.click((await card("Enterprise")).getByRole("button", { name: "Upgrade" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"));
+    expect(supabaseMock.client.functions.invoke).toHaveBeenCalledWith("change-plan", {
+      body: { plan: "enterprise" },
+    });
+    expect(supabaseMock.client.functions.invoke).not.toHaveBeenCalledWith(
+      "checkout",
+      expect.anything(),
+    );
+    expect(await screen.findByText("You are now on Enterprise")).toBeInTheDocument();
+  });
+
+  it("a downgrade says when it takes effect", async () => {
+    supabaseMock.setFunction("change-plan", {
+      data: { plan: "basic", effective: "period_end", at: "2026-12-21T09:30:00.000Z" },
+      error: null,
+    });
+    await openLoggedIn({ plan: "pro", subscription_active: true, time_zone: "UTC" });
+    fireEvent.click((await card("Basic")).getByRole("button", { name: "Downgrade" }));
+    expect(await screen.findByText("Plan change scheduled")).toBeInTheDocument();
+    expect(
+      screen.getByText("You move to Basic on December 21, 2026. Until then nothing changes."),
+    ).toBeInTheDocument();
+  });
+
+  it("shows a waiting downgrade: its date, and Keep on the current plan", async () => {
+    supabaseMock.setTable("billing_subscriptions", {
+      data: [{ pending_plan: "basic", pending_plan_at: "2026-12-21T09:30:00.000Z" }],
+      error: null,
+    });
+    await openLoggedIn({ plan: "pro", subscription_active: true, time_zone: "UTC" });
+    expect(
+      await screen.findByText(
+        "Your plan changes to Basic on December 21, 2026. Until then you keep Pro.",
+      ),
+    ).toBeInTheDocument();
+    expect(
+      (await card("Basic")).getByRole("button", { name: "Starts December 21, 2026" }),
+    ).toBeDisabled();
+    expect((await card("Pro")).getByRole("button", { name: "Keep Pro" })).toBeEnabled();
+  });
+
+  it("translates a refused change by its code, never as a Payment Error", async () => {
+    supabaseMock.setFunction("change-plan", {
+      data: null,
+      error: new FunctionsHttpError(
+        new Response(JSON.stringify({ error: "too_many_plan_changes", message: "server words" }), {
+          status: 429,
+        }),
+      ),
+    });
+    await openLoggedIn({ plan: "basic", subscription_active: true });
+    fireEvent.click((await card("Pro")).getByRole("button", { name: "Upgrade" }));
+    expect(await screen.findByText("Plan not changed")).toBeInTheDocument();
+    expect(
+      screen.getByText("You have changed plans too often. Please wait an hour and try again."),
+    ).toBeInTheDocument();
+    expect(screen.queryByText("Payment Error")).not.toBeInTheDocument();
   });
 });

@@ -1,3 +1,4 @@
+import { planChangeKind } from "@domain/billing";
 import type { PaidPlanId } from "@domain/plans";
 import { isPaidPlan } from "@domain/plans";
 import { useState } from "react";
@@ -11,10 +12,22 @@ import { assignLocation } from "@/lib/browser-location";
 import { FunctionCallError } from "@/lib/functions";
 import { loginPath } from "@/lib/redirect";
 import { useOpenBillingPortal } from "@/lib/billing-portal";
+import { dateTimeFormat } from "@/lib/time-zone";
+import { type ChangePlanResult, useChangePlan, usePendingPlan } from "../api/change-plan";
 import { useStartCheckout } from "../api/start-checkout";
 import { useCheckoutCancelledToast } from "../hooks/use-checkout-cancelled-toast";
 import { PLAN_CARDS } from "../utils/plan-catalogue";
-import { PlanCard } from "./plan-card";
+import { PlanCard, type PlanCardAction } from "./plan-card";
+
+/** The codes the change-plan function answers with, each translated (change.errors.*). */
+const CHANGE_ERRORS = [
+  "same_plan",
+  "no_active_subscription",
+  "change_already_scheduled",
+  "cancellation_pending",
+  "too_many_plan_changes",
+  "payment_declined",
+] as const;
 
 function serverMessage(error: unknown): string | null {
   return error instanceof FunctionCallError ? error.serverMessage : null;
@@ -22,7 +35,7 @@ function serverMessage(error: unknown): string | null {
 
 /** /pricing: the three plans and the checkout flow (spec sections 2 and 4). */
 export function PricingPage() {
-  const { t } = useTranslation("pricing");
+  const { t, i18n } = useTranslation("pricing");
   const navigate = useNavigate();
   const { user, profile, isSubscriber, isPending } = useCurrentUser();
   const checkout = useStartCheckout();
@@ -33,6 +46,53 @@ export function PricingPage() {
 
   const activatingPlan = checkout.isPending ? (checkout.variables?.plan ?? null) : leavingFor;
   const currentPlan = isSubscriber && profile && isPaidPlan(profile.plan) ? profile.plan : null;
+  const change = useChangePlan();
+  const pending = usePendingPlan(currentPlan !== null).data ?? null;
+  const changingTo = change.isPending ? (change.variables?.plan ?? null) : null;
+  const formatDate = (iso: string) =>
+    dateTimeFormat(i18n.resolvedLanguage, { dateStyle: "long" }).format(new Date(iso));
+  const planName = (plan: PaidPlanId) => t(`plans.${plan}.name`);
+
+  const actionFor = (plan: PaidPlanId): PlanCardAction => {
+    if (!currentPlan) return "start";
+    if (plan === currentPlan) return pending ? "keep" : "current";
+    if (pending && plan === pending.plan) return "scheduled";
+    const kind = planChangeKind(currentPlan, plan);
+    return kind === "same" ? "current" : kind;
+  };
+
+  const changeTo = (plan: PaidPlanId) =>
+    change.mutate(
+      { plan },
+      {
+        onSuccess: (result: ChangePlanResult) => {
+          if (result.effective === "now") {
+            toast.success(t("change.toast.upgradedTitle", { plan: planName(result.plan) }), {
+              description: t("change.toast.upgradedDescription"),
+            });
+            void navigate("/dashboard");
+          } else if (result.effective === "period_end") {
+            toast.success(t("change.toast.downgradeScheduledTitle"), {
+              description: t("change.toast.downgradeScheduledDescription", {
+                plan: planName(result.plan),
+                date: formatDate(result.at),
+              }),
+            });
+          } else {
+            toast.success(t("change.toast.keptTitle"), {
+              description: t("change.toast.keptDescription", { plan: planName(result.plan) }),
+            });
+          }
+        },
+        onError: (error) => {
+          const code = error instanceof FunctionCallError ? error.code : null;
+          const known = CHANGE_ERRORS.find((c) => c === code);
+          toast.error(t("change.toast.changeErrorTitle"), {
+            description: t(known ? `change.errors.${known}` : "change.errors.fallback"),
+          });
+        },
+      },
+    );
 
   const choose = (plan: PaidPlanId) => {
     if (!user) {
@@ -100,7 +160,18 @@ export function PricingPage() {
 
         {currentPlan && (
           <div className="mx-auto flex w-full max-w-2xl flex-col items-center justify-between gap-3 rounded-lg border bg-card px-4 py-3 text-sm sm:flex-row">
-            <p>{t("subscribedNotice", { plan: t(`plans.${currentPlan}.name`) })}</p>
+            <div className="flex flex-col gap-1">
+              <p>{t("subscribedNotice", { plan: t(`plans.${currentPlan}.name`) })}</p>
+              {pending && (
+                <p data-testid="pending-plan-notice" className="text-muted-foreground">
+                  {t("change.pendingNotice", {
+                    plan: planName(pending.plan),
+                    date: formatDate(pending.at),
+                    current: planName(currentPlan),
+                  })}
+                </p>
+              )}
+            </div>
             <Button variant="outline" size="sm" disabled={portal.isPending} onClick={manage}>
               {portal.isPending && <Spinner />}
               {portal.isPending ? t("openingPortal") : t("manageSubscription")}
@@ -113,10 +184,11 @@ export function PricingPage() {
             <li key={plan.id}>
               <PlanCard
                 plan={plan}
-                isCurrent={plan.id === currentPlan}
-                isActivating={plan.id === activatingPlan}
-                disabled={isPending || activatingPlan !== null}
-                onChoose={() => choose(plan.id)}
+                action={actionFor(plan.id)}
+                isActivating={plan.id === activatingPlan || plan.id === changingTo}
+                disabled={isPending || activatingPlan !== null || changingTo !== null}
+                scheduledDate={pending?.plan === plan.id ? formatDate(pending.at) : undefined}
+                onChoose={() => (currentPlan ? changeTo(plan.id) : choose(plan.id))}
               />
             </li>
           ))}
