@@ -62,7 +62,8 @@ async function deliverOnce(stack: Stack): Promise<{ claimed: number }> {
 
 /**
  * Writes one job per subscriber (the first `n` bench subscribers) on `channel`, each a digest of
- * `symbols` items quoted at `quoteTs`, then drains with WORKERS invocations at once. Times are
+ * `symbols` crossings quoted at `quoteTs` that lists the 20 largest and counts the rest (as
+ * `enqueue_alerts` builds it, decision 0029), then drains with WORKERS invocations at once. Times are
  * from the commit of the jobs (the scan); hand-offs are read from the outbox (sent_at).
  */
 async function runCase(
@@ -81,7 +82,7 @@ async function runCase(
        select jsonb_agg(jsonb_build_object('instrumentId', g, 'symbol', 'BD' || g || '/USDT',
          'exchange', 'Binance', 'direction', 'pump', 'pct', 25, 'windowMinutes', 30, 'price', 1.25,
          'ts', $4::text) order by g) as j
-       from generate_series(1, $3::int) g)
+       from generate_series(1, least($3::int, 20)) g)
      insert into private.outbox (kind, channel, user_id, dedup_key, payload, seq)
      select 'market_alert', $1, p.id, 'bench:' || $5 || ':' || p.id,
             jsonb_build_object('shape', case when $3::int >= 3 then 'digest' else 'single' end,
@@ -201,7 +202,7 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     // ---- Own webhooks (no shared limit) ------------------------------------------------
     const own = new Map<string, CaseResult>();
     for (const [n, s] of CASES) {
-      chat.reset();
+      await chat.reset();
       const r = await runCase(stack, `own-${n}-${s}`, "discord", n, s, new Date());
       own.set(`${n}x${s}`, r);
       const head = `alerts ${label}: ${n} subscribers, ${s} symbols, own webhooks:`;
@@ -232,7 +233,7 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     }
 
     // ---- SMTP locally (no shared limit) -------------------------------------------------
-    chat.reset();
+    await chat.reset();
     const smtpQuote = new Date();
     const smtp = await runCase(stack, "smtp", "email", SMTP_EMAILS, 20, smtpQuote);
     out.push(
@@ -254,7 +255,7 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     );
 
     // ---- Telegram: one bot (shared limit) -------------------------------------------------
-    chat.reset();
+    await chat.reset();
     const tgQuote = new Date();
     workers = 1;
     const tg = await runCase(stack, "telegram", "telegram", TELEGRAM_MESSAGES, 20, tgQuote);
@@ -268,8 +269,9 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
             `${((100 * tgFloor) / Math.max(tg.lastMs, 1)).toFixed(0)} % of the ceiling · p50 ${fmt(tg.p50)} s · p95 ${fmt(tg.p95)} s`
         : `alerts ${label}: one Telegram bot: did not drain within ${fmt(TIMEOUT_MS)} s (${tg.why})`,
     );
-    const tgArrivals = chat.requests("telegram").filter((r) => r.status === 200);
-    const tgRefused = chat.requests("telegram").filter((r) => r.status === 429).length;
+    const tgRequests = await chat.requests("telegram");
+    const tgArrivals = tgRequests.filter((r) => r.status === 200);
+    const tgRefused = tgRequests.filter((r) => r.status === 429).length;
     out.push(
       e2eLine(
         label,
@@ -280,15 +282,14 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     );
 
     // ---- Discord end to end (the 10,000 × 20 case's arrivals are gone after reset: rerun small)
-    chat.reset();
+    await chat.reset();
     const dQuote = new Date();
     await runCase(stack, "discord-e2e", "discord", Math.min(1000, maxUsers), 20, dQuote);
     out.push(
       e2eLine(
         label,
         "Discord",
-        chat
-          .requests("discord")
+        (await chat.requests("discord"))
           .filter((r) => r.status === 200)
           .map((r) => Date.parse(r.at)),
         dQuote.getTime(),
@@ -350,7 +351,8 @@ async function resendPart(label: string, databaseUrl: string | undefined, tmp: s
     const requests = Math.ceil(RESEND_EMAILS / 100);
     const floor = (requests / 2) * 1000;
     const chat = stack.alerts!.chat;
-    const refused = chat.requests("resend").filter((x) => x.status === 429).length;
+    const resendRequests = await chat.requests("resend");
+    const refused = resendRequests.filter((x) => x.status === 429).length;
     return [
       r.drained
         ? `alerts ${label}: ${RESEND_EMAILS} subscribers, 20 symbols, one Resend team (2 requests/s, batch of 100): ` +
@@ -360,10 +362,7 @@ async function resendPart(label: string, databaseUrl: string | undefined, tmp: s
       e2eLine(
         label,
         "Resend",
-        chat
-          .requests("resend")
-          .filter((x) => x.status === 200)
-          .map((x) => Date.parse(x.at)),
+        resendRequests.filter((x) => x.status === 200).map((x) => Date.parse(x.at)),
         quote.getTime(),
       ),
     ];

@@ -21,7 +21,7 @@ import {
   type SendResult,
   telegramChannel,
 } from "./channels.ts";
-import { type Limits, limitsFrom, rateSetting } from "./pacing.ts";
+import { type Limits, limitsFrom, rateSetting, type SharedBuckets } from "./pacing.ts";
 import type { Links } from "./messages.ts";
 
 /** The database side of the worker. */
@@ -50,6 +50,8 @@ export interface OutboxDb {
   doubt(id: number, worker: string, error: string): Promise<boolean>;
   moveTelegramChat(oldId: string, newId: string): Promise<void>;
   unsubscribe(token: string): Promise<boolean>;
+  /** The buckets of the shared limits, kept for all workers (decision 0049); absent: per worker. */
+  buckets?: SharedBuckets;
 }
 
 export function supabaseOutboxDb(client: SupabaseClient): OutboxDb {
@@ -115,6 +117,25 @@ export function supabaseOutboxDb(client: SupabaseClient): OutboxDb {
       const { data, error } = await client.rpc("unsubscribe_alert_email", { token });
       if (error) throw new Error(`unsubscribe_alert_email failed: ${error.message}`);
       return data === true;
+    },
+    buckets: {
+      async take(name, rate, burst, wanted) {
+        const { data, error } = await client.rpc("take_delivery_tokens", {
+          name,
+          rate,
+          burst,
+          wanted,
+        });
+        if (error) throw new Error(`take_delivery_tokens failed: ${error.message}`);
+        const row = (Array.isArray(data) ? data[0] : data) as
+          | { granted: number; wait_ms: number }
+          | undefined;
+        return { granted: Number(row?.granted ?? 0), waitMs: Number(row?.wait_ms ?? 1000) };
+      },
+      async pause(name, rate, seconds) {
+        const { error } = await client.rpc("pause_delivery_bucket", { name, rate, seconds });
+        if (error) throw new Error(`pause_delivery_bucket failed: ${error.message}`);
+      },
     },
   };
 }
@@ -296,6 +317,7 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
         now,
         limits,
         moveTelegramChat: (a, b) => db.moveTelegramChat(a, b),
+        shared: db.buckets,
       };
       channels = {
         email: deps.channels?.email ?? emailChannel(cd),
