@@ -169,12 +169,14 @@ export class SharedTokenBucket implements Pacer {
       this.waiting.push({ resolve });
       if (!this.pumping) {
         this.pumping = true;
-        void this.pump().finally(() => (this.pumping = false));
+        void this.pump();
       }
     });
   }
 
   private async pump(): Promise<void> {
+    // Senders that ask in the same turn (a new claim) are asked for in one call.
+    await Promise.resolve();
     while (this.waiting.length > 0) {
       const wanted = Math.min(this.waiting.length, this.burst);
       let granted: number;
@@ -195,6 +197,9 @@ export class SharedTokenBucket implements Pacer {
       for (const w of this.waiting.splice(0, Math.min(granted, this.waiting.length))) w.resolve();
       if (granted === 0) await this.clock.sleep(Math.max(1, waitMs));
     }
+    // In the same turn as the last look at the queue (no await in between): a caller that
+    // arrives later starts a new pump.
+    this.pumping = false;
   }
 
   pause(seconds: number): void {
