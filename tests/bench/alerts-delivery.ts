@@ -202,10 +202,30 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     // ---- Own webhooks (no shared limit) ------------------------------------------------
     const own = new Map<string, CaseResult>();
     for (const [n, s] of CASES) {
+      const head = `alerts ${label}: ${n} subscribers, ${s} symbols, own webhooks:`;
+      // A size that cannot drain within the time-out, judged from the largest smaller case of
+      // the same symbols (at best linear growth), is not started: it says why instead.
+      const smaller = [...own.entries()]
+        .map(([k, r]) => ({ n: Number(k.split("x")[0]), s: Number(k.split("x")[1]), r }))
+        .filter((c) => c.s === s && c.n < n)
+        .sort((a, b) => b.n - a.n)[0];
+      if (smaller && !smaller.r.drained) {
+        out.push(
+          `${head} not run: the ${smaller.n}-subscriber case did not drain within ${fmt(TIMEOUT_MS)} s`,
+        );
+        continue;
+      }
+      if (smaller && (smaller.r.lastMs * n) / smaller.n > TIMEOUT_MS) {
+        out.push(
+          `${head} not run: the ${smaller.n}-subscriber case took ${fmt(smaller.r.lastMs)} s; ` +
+            `×${(n / smaller.n).toFixed(0)} at linear growth is ${fmt((smaller.r.lastMs * n) / smaller.n)} s, ` +
+            `beyond the bench's time-out of ${fmt(TIMEOUT_MS)} s (BENCH_DELIVERY_TIMEOUT_MS)`,
+        );
+        continue;
+      }
       await chat.reset();
       const r = await runCase(stack, `own-${n}-${s}`, "discord", n, s, new Date());
       own.set(`${n}x${s}`, r);
-      const head = `alerts ${label}: ${n} subscribers, ${s} symbols, own webhooks:`;
       if (!r.drained) {
         out.push(`${head} did not drain within ${fmt(TIMEOUT_MS)} s (${r.why}): no time to report`);
         continue;
@@ -227,6 +247,14 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
           `(×${(b.lastMs / a.lastMs).toFixed(1)}, ×${(c.lastMs / b.lastMs).toFixed(1)} for ×10 subscribers) · ` +
           `first hand-off ${fmt(a.firstMs)} → ${fmt(b.firstMs)} → ${fmt(c.firstMs)} s · ` +
           `p95 ${fmt(a.p95)} → ${fmt(b.p95)} → ${fmt(c.p95)} s`,
+      );
+    } else if (g[0]?.drained && g[1]?.drained) {
+      const [a, b] = g as CaseResult[];
+      out.push(
+        `alerts ${label}: growth 1k → 10k subscribers (20 symbols, own webhooks): ` +
+          `last hand-off ${fmt(a.lastMs)} → ${fmt(b.lastMs)} s (×${(b.lastMs / a.lastMs).toFixed(1)} for ×10 subscribers) · ` +
+          `first hand-off ${fmt(a.firstMs)} → ${fmt(b.firstMs)} s · p95 ${fmt(a.p95)} → ${fmt(b.p95)} s; ` +
+          `100k: ${g[2] ? "did not drain" : "not run (above)"}`,
       );
     } else {
       out.push(`alerts ${label}: growth 1k → 10k → 100k: not every size ran and drained`);
