@@ -55,6 +55,8 @@ async function deliverOnce(stack: Stack): Promise<{ claimed: number }> {
       "content-type": "application/json",
     },
     body: "{}",
+  }).catch((err: Error) => {
+    throw new Error(`POST deliver-alerts: ${err.message}`, { cause: err.cause });
   });
   if (!res.ok) throw new Error(`deliver-alerts answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as { claimed: number };
@@ -328,7 +330,12 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     // The functions host read RESEND_API_KEY at start-up: this part runs on a second stack.
     out.push(...(await resendPart(label, databaseUrl, tmp)));
   } catch (err) {
-    out.push(`alerts ${label}: delivery bench failed: ${(err as Error).message}`);
+    // undici says only "fetch failed"; the cause names the refused or reset connection.
+    const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+    out.push(
+      `alerts ${label}: delivery bench failed: ${(err as Error).message}` +
+        (cause ? ` (${cause.code ?? ""} ${cause.message ?? ""})`.replace("( ", "(") : ""),
+    );
   } finally {
     await stack?.stop();
     if (saved.key === undefined) delete process.env.RESEND_API_KEY;
