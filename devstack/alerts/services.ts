@@ -3,7 +3,8 @@
 // delivery schedule.
 import { deliveryIntervalMs, startDeliveryCron, type DeliveryCron } from "./delivery-cron.ts";
 import { mailPorts, startMailDev, type MailDev } from "./maildev.ts";
-import { DEFAULT_CHAT_STANDIN_PORT, startChatStandIn, type ChatStandIn } from "./standins.ts";
+import { type ChatStandInClient, startChatStandInProcess } from "./standins-process.ts";
+import { DEFAULT_CHAT_STANDIN_PORT } from "./standins.ts";
 
 export interface AlertServicesOptions {
   smtpPort: number;
@@ -19,7 +20,8 @@ export interface AlertServicesOptions {
 
 export interface AlertServices {
   mail: MailDev;
-  chat: ChatStandIn;
+  /** The stand-ins run in a child process of their own (a busy stack must not stall them). */
+  chat: ChatStandInClient;
   /** What deliver-alerts reads (real settings in the environment win). */
   functionsEnv: Record<string, string>;
   startCron(apiUrl: string, serviceKey: string): void;
@@ -46,10 +48,10 @@ export async function startAlertServices(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<AlertServices> {
   const mail = await startMailDev({ host, smtpPort: opts.smtpPort, uiPort: opts.mailUiPort, log });
-  let chat: ChatStandIn;
+  let chat: ChatStandInClient;
   try {
     const resendRate = Number(env.RESEND_RATE_PER_SECOND);
-    chat = await startChatStandIn({
+    chat = await startChatStandInProcess({
       host,
       port: opts.chatPort,
       log,

@@ -831,6 +831,35 @@ $$;
 -- comment on function public.history_insights(instrument bigint)
 COMMENT ON FUNCTION public.history_insights(instrument bigint) IS 'Historical comparison and advanced analytics of one instrument (decision 0035); Pro and Enterprise only.';
 
+-- function public.pause_delivery_bucket(text, double precision, double precision)
+CREATE FUNCTION public.pause_delivery_bucket(name text, rate double precision, seconds double precision) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  t timestamptz := clock_timestamp();
+begin
+  if name is null or name !~ '^[a-z0-9][a-z0-9:_.-]{0,99}$' then
+    raise exception 'name must be 1-100 lower-case letters, digits or :_.-' using errcode = '22023';
+  end if;
+  if rate is null or not (rate > 0 and rate <= 100000) then
+    raise exception 'rate must be above 0 and at most 100000 per second' using errcode = '22023';
+  end if;
+  if seconds is null or not (seconds >= 0 and seconds <= 3600) then
+    raise exception 'seconds must be 0-3600' using errcode = '22023';
+  end if;
+  insert into private.delivery_buckets as d (name, tokens, updated_at)
+  values (pause_delivery_bucket.name, -seconds * rate, t)
+  on conflict on constraint delivery_buckets_pkey do update
+    set tokens = least(d.tokens + greatest(0, extract(epoch from (t - d.updated_at))) * pause_delivery_bucket.rate, 0)
+                 - pause_delivery_bucket.seconds * pause_delivery_bucket.rate,
+        updated_at = t;
+end;
+$_$;
+
+-- comment on function public.pause_delivery_bucket(name text, rate double precision, seconds double precision)
+COMMENT ON FUNCTION public.pause_delivery_bucket(name text, rate double precision, seconds double precision) IS 'A shared delivery limit answered 429: nothing goes out on it for the given seconds (service role).';
+
 -- function public.reserve_chat_gif(uuid)
 CREATE FUNCTION public.reserve_chat_gif(group_id uuid) RETURNS text
     LANGUAGE plpgsql SECURITY DEFINER
@@ -893,6 +922,80 @@ $$;
 -- comment on function public.support_response_target(plan public.plan)
 COMMENT ON FUNCTION public.support_response_target(plan public.plan) IS 'How long the first answer to a ticket may take, per plan (decision 0036).';
 
+-- function public.take_delivery_tokens(text, double precision, integer, integer)
+CREATE FUNCTION public.take_delivery_tokens(name text, rate double precision, burst integer, wanted integer) RETURNS TABLE(granted integer, wait_ms integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  t timestamptz := clock_timestamp();
+  b private.delivery_buckets;
+  level double precision;
+  n integer;
+begin
+  if name is null or name !~ '^[a-z0-9][a-z0-9:_.-]{0,99}$' then
+    raise exception 'name must be 1-100 lower-case letters, digits or :_.-' using errcode = '22023';
+  end if;
+  if rate is null or not (rate > 0 and rate <= 100000) then
+    raise exception 'rate must be above 0 and at most 100000 per second' using errcode = '22023';
+  end if;
+  if burst is null or burst not between 1 and 10000 then
+    raise exception 'burst must be 1-10000' using errcode = '22023';
+  end if;
+  if wanted is null or wanted not between 1 and 10000 then
+    raise exception 'wanted must be 1-10000' using errcode = '22023';
+  end if;
+  insert into private.delivery_buckets as d (name, tokens, updated_at)
+  values (take_delivery_tokens.name, take_delivery_tokens.burst, t)
+  on conflict on constraint delivery_buckets_pkey do nothing;
+  select * into b from private.delivery_buckets d where d.name = take_delivery_tokens.name for update;
+  -- The row lock serializes the takers: read the clock again after waiting for it.
+  t := clock_timestamp();
+  level := least(take_delivery_tokens.burst::double precision,
+                 b.tokens + greatest(0, extract(epoch from (t - b.updated_at))) * take_delivery_tokens.rate);
+  n := greatest(0, least(take_delivery_tokens.wanted, floor(level)::integer));
+  update private.delivery_buckets d set tokens = level - n, updated_at = t
+  where d.name = take_delivery_tokens.name;
+  granted := n;
+  wait_ms := case when n > 0 then 0 else ceil((1 - level) / take_delivery_tokens.rate * 1000)::integer end;
+  return next;
+end;
+$_$;
+
+-- comment on function public.take_delivery_tokens(name text, rate double precision, burst integer, wanted integer)
+COMMENT ON FUNCTION public.take_delivery_tokens(name text, rate double precision, burst integer, wanted integer) IS 'Takes tokens from a delivery limit shared by all workers; granted, or the wait until one is there (service role).';
+
+-- function public.take_plan_change_slot(uuid)
+CREATE FUNCTION public.take_plan_change_slot(target uuid) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  max_changes constant integer := 5;
+  window_length constant interval := interval '1 hour';
+  recent integer;
+  oldest timestamptz;
+begin
+  if target is null then
+    raise exception 'take_plan_change_slot: target is required' using errcode = '22004';
+  end if;
+  -- One caller per user at a time, so two concurrent requests cannot both take the last slot.
+  perform pg_advisory_xact_lock(hashtext('plan_change:' || target::text));
+  delete from private.plan_change_attempts a
+    where a.user_id = target and a.at <= clock_timestamp() - window_length;
+  select count(*), min(a.at) into recent, oldest
+    from private.plan_change_attempts a where a.user_id = target;
+  if recent >= max_changes then
+    return greatest(1, ceil(extract(epoch from (oldest + window_length - clock_timestamp())))::integer);
+  end if;
+  insert into private.plan_change_attempts (user_id) values (target);
+  return 0;
+end;
+$$;
+
+-- comment on function public.take_plan_change_slot(target uuid)
+COMMENT ON FUNCTION public.take_plan_change_slot(target uuid) IS 'Rate limit of plan changes (5 per hour per user): 0 = allowed and counted, else seconds to wait.';
+
 -- table private.app_settings
 CREATE TABLE private.app_settings (
     key text NOT NULL,
@@ -927,6 +1030,26 @@ CREATE TABLE private.chat_gif_reservations (
 
 -- comment on table private.chat_gif_reservations
 COMMENT ON TABLE private.chat_gif_reservations IS 'Chat GIF object names reserved by reserve_chat_gif; the bucket accepts an upload only under a name its uploader reserved in the last 10 minutes.';
+
+-- table private.delivery_buckets
+CREATE TABLE private.delivery_buckets (
+    name text NOT NULL,
+    tokens double precision NOT NULL,
+    updated_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    CONSTRAINT delivery_buckets_name_check CHECK ((name ~ '^[a-z0-9][a-z0-9:_.-]{0,99}$'::text))
+);
+
+-- comment on table private.delivery_buckets
+COMMENT ON TABLE private.delivery_buckets IS 'One token bucket per shared delivery limit (a Telegram bot, a Resend team), taken by every worker.';
+
+-- table private.plan_change_attempts
+CREATE TABLE private.plan_change_attempts (
+    user_id uuid NOT NULL,
+    at timestamp with time zone DEFAULT clock_timestamp() NOT NULL
+);
+
+-- comment on table private.plan_change_attempts
+COMMENT ON TABLE private.plan_change_attempts IS 'Recent plan changes per user, counted by public.take_plan_change_slot (only the last hour is kept).';
 
 -- table private.write_events
 CREATE TABLE private.write_events (
@@ -998,6 +1121,10 @@ ALTER TABLE ONLY private.candle_rollup_state
 ALTER TABLE ONLY private.chat_gif_reservations
     ADD CONSTRAINT chat_gif_reservations_pkey PRIMARY KEY (name);
 
+-- constraint private.delivery_buckets delivery_buckets_pkey
+ALTER TABLE ONLY private.delivery_buckets
+    ADD CONSTRAINT delivery_buckets_pkey PRIMARY KEY (name);
+
 -- constraint public.candles_1h candles_1h_pkey
 ALTER TABLE ONLY public.candles_1h
     ADD CONSTRAINT candles_1h_pkey PRIMARY KEY (instrument_id, bucket);
@@ -1008,6 +1135,9 @@ ALTER TABLE ONLY public.candles_5m
 
 -- index private.chat_gif_reservations_created_idx
 CREATE INDEX chat_gif_reservations_created_idx ON private.chat_gif_reservations USING btree (created_at);
+
+-- index private.plan_change_attempts_user_idx
+CREATE INDEX plan_change_attempts_user_idx ON private.plan_change_attempts USING btree (user_id, at DESC);
 
 -- index private.write_events_user_kind_idx
 CREATE INDEX write_events_user_kind_idx ON private.write_events USING btree (user_id, kind, scope, at DESC);
@@ -1030,6 +1160,12 @@ ALTER TABLE private.candle_rollup_state ENABLE ROW LEVEL SECURITY;
 
 -- row security private.chat_gif_reservations
 ALTER TABLE private.chat_gif_reservations ENABLE ROW LEVEL SECURITY;
+
+-- row security private.delivery_buckets
+ALTER TABLE private.delivery_buckets ENABLE ROW LEVEL SECURITY;
+
+-- row security private.plan_change_attempts
+ALTER TABLE private.plan_change_attempts ENABLE ROW LEVEL SECURITY;
 
 -- row security private.write_events
 ALTER TABLE private.write_events ENABLE ROW LEVEL SECURITY;
@@ -1120,6 +1256,10 @@ REVOKE ALL ON FUNCTION public.history_insights(instrument bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.history_insights(instrument bigint) TO authenticated;
 GRANT ALL ON FUNCTION public.history_insights(instrument bigint) TO service_role;
 
+-- grants on function public.pause_delivery_bucket(name text, rate double precision, seconds double precision)
+REVOKE ALL ON FUNCTION public.pause_delivery_bucket(name text, rate double precision, seconds double precision) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.pause_delivery_bucket(name text, rate double precision, seconds double precision) TO service_role;
+
 -- grants on function public.reserve_chat_gif(group_id uuid)
 REVOKE ALL ON FUNCTION public.reserve_chat_gif(group_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.reserve_chat_gif(group_id uuid) TO authenticated;
@@ -1137,6 +1277,14 @@ GRANT ALL ON FUNCTION public.run_support_escalation() TO service_role;
 GRANT ALL ON FUNCTION public.support_response_target(plan public.plan) TO anon;
 GRANT ALL ON FUNCTION public.support_response_target(plan public.plan) TO authenticated;
 GRANT ALL ON FUNCTION public.support_response_target(plan public.plan) TO service_role;
+
+-- grants on function public.take_delivery_tokens(name text, rate double precision, burst integer, wanted integer)
+REVOKE ALL ON FUNCTION public.take_delivery_tokens(name text, rate double precision, burst integer, wanted integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.take_delivery_tokens(name text, rate double precision, burst integer, wanted integer) TO service_role;
+
+-- grants on function public.take_plan_change_slot(target uuid)
+REVOKE ALL ON FUNCTION public.take_plan_change_slot(target uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.take_plan_change_slot(target uuid) TO service_role;
 
 -- grants on table public.candles_1h
 GRANT ALL ON TABLE public.candles_1h TO service_role;

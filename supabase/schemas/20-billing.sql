@@ -90,11 +90,21 @@ CREATE TABLE public.billing_subscriptions (
     current_period_end timestamp with time zone,
     cancel_at_period_end boolean DEFAULT false NOT NULL,
     stripe_updated_at timestamp with time zone,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    pending_plan public.plan,
+    pending_plan_at timestamp with time zone,
+    CONSTRAINT billing_subscriptions_pending_plan_paid CHECK (((pending_plan IS NULL) OR (pending_plan <> 'none'::public.plan))),
+    CONSTRAINT billing_subscriptions_pending_plan_together CHECK (((pending_plan IS NULL) = (pending_plan_at IS NULL)))
 );
 
 -- comment on table public.billing_subscriptions
 COMMENT ON TABLE public.billing_subscriptions IS 'Stripe subscriptions as last reported by Stripe.';
+
+-- comment on column public.billing_subscriptions.pending_plan
+COMMENT ON COLUMN public.billing_subscriptions.pending_plan IS 'The plan a scheduled change (a downgrade) switches the subscription to at pending_plan_at; null when none is pending.';
+
+-- comment on column public.billing_subscriptions.pending_plan_at
+COMMENT ON COLUMN public.billing_subscriptions.pending_plan_at IS 'When the pending plan takes effect (the end of the paid period).';
 
 -- constraint public.billing_customers billing_customers_pkey
 ALTER TABLE ONLY public.billing_customers

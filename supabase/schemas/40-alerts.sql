@@ -317,8 +317,6 @@ CREATE FUNCTION public.claim_outbox(worker text, max_jobs integer DEFAULT 50, le
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
-declare
-  r record;
 begin
   if worker is null or char_length(worker) not between 1 and 100 then
     raise exception 'worker must name the worker (1-100 characters)' using errcode = '22023';
@@ -334,32 +332,42 @@ begin
     set status = 'in_doubt',
         last_error = 'The worker stopped while sending this message; it may have arrived, so it is not sent again.'
   where o.status = 'sending' and o.next_attempt_at <= now() and o.send_started_at is not null;
-  for r in
+  -- The due jobs with their recipient as of now (private.outbox_target's rule, joined once
+  -- instead of called per job): no recipient any more → cancelled in the same update.
+  return query
     with due as (
-      select o.id from private.outbox o
+      select o.id, p.locale, p.time_zone,
+             case
+               when o.kind = 'market_alert' then
+                 case when p.plan = 'enterprise' and p.subscription_active and not p.banned then
+                   case o.channel when 'email' then p.email_alert when 'discord' then p.discord_webhook_url
+                                  when 'telegram' then p.telegram_chat_id end
+                 end
+               when o.channel = 'email' then nullif(p.email, '')
+             end as target
+      from private.outbox o
+      left join public.profiles p on p.id = o.user_id
       where o.status in ('pending', 'sending') and o.next_attempt_at <= now()
-        and (only_channel is null or o.channel = only_channel)
+        and (claim_outbox.only_channel is null or o.channel = claim_outbox.only_channel)
       order by o.created_at, o.seq, o.id
-      limit max_jobs
-      for update skip locked
+      limit claim_outbox.max_jobs
+      for update of o skip locked
+    ),
+    claimed as (
+      update private.outbox o
+        set status = case when due.target is null then 'cancelled' else 'sending' end,
+            last_error = case when due.target is null then 'The recipient may no longer receive this message.'
+                              else o.last_error end,
+            attempts = o.attempts + 1, claimed_by = claim_outbox.worker, send_started_at = null,
+            next_attempt_at = now() + make_interval(secs => claim_outbox.lease_seconds)
+      from due where o.id = due.id
+      returning o.id, o.kind, o.channel, o.attempts, o.payload, due.target, due.locale, due.time_zone,
+                o.created_at, o.seq
     )
-    update private.outbox o
-      set status = 'sending', attempts = o.attempts + 1, claimed_by = worker, send_started_at = null,
-          next_attempt_at = now() + make_interval(secs => lease_seconds)
-    from due where o.id = due.id
-    returning o.id, o.kind, o.channel, o.attempts, o.payload, o.user_id, o.created_at, o.seq,
-              private.outbox_target(o.kind, o.channel, o.user_id) as target
-  loop
-    if r.target is null then
-      update private.outbox o set status = 'cancelled', last_error = 'The recipient may no longer receive this message.'
-      where o.id = r.id;
-    else
-      id := r.id; kind := r.kind; channel := r.channel; attempts := r.attempts; payload := r.payload;
-      target := r.target;
-      select p.locale, p.time_zone into locale, time_zone from public.profiles p where p.id = r.user_id;
-      return next;
-    end if;
-  end loop;
+    select c.id, c.kind, c.channel, c.attempts, c.payload, c.target, c.locale, c.time_zone
+    from claimed c
+    where c.target is not null
+    order by c.created_at, c.seq, c.id;
 end;
 $$;
 
@@ -406,22 +414,47 @@ CREATE FUNCTION public.complete_outbox_batch(worker text, results jsonb) RETURNS
     SET search_path TO ''
     AS $$
 declare
-  r record;
-  n integer := 0;
+  n integer;
 begin
   if results is null or jsonb_typeof(results) <> 'array' then
     raise exception 'results must be a JSON array of {id, recipient}' using errcode = '22023';
   end if;
-  for r in
-    select (e ->> 'id')::bigint as id, e ->> 'recipient' as recipient
+  with input as (
+    select distinct on ((e ->> 'id')::bigint) (e ->> 'id')::bigint as id, e ->> 'recipient' as recipient
     from jsonb_array_elements(results) e
     where jsonb_typeof(e -> 'id') = 'number'
-    order by 1
-  loop
-    if public.complete_outbox(r.id, worker, r.recipient) then
-      n := n + 1;
-    end if;
-  end loop;
+    order by (e ->> 'id')::bigint
+  ),
+  done as (
+    update private.outbox o set status = 'sent', sent_at = now(), last_error = null
+    from input i
+    where o.id = i.id and o.claimed_by = complete_outbox_batch.worker
+      and (o.status = 'sending' or (o.status = 'in_doubt' and o.send_started_at is not null))
+    returning o.id, o.kind, o.channel, o.user_id, o.dedup_key, o.payload, i.recipient
+  ),
+  listed as (
+    select d.*, case when jsonb_typeof(d.payload -> 'items') = 'array' then d.payload -> 'items'
+                     else '[]'::jsonb end as items
+    from done d
+    where d.kind = 'market_alert'
+  ),
+  recorded as (
+    -- One row per delivered message (decision 0043): its lead symbol, the symbols it lists in
+    -- order, and how many crossed.
+    insert into public.alerts_sent (symbol, exchange, pct, price, ts, recipient, hash, user_id, channel,
+                                    window_minutes, direction, symbols, symbol_count)
+    select l.items -> 0 ->> 'symbol', l.items -> 0 ->> 'exchange', (l.items -> 0 ->> 'pct')::numeric,
+           (l.items -> 0 ->> 'price')::numeric, (l.items -> 0 ->> 'ts')::timestamptz,
+           coalesce(l.recipient, l.channel), md5(coalesce(l.dedup_key, 'outbox:' || l.id::text)),
+           l.user_id, l.channel, (l.items -> 0 ->> 'windowMinutes')::integer, l.items -> 0 ->> 'direction',
+           array(select e ->> 'symbol' from jsonb_array_elements(l.items) with ordinality as x (e, k) order by x.k),
+           greatest(jsonb_array_length(l.items),
+                    case when jsonb_typeof(l.payload -> 'total') = 'number' then (l.payload ->> 'total')::integer else 0 end)
+    from listed l
+    where jsonb_array_length(l.items) > 0
+    on conflict (hash) do nothing
+  )
+  select count(*)::integer into n from done;
   return n;
 end;
 $$;
@@ -916,9 +949,6 @@ CREATE INDEX alert_messages_scanned_idx ON private.alert_messages USING btree (s
 -- index private.alert_state_marks_age_idx
 CREATE INDEX alert_state_marks_age_idx ON private.alert_state_marks USING btree (last_alert_at);
 
--- index private.outbox_due_idx
-CREATE INDEX outbox_due_idx ON private.outbox USING btree (next_attempt_at, id) WHERE (status = ANY (ARRAY['pending'::text, 'sending'::text]));
-
 -- index private.outbox_fair_idx
 CREATE INDEX outbox_fair_idx ON private.outbox USING btree (channel, created_at, seq, id) WHERE (status = ANY (ARRAY['pending'::text, 'sending'::text]));
 
@@ -930,6 +960,9 @@ CREATE INDEX outbox_message_idx ON private.outbox USING btree (message_id) WHERE
 
 -- index private.outbox_recent_idx
 CREATE INDEX outbox_recent_idx ON private.outbox USING btree (channel, created_at) WHERE (status = ANY (ARRAY['sent'::text, 'failed'::text, 'in_doubt'::text]));
+
+-- index private.outbox_sending_idx
+CREATE INDEX outbox_sending_idx ON private.outbox USING btree (next_attempt_at) WHERE ((status = 'sending'::text) AND (send_started_at IS NOT NULL));
 
 -- index public.alerts_sent_created_idx
 CREATE INDEX alerts_sent_created_idx ON public.alerts_sent USING btree (created_at DESC);

@@ -55,6 +55,8 @@ async function deliverOnce(stack: Stack): Promise<{ claimed: number }> {
       "content-type": "application/json",
     },
     body: "{}",
+  }).catch((err: Error) => {
+    throw new Error(`POST deliver-alerts: ${err.message}`, { cause: err.cause });
   });
   if (!res.ok) throw new Error(`deliver-alerts answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as { claimed: number };
@@ -62,7 +64,8 @@ async function deliverOnce(stack: Stack): Promise<{ claimed: number }> {
 
 /**
  * Writes one job per subscriber (the first `n` bench subscribers) on `channel`, each a digest of
- * `symbols` items quoted at `quoteTs`, then drains with WORKERS invocations at once. Times are
+ * `symbols` crossings quoted at `quoteTs` that lists the 20 largest and counts the rest (as
+ * `enqueue_alerts` builds it, decision 0029), then drains with WORKERS invocations at once. Times are
  * from the commit of the jobs (the scan); hand-offs are read from the outbox (sent_at).
  */
 async function runCase(
@@ -81,7 +84,7 @@ async function runCase(
        select jsonb_agg(jsonb_build_object('instrumentId', g, 'symbol', 'BD' || g || '/USDT',
          'exchange', 'Binance', 'direction', 'pump', 'pct', 25, 'windowMinutes', 30, 'price', 1.25,
          'ts', $4::text) order by g) as j
-       from generate_series(1, $3::int) g)
+       from generate_series(1, least($3::int, 20)) g)
      insert into private.outbox (kind, channel, user_id, dedup_key, payload, seq)
      select 'market_alert', $1, p.id, 'bench:' || $5 || ':' || p.id,
             jsonb_build_object('shape', case when $3::int >= 3 then 'digest' else 'single' end,
@@ -201,10 +204,30 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     // ---- Own webhooks (no shared limit) ------------------------------------------------
     const own = new Map<string, CaseResult>();
     for (const [n, s] of CASES) {
-      chat.reset();
+      const head = `alerts ${label}: ${n} subscribers, ${s} symbols, own webhooks:`;
+      // A size that cannot drain within the time-out, judged from the largest smaller case of
+      // the same symbols (at best linear growth), is not started: it says why instead.
+      const smaller = [...own.entries()]
+        .map(([k, r]) => ({ n: Number(k.split("x")[0]), s: Number(k.split("x")[1]), r }))
+        .filter((c) => c.s === s && c.n < n)
+        .sort((a, b) => b.n - a.n)[0];
+      if (smaller && !smaller.r.drained) {
+        out.push(
+          `${head} not run: the ${smaller.n}-subscriber case did not drain within ${fmt(TIMEOUT_MS)} s`,
+        );
+        continue;
+      }
+      if (smaller && (smaller.r.lastMs * n) / smaller.n > TIMEOUT_MS) {
+        out.push(
+          `${head} not run: the ${smaller.n}-subscriber case took ${fmt(smaller.r.lastMs)} s; ` +
+            `×${(n / smaller.n).toFixed(0)} at linear growth is ${fmt((smaller.r.lastMs * n) / smaller.n)} s, ` +
+            `beyond the bench's time-out of ${fmt(TIMEOUT_MS)} s (BENCH_DELIVERY_TIMEOUT_MS)`,
+        );
+        continue;
+      }
+      await chat.reset();
       const r = await runCase(stack, `own-${n}-${s}`, "discord", n, s, new Date());
       own.set(`${n}x${s}`, r);
-      const head = `alerts ${label}: ${n} subscribers, ${s} symbols, own webhooks:`;
       if (!r.drained) {
         out.push(`${head} did not drain within ${fmt(TIMEOUT_MS)} s (${r.why}): no time to report`);
         continue;
@@ -227,12 +250,20 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
           `first hand-off ${fmt(a.firstMs)} → ${fmt(b.firstMs)} → ${fmt(c.firstMs)} s · ` +
           `p95 ${fmt(a.p95)} → ${fmt(b.p95)} → ${fmt(c.p95)} s`,
       );
+    } else if (g[0]?.drained && g[1]?.drained) {
+      const [a, b] = g as CaseResult[];
+      out.push(
+        `alerts ${label}: growth 1k → 10k subscribers (20 symbols, own webhooks): ` +
+          `last hand-off ${fmt(a.lastMs)} → ${fmt(b.lastMs)} s (×${(b.lastMs / a.lastMs).toFixed(1)} for ×10 subscribers) · ` +
+          `first hand-off ${fmt(a.firstMs)} → ${fmt(b.firstMs)} s · p95 ${fmt(a.p95)} → ${fmt(b.p95)} s; ` +
+          `100k: ${g[2] ? "did not drain" : "not run (above)"}`,
+      );
     } else {
       out.push(`alerts ${label}: growth 1k → 10k → 100k: not every size ran and drained`);
     }
 
     // ---- SMTP locally (no shared limit) -------------------------------------------------
-    chat.reset();
+    await chat.reset();
     const smtpQuote = new Date();
     const smtp = await runCase(stack, "smtp", "email", SMTP_EMAILS, 20, smtpQuote);
     out.push(
@@ -254,7 +285,7 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     );
 
     // ---- Telegram: one bot (shared limit) -------------------------------------------------
-    chat.reset();
+    await chat.reset();
     const tgQuote = new Date();
     workers = 1;
     const tg = await runCase(stack, "telegram", "telegram", TELEGRAM_MESSAGES, 20, tgQuote);
@@ -268,8 +299,9 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
             `${((100 * tgFloor) / Math.max(tg.lastMs, 1)).toFixed(0)} % of the ceiling · p50 ${fmt(tg.p50)} s · p95 ${fmt(tg.p95)} s`
         : `alerts ${label}: one Telegram bot: did not drain within ${fmt(TIMEOUT_MS)} s (${tg.why})`,
     );
-    const tgArrivals = chat.requests("telegram").filter((r) => r.status === 200);
-    const tgRefused = chat.requests("telegram").filter((r) => r.status === 429).length;
+    const tgRequests = await chat.requests("telegram");
+    const tgArrivals = tgRequests.filter((r) => r.status === 200);
+    const tgRefused = tgRequests.filter((r) => r.status === 429).length;
     out.push(
       e2eLine(
         label,
@@ -280,15 +312,14 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     );
 
     // ---- Discord end to end (the 10,000 × 20 case's arrivals are gone after reset: rerun small)
-    chat.reset();
+    await chat.reset();
     const dQuote = new Date();
     await runCase(stack, "discord-e2e", "discord", Math.min(1000, maxUsers), 20, dQuote);
     out.push(
       e2eLine(
         label,
         "Discord",
-        chat
-          .requests("discord")
+        (await chat.requests("discord"))
           .filter((r) => r.status === 200)
           .map((r) => Date.parse(r.at)),
         dQuote.getTime(),
@@ -299,7 +330,12 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     // The functions host read RESEND_API_KEY at start-up: this part runs on a second stack.
     out.push(...(await resendPart(label, databaseUrl, tmp)));
   } catch (err) {
-    out.push(`alerts ${label}: delivery bench failed: ${(err as Error).message}`);
+    // undici says only "fetch failed"; the cause names the refused or reset connection.
+    const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+    out.push(
+      `alerts ${label}: delivery bench failed: ${(err as Error).message}` +
+        (cause ? ` (${cause.code ?? ""} ${cause.message ?? ""})`.replace("( ", "(") : ""),
+    );
   } finally {
     await stack?.stop();
     if (saved.key === undefined) delete process.env.RESEND_API_KEY;
@@ -350,7 +386,8 @@ async function resendPart(label: string, databaseUrl: string | undefined, tmp: s
     const requests = Math.ceil(RESEND_EMAILS / 100);
     const floor = (requests / 2) * 1000;
     const chat = stack.alerts!.chat;
-    const refused = chat.requests("resend").filter((x) => x.status === 429).length;
+    const resendRequests = await chat.requests("resend");
+    const refused = resendRequests.filter((x) => x.status === 429).length;
     return [
       r.drained
         ? `alerts ${label}: ${RESEND_EMAILS} subscribers, 20 symbols, one Resend team (2 requests/s, batch of 100): ` +
@@ -360,10 +397,7 @@ async function resendPart(label: string, databaseUrl: string | undefined, tmp: s
       e2eLine(
         label,
         "Resend",
-        chat
-          .requests("resend")
-          .filter((x) => x.status === 200)
-          .map((x) => Date.parse(x.at)),
+        resendRequests.filter((x) => x.status === 200).map((x) => Date.parse(x.at)),
         quote.getTime(),
       ),
     ];

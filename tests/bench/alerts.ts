@@ -148,6 +148,11 @@ export async function benchAlerts(label: string, databaseUrl?: string): Promise<
         await db.query(`delete from private.outbox`);
       }
     }
+    for (const size of [1000, 10_000, 100_000].filter((n) => !SIZES.includes(n))) {
+      say(
+        `alerts ${label}: ${size} subscribers: not measured (BENCH_ALERT_SIZES=${SIZES.join(",")} leaves it out)`,
+      );
+    }
     // Growth from 1,000 to 10,000 to 100,000 subscribers (linear: ×10 per step).
     for (const symbols of SYMBOLS) {
       const row = cases.filter((c) => c.symbols === symbols).sort((a, b) => a.users - b.users);

@@ -1601,6 +1601,10 @@ export type Database = {
         Args: { minutes: number; symbol: string };
         Returns: string;
       };
+      pause_delivery_bucket: {
+        Args: { name: string; rate: number; seconds: number };
+        Returns: undefined;
+      };
       plan_price_eur: {
         Args: { p: Database["public"]["Enums"]["plan"] };
         Returns: number;
@@ -1651,6 +1655,13 @@ export type Database = {
       support_response_target: {
         Args: { plan: Database["public"]["Enums"]["plan"] };
         Returns: string;
+      };
+      take_delivery_tokens: {
+        Args: { burst: number; name: string; rate: number; wanted: number };
+        Returns: {
+          granted: number;
+          wait_ms: number;
+        }[];
       };
       take_plan_change_slot: { Args: { target: string }; Returns: number };
       ticket_senders: {

@@ -249,3 +249,65 @@ Deno.test("deliver-alerts: a marked request that got no answer in time is record
   deepStrictEqual(db.doubted, [1]);
   deepStrictEqual(db.failed.map((f) => f.id), [2]);
 });
+
+Deno.test("deliver-alerts: the next claim comes while the last one is sent; one recipient's jobs stay in order across claims", async () => {
+  const db = new FakeOutbox();
+  // Two claims of 3: the webhook "w1" has a job in each.
+  db.queue = [
+    job(1, "discord", "w1"),
+    job(2, "discord", "w2"),
+    job(3, "discord", "w3"),
+    job(4, "discord", "w1"),
+    job(5, "discord", "w4"),
+    job(6, "discord", "w5"),
+  ];
+  const claims: number[] = [];
+  const claim = db.claim.bind(db);
+  db.claim = (w, max, lease, channel) => {
+    if (channel === "discord") claims.push(sent.length);
+    return claim(w, max, lease, channel);
+  };
+  const sent: number[] = [];
+  let inFlight = 0;
+  const inFlightTo = new Map<string, number>();
+  let overlap = false;
+  const release: (() => void)[] = [];
+  const discord: Channel = {
+    async send(j) {
+      inFlight++;
+      const n = (inFlightTo.get(j.target) ?? 0) + 1;
+      inFlightTo.set(j.target, n);
+      if (n > 1) overlap = true;
+      // The first job to w1 waits until every other job of the first claim has been sent.
+      if (j.id === 1) await new Promise<void>((r) => release.push(r));
+      else await Promise.resolve();
+      sent.push(j.id);
+      if (sent.length === 2) release.splice(0).forEach((r) => r());
+      inFlightTo.set(j.target, n - 1);
+      inFlight--;
+      return { ok: true, recipient: j.target };
+    },
+  };
+  const app = createDeliverApp({
+    env: envFrom({ SUPABASE_SERVICE_ROLE_KEY: KEY }),
+    db: () => db,
+    channels: { discord, email: fixed({}, []), telegram: fixed({}, []) },
+    batch: 3,
+    concurrency: 4,
+  });
+  const res = await app.fetch(
+    new Request("http://local/deliver-alerts", {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}` },
+    }),
+  );
+  assertEquals(res.status, 200);
+  assertEquals((await res.json()).claimed, 6);
+  // The second claim was made before the first claim's jobs were all sent.
+  ok(claims[1]! < 3, `claims made after ${claims.join(", ")} sends`);
+  // w1's second job (4) went after its first (1), never at the same time.
+  ok(sent.indexOf(4) > sent.indexOf(1), `order ${sent.join(",")}`);
+  assertEquals(overlap, false);
+  deepStrictEqual(db.completed.map((c) => c.id).sort(), [1, 2, 3, 4, 5, 6]);
+  assertEquals(inFlight, 0);
+});

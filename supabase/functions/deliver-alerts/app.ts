@@ -21,7 +21,7 @@ import {
   type SendResult,
   telegramChannel,
 } from "./channels.ts";
-import { type Limits, limitsFrom, rateSetting } from "./pacing.ts";
+import { type Limits, limitsFrom, rateSetting, type SharedBuckets } from "./pacing.ts";
 import type { Links } from "./messages.ts";
 
 /** The database side of the worker. */
@@ -50,6 +50,8 @@ export interface OutboxDb {
   doubt(id: number, worker: string, error: string): Promise<boolean>;
   moveTelegramChat(oldId: string, newId: string): Promise<void>;
   unsubscribe(token: string): Promise<boolean>;
+  /** The buckets of the shared limits, kept for all workers (decision 0049); absent: per worker. */
+  buckets?: SharedBuckets;
 }
 
 export function supabaseOutboxDb(client: SupabaseClient): OutboxDb {
@@ -115,6 +117,25 @@ export function supabaseOutboxDb(client: SupabaseClient): OutboxDb {
       const { data, error } = await client.rpc("unsubscribe_alert_email", { token });
       if (error) throw new Error(`unsubscribe_alert_email failed: ${error.message}`);
       return data === true;
+    },
+    buckets: {
+      async take(name, rate, burst, wanted) {
+        const { data, error } = await client.rpc("take_delivery_tokens", {
+          name,
+          rate,
+          burst,
+          wanted,
+        });
+        if (error) throw new Error(`take_delivery_tokens failed: ${error.message}`);
+        const row = (Array.isArray(data) ? data[0] : data) as
+          | { granted: number; wait_ms: number }
+          | undefined;
+        return { granted: Number(row?.granted ?? 0), waitMs: Number(row?.wait_ms ?? 1000) };
+      },
+      async pause(name, rate, seconds) {
+        const { error } = await client.rpc("pause_delivery_bucket", { name, rate, seconds });
+        if (error) throw new Error(`pause_delivery_bucket failed: ${error.message}`);
+      },
     },
   };
 }
@@ -296,6 +317,7 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
         now,
         limits,
         moveTelegramChat: (a, b) => db.moveTelegramChat(a, b),
+        shared: db.buckets,
       };
       channels = {
         email: deps.channels?.email ?? emailChannel(cd),
@@ -387,31 +409,77 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
       const channel = ch[name];
       const size = deps.batch ?? claimSize(name, limits, channel);
       const batchSize = channel.sendBatch ? (channel.batchSize?.() ?? 1) : 1;
-      while (now() - started < budget) {
-        const jobs = await db.claim(worker, size, leaseSeconds, name);
-        if (jobs.length === 0) break;
-        report.claimed += jobs.length;
-        if (batchSize > 1) {
+      if (batchSize > 1) {
+        while (now() - started < budget) {
+          const jobs = await db.claim(worker, size, leaseSeconds, name);
+          if (jobs.length === 0) break;
+          report.claimed += jobs.length;
           const chunks: Job[][] = [];
           for (let i = 0; i < jobs.length; i += batchSize) {
             chunks.push(jobs.slice(i, i + batchSize));
           }
           await pool(chunks, concurrency, (chunk) => sendBatch(channel, chunk));
-        } else {
-          // Jobs to one recipient go one after another (one Telegram chat, one Discord webhook's
-          // bucket), in claim order; different recipients in parallel.
-          const groups = new Map<string, Job[]>();
-          for (const job of jobs) {
-            const list = groups.get(job.target);
-            if (list) list.push(job);
-            else groups.set(job.target, [job]);
-          }
-          await pool([...groups.values()], concurrency, async (group) => {
-            for (const job of group) await sendOne(channel, job);
-          });
+          await progress.flush();
         }
-        await progress.flush();
+        return;
       }
+      // One message at a time per recipient, many recipients at once. The next claim is
+      // fetched while the senders work through the last one (no sender idles at a claim's
+      // tail, and the claim's round trip overlaps the sending). Jobs to one recipient (one
+      // Telegram chat, one Discord webhook's bucket) go one after another in claim order, also
+      // across claims: a job whose recipient is queued or being served joins that queue.
+      const ready: Job[][] = [];
+      const queued = new Map<string, Job[]>();
+      let exhausted = false;
+      let failure: unknown = null;
+      let claiming: Promise<void> | null = null;
+      const refill = (): Promise<void> =>
+        claiming ??= (async () => {
+          try {
+            if (now() - started >= budget) {
+              exhausted = true;
+              return;
+            }
+            // The completions gathered so far are recorded at least once per claim.
+            await progress.flush();
+            const jobs = await db.claim(worker, size, leaseSeconds, name);
+            report.claimed += jobs.length;
+            if (jobs.length === 0) exhausted = true;
+            for (const job of jobs) {
+              const list = queued.get(job.target);
+              if (list) {
+                list.push(job);
+              } else {
+                const fresh = [job];
+                queued.set(job.target, fresh);
+                ready.push(fresh);
+              }
+            }
+          } catch (err) {
+            failure ??= err;
+            exhausted = true;
+          } finally {
+            claiming = null;
+          }
+        })();
+      const sender = async (): Promise<void> => {
+        while (true) {
+          // Running low: claim the next batch now, while these are sent.
+          if (ready.length < concurrency && !exhausted) void refill();
+          const list = ready.shift();
+          if (!list) {
+            if (exhausted && !claiming) return;
+            await (claiming ?? refill());
+            continue;
+          }
+          const target = list[0]!.target;
+          while (list.length > 0) await sendOne(channel, list.shift()!);
+          queued.delete(target);
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, sender));
+      await progress.flush();
+      if (failure) throw failure;
     }
 
     const outcomes = await Promise.allSettled(CHANNELS.map(runChannel));

@@ -15,7 +15,16 @@ import {
   type TicketPayload,
   zoneOf,
 } from "./messages.ts";
-import { BucketMap, type Clock, type Limits, limitsFrom, TokenBucket } from "./pacing.ts";
+import {
+  BucketMap,
+  type Clock,
+  type Limits,
+  limitsFrom,
+  type Pacer,
+  type SharedBuckets,
+  SharedTokenBucket,
+  TokenBucket,
+} from "./pacing.ts";
 import { sendSmtp, SmtpError, type SmtpOptions } from "./smtp.ts";
 
 export type ChannelName = "email" | "discord" | "telegram";
@@ -82,6 +91,11 @@ export interface ChannelDeps {
   moveTelegramChat?: (oldId: string, newId: string) => Promise<void>;
   /** The limits to pace by (default: from the environment, `limitsFrom`). */
   limits?: Limits;
+  /**
+   * Buckets shared by every worker (`take_delivery_tokens`, decision 0049) for the shared
+   * limits (one Telegram bot, one Resend team); without them each worker paces alone.
+   */
+  shared?: SharedBuckets;
 }
 
 function clockOf(deps: ChannelDeps): Clock {
@@ -89,6 +103,21 @@ function clockOf(deps: ChannelDeps): Clock {
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** The pacer of one shared limit: in the database when it is shared, else in this worker. */
+function sharedLimit(deps: ChannelDeps, name: string, rate: number, burst: number): Pacer {
+  const clock = clockOf(deps);
+  return deps.shared
+    ? new SharedTokenBucket(
+      name,
+      rate,
+      burst,
+      deps.shared,
+      clock,
+      (err) => console.warn(`[deliver-alerts] shared bucket ${name}: ${describe(err)}`),
+    )
+    : new TokenBucket(rate, burst, clock);
+}
 
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
@@ -136,7 +165,7 @@ export function emailChannel(deps: ChannelDeps): Channel {
   const doFetch = deps.fetch ?? fetch;
   const limits = deps.limits ?? limitsFrom(env);
   // One Resend team: RESEND_RATE_PER_SECOND requests per second across all its keys.
-  const resendBucket = new TokenBucket(limits.resendPerSecond, 1, clockOf(deps));
+  const resendBucket = sharedLimit(deps, "resend:team", limits.resendPerSecond, 1);
   const resend = () => !!env("RESEND_API_KEY")?.trim();
   const resendBase = () => (env("RESEND_API_URL")?.trim() || RESEND_API_URL).replace(/\/+$/, "");
   const resendBody = (job: Job, email: Email) => ({
@@ -375,10 +404,13 @@ export function telegramChannel(deps: ChannelDeps): Channel {
   // One bot: its overall rate (30/s, or up to 1000/s with paid broadcasts), 1 message per
   // second per chat, 20 per minute per group (negative chat ids are groups and channels). The
   // bursts stay below what Telegram tolerates, so the sustained rate is the ceiling itself.
-  const overall = new TokenBucket(
+  // The bot's overall rate is shared by every worker (named by the bot's public id).
+  const botId = /^([0-9]{1,20}):/.exec(deps.env("TELEGRAM_BOT_TOKEN")?.trim() ?? "")?.[1] ?? "bot";
+  const overall = sharedLimit(
+    deps,
+    `telegram:${botId}`,
     limits.telegramPerSecond,
     Math.max(1, Math.floor(limits.telegramPerSecond / 3)),
-    clock,
   );
   const perChat = new BucketMap(limits.telegramChatPerSecond, 1, clock);
   const perGroup = new BucketMap(limits.telegramGroupPerMinute / 60, 5, clock);

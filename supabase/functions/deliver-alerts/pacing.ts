@@ -122,3 +122,88 @@ export function limitsFrom(env: (name: string) => string | undefined): Limits {
     ),
   };
 }
+
+/** The database side of a bucket shared by every worker (`take_delivery_tokens`). */
+export interface SharedBuckets {
+  take(
+    name: string,
+    rate: number,
+    burst: number,
+    wanted: number,
+  ): Promise<{ granted: number; waitMs: number }>;
+  pause(name: string, rate: number, seconds: number): Promise<void>;
+}
+
+/** What a sender waits on: a bucket in this worker, or one shared by all workers. */
+export interface Pacer {
+  take(): Promise<void>;
+  pause(seconds: number): void;
+}
+
+/**
+ * A token bucket kept in the database (decision 0049), so that all workers together hold a
+ * shared limit (one Telegram bot, one Resend team). Senders that wait at the same time are
+ * served by one call that asks for as many tokens as there are of them (at most the burst),
+ * in the order they asked; a granted token is used at once, never hoarded. When the database
+ * cannot be reached the worker falls back to its own bucket for that call (a 429 then still
+ * pauses the service's side): a delay at worst, never a double send.
+ */
+export class SharedTokenBucket implements Pacer {
+  private waiting: { resolve: () => void }[] = [];
+  private pumping = false;
+  private readonly local: TokenBucket;
+
+  constructor(
+    readonly name: string,
+    readonly ratePerSecond: number,
+    readonly burst: number,
+    private readonly shared: SharedBuckets,
+    private readonly clock: Clock = realClock,
+    private readonly onError: (err: unknown) => void = () => {},
+  ) {
+    this.local = new TokenBucket(ratePerSecond, burst, clock);
+  }
+
+  take(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.waiting.push({ resolve });
+      if (!this.pumping) {
+        this.pumping = true;
+        void this.pump();
+      }
+    });
+  }
+
+  private async pump(): Promise<void> {
+    // Senders that ask in the same turn (a new claim) are asked for in one call.
+    await Promise.resolve();
+    while (this.waiting.length > 0) {
+      const wanted = Math.min(this.waiting.length, this.burst);
+      let granted: number;
+      let waitMs: number;
+      try {
+        ({ granted, waitMs } = await this.shared.take(
+          this.name,
+          this.ratePerSecond,
+          this.burst,
+          wanted,
+        ));
+      } catch (err) {
+        this.onError(err);
+        await this.local.take();
+        granted = 1;
+        waitMs = 0;
+      }
+      for (const w of this.waiting.splice(0, Math.min(granted, this.waiting.length))) w.resolve();
+      if (granted === 0) await this.clock.sleep(Math.max(1, waitMs));
+    }
+    // In the same turn as the last look at the queue (no await in between): a caller that
+    // arrives later starts a new pump.
+    this.pumping = false;
+  }
+
+  pause(seconds: number): void {
+    this.local.pause(seconds);
+    this.shared.pause(this.name, this.ratePerSecond, seconds).catch((err) => this.onError(err));
+  }
+}
