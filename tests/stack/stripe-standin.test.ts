@@ -460,6 +460,117 @@ describe("the API", () => {
   });
 });
 
+describe("plan changes (decision 0051)", () => {
+  let sub: Stripe.Subscription;
+  const price = (plan: "basic" | "pro" | "enterprise") => stack.secrets.stripe.prices[plan]!;
+
+  it("an upgrade with always_invoice changes the price and pays the prorations at once", async () => {
+    const customer = await stripe.customers.create({ email: "changer@demo.local" });
+    const session = await checkout("pro", customer.id);
+    expect((await post(`${session.url}/pay`)).status).toBe(303);
+    const paid = await stripe.checkout.sessions.retrieve(session.id);
+    sub = await stripe.subscriptions.retrieve(paid.subscription as string);
+    received.length = 0;
+
+    const item = sub.items.data[0]!;
+    const updated = await stripe.subscriptions.update(sub.id, {
+      items: [{ id: item.id, price: price("enterprise") }],
+      proration_behavior: "always_invoice",
+      payment_behavior: "error_if_incomplete",
+    });
+    expect(updated.items.data[0]!.price.id).toBe(price("enterprise"));
+    expect(updated.items.data[0]!.id).toBe(item.id);
+    await waitFor(() => received.length >= 2, 5_000);
+    expect(received.map((r) => r.event.type)).toEqual([
+      "customer.subscription.updated",
+      "invoice.paid",
+    ]);
+    const event = received[0]!.event;
+    const previous = event.data.previous_attributes as {
+      items: Stripe.ApiList<Stripe.SubscriptionItem>;
+    };
+    expect(previous.items.data[0]!.price.id).toBe(price("pro"));
+    const invoice = received[1]!.event.data.object as Stripe.Invoice;
+    expect(invoice.billing_reason).toBe("subscription_update");
+    const lines = invoice.lines.data;
+    expect(lines).toHaveLength(2);
+    expect(lines.every((l) => l.parent?.subscription_item_details?.proration === true)).toBe(true);
+    // The credit for Pro's unused time and the charge for Enterprise's: 99 € − 69 € for almost
+    // the whole period.
+    expect(lines[0]!.amount).toBeLessThan(0);
+    expect(lines[1]!.amount).toBeGreaterThan(0);
+    expect(invoice.amount_paid).toBe(lines[0]!.amount + lines[1]!.amount);
+    expect(invoice.amount_paid).toBeGreaterThan(2900);
+    expect(invoice.amount_paid).toBeLessThanOrEqual(3000);
+  });
+
+  it("refuses an item it does not know and an unknown proration_behavior", async () => {
+    await expect(
+      stripe.subscriptions.update(sub.id, { items: [{ id: "si_nope", price: price("basic") }] }),
+    ).rejects.toMatchObject({ statusCode: 400, param: "items[0][id]" });
+    await expect(
+      stripe.subscriptions.update(sub.id, {
+        proration_behavior: "sometimes" as "none",
+      }),
+    ).rejects.toMatchObject({ statusCode: 400, param: "proration_behavior" });
+  });
+
+  it("a schedule made from the subscription queues a downgrade for the period's end", async () => {
+    received.length = 0;
+    const schedule = await stripe.subscriptionSchedules.create({ from_subscription: sub.id });
+    expect(schedule).toMatchObject({
+      object: "subscription_schedule",
+      status: "active",
+      subscription: sub.id,
+    });
+    expect(schedule.phases).toHaveLength(1);
+    const end = sub.items.data[0]!.current_period_end;
+    const updated = await stripe.subscriptionSchedules.update(schedule.id, {
+      end_behavior: "release",
+      phases: [
+        {
+          items: [{ price: price("enterprise"), quantity: 1 }],
+          start_date: schedule.phases[0]!.start_date,
+          end_date: end,
+        },
+        {
+          items: [{ price: price("basic"), quantity: 1 }],
+          duration: { interval: "month", interval_count: 1 },
+          proration_behavior: "none",
+        },
+      ],
+    });
+    expect(updated.phases.map((p) => [p.start_date, p.items[0]!.price])).toEqual([
+      [schedule.phases[0]!.start_date, price("enterprise")],
+      [end, price("basic")],
+    ]);
+    const read = await stripe.subscriptions.retrieve(sub.id, { expand: ["schedule"] });
+    expect((read.schedule as Stripe.SubscriptionSchedule).id).toBe(schedule.id);
+    await expect(
+      stripe.subscriptionSchedules.create({ from_subscription: sub.id }),
+    ).rejects.toMatchObject({ statusCode: 400 });
+    await expect(
+      stripe.subscriptionSchedules.update(schedule.id, {
+        phases: [{ items: [{ price: price("basic") }], start_date: 1_000 }],
+      }),
+    ).rejects.toMatchObject({ statusCode: 400, param: "phases[0][start_date]" });
+    await waitFor(() => received.length >= 3, 5_000);
+    expect(received.map((r) => r.event.type)).toEqual([
+      "subscription_schedule.created",
+      "customer.subscription.updated",
+      "subscription_schedule.updated",
+    ]);
+
+    const released = await stripe.subscriptionSchedules.release(schedule.id);
+    expect(released).toMatchObject({
+      status: "released",
+      subscription: null,
+      released_subscription: sub.id,
+    });
+    expect((await stripe.subscriptions.retrieve(sub.id)).schedule).toBeNull();
+  });
+});
+
 describe("a restart", () => {
   it("keeps customers and subscriptions (DATA_DIR/stripe.json)", async () => {
     const before = await stripe.subscriptions.list({ status: "all", limit: 100 });

@@ -19,15 +19,15 @@ import { useCheckoutCancelledToast } from "../hooks/use-checkout-cancelled-toast
 import { PLAN_CARDS } from "../utils/plan-catalogue";
 import { PlanCard, type PlanCardAction } from "./plan-card";
 
-/** The codes the change-plan function answers with, each translated (change.errors.*). */
-const CHANGE_ERRORS = [
-  "same_plan",
-  "no_active_subscription",
-  "change_already_scheduled",
-  "cancellation_pending",
-  "too_many_plan_changes",
-  "payment_declined",
-] as const;
+/** The codes the change-plan function answers with, and their translations (change.errors.*). */
+const CHANGE_ERRORS = {
+  same_plan: "samePlan",
+  no_active_subscription: "noActiveSubscription",
+  change_already_scheduled: "changeAlreadyScheduled",
+  cancellation_pending: "cancellationPending",
+  too_many_plan_changes: "tooManyPlanChanges",
+  payment_declined: "paymentDeclined",
+} as const;
 
 function serverMessage(error: unknown): string | null {
   return error instanceof FunctionCallError ? error.serverMessage : null;
@@ -86,7 +86,10 @@ export function PricingPage() {
         },
         onError: (error) => {
           const code = error instanceof FunctionCallError ? error.code : null;
-          const known = CHANGE_ERRORS.find((c) => c === code);
+          const known =
+            code !== null && Object.hasOwn(CHANGE_ERRORS, code)
+              ? CHANGE_ERRORS[code as keyof typeof CHANGE_ERRORS]
+              : null;
           toast.error(t("change.toast.changeErrorTitle"), {
             description: t(known ? `change.errors.${known}` : "change.errors.fallback"),
           });
