@@ -4,7 +4,7 @@
 // numbers of the soak's chat messages ("soak-<n>" in the payload) it has seen.
 //   argv: <websocket url> <JSON [{ topic, token }]>
 //   parent → child: { type: "stats" } | { type: "close" }
-//   child → parent: { type: "ready" } | { type: "stats", broadcasts, open, chat: number[][] }
+//   child → parent: { type: "ready" } | { type: "stats", broadcasts, open: boolean[], chat: number[][] }
 import WebSocket from "ws";
 
 const [url, specsJson] = process.argv.slice(2);
@@ -73,7 +73,7 @@ process.on("message", (msg: { type: string }) => {
     send({
       type: "stats",
       broadcasts,
-      open: sockets.filter((ws) => ws.readyState === WebSocket.OPEN).length,
+      open: sockets.map((ws) => ws.readyState === WebSocket.OPEN),
       chat: chat.map((s) => [...s]),
     });
   }

@@ -34,7 +34,7 @@ const MEMBERS = 20;
 const CHAT_RATE = 5;
 const WINDOW = 30;
 
-type Stats = { type: "stats"; broadcasts: number[]; open: number; chat: number[][] };
+type Stats = { type: "stats"; broadcasts: number[]; open: boolean[]; chat: number[][] };
 const mb = (b: number | null) => (b === null ? "n/a" : `${(b / 1048576).toFixed(0)} MB`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -286,13 +286,21 @@ export async function benchSoak(label: string, databaseUrl?: string): Promise<st
       return `${mb(first)} → ${mb(last)} (${pct >= 0 ? "+" : ""}${pct.toFixed(1)} %, peak ${mb(peak)})${pct < 10 ? "" : " — grew by 10 % or more"}`;
     };
     deskMs.sort((a, b) => a - b);
+    // What Realtime said about sockets and channels (closes, drops, refusals), by kind.
+    const said = new Map<string, number>();
+    for (const l of logLines.filter((x) => x.startsWith("realtime:"))) {
+      const kind = l.replace(/#\d+/g, "#").replace(/\d+/g, "N").slice(0, 110);
+      said.set(kind, (said.get(kind) ?? 0) + 1);
+    }
+    const realtimeSaid = [...said].sort((a, b) => b[1] - a[1]).slice(0, 3);
     const lines = [
       `${label}  soak ${MINUTES} min (warm-up ${Math.round(warmMs / 1000)} s): ${DASHBOARDS} dashboard sockets, ${SSE_CLIENTS} /api/sse clients, chat ${CHAT_RATE}/s over ${GROUPS} groups × ${MEMBERS} members, a ticket every 10 s, the desk every 5 s, scans every 10 s, alerts on schedule`,
       `  memory, stack process      ${growth((s) => s.main)}`,
       `  memory, functions host     ${growth((s) => s.deno)}`,
+      `  Realtime's log             ${realtimeSaid.length ? realtimeSaid.map(([k, c]) => `${c} × "${k}"`).join("; ") : "nothing"}`,
       `  error lines in the log     ${errorLines.length} (${afterWarm.length} after the warm-up)${errorLines.length ? `; first: ${errorLines[0]!.slice(0, 160)}` : ""}`,
       `  chat                       ${chatSent} messages sent (${chatErrors} refused), ${missing === 0 ? "every member's socket received every message of its group" : `${missing} member deliveries missing`}`,
-      `  dashboards                 ${stats.open - members.length >= DASHBOARDS ? "all" : stats.open - members.length} of ${DASHBOARDS} sockets open, movers broadcasts per socket ${Math.min(...dash)}–${Math.max(...dash)}`,
+      `  sockets still open         dashboards ${stats.open.slice(0, DASHBOARDS).filter(Boolean).length} of ${DASHBOARDS}, chat members ${stats.open.slice(DASHBOARDS).filter(Boolean).length} of ${members.length}; movers broadcasts per dashboard ${Math.min(...dash)}–${Math.max(...dash)}`,
       `  /api/sse                   ${SSE_CLIENTS - sseRefused} of ${SSE_CLIENTS} connected${sseRefused ? ` (refused: ${[...sseStatuses].map(([st, k]) => `${k} × ${st}`).join(", ")})` : ""}, events per connected client ${sseOpen.size ? `${Math.min(...[...sseOpen].map((i) => sseEvents[i]!))}–${Math.max(...sseEvents)}` : "n/a"}`,
       `  tickets and desk           ${tickets} tickets (${ticketErrors} refused), desk p50 ${deskMs.length ? percentile(deskMs, 50).toFixed(1) : "n/a"} ms · p95 ${deskMs.length ? percentile(deskMs, 95).toFixed(1) : "n/a"} ms (${deskErrors} failed)`,
       `  alerts                     outbox ${jobs.map((j) => `${j.channel} ${j.status} ${j.n}`).join(", ") || "empty"}; handed over: Discord ${handed("discord")}, Telegram ${handed("telegram")}, e-mail ${mails}: ${once ? "each sent job exactly once" : "the counts differ from the sent jobs"}`,
