@@ -1,13 +1,31 @@
+import { lazy, type ReactNode, Suspense } from "react";
 import { useTranslation } from "react-i18next";
+import { Spinner } from "@/components/ui/spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useUrlState } from "@/hooks/use-url-state";
 import { readEnum } from "@/lib/url-state";
-import { ActivityLogsTab } from "./activity-logs-tab";
-import { AlertsTab } from "./alerts-tab";
-import { LiveVisitorsTab } from "./live-visitors-tab";
-import { ReportsTab } from "./reports-tab";
 import { StatCards } from "./stat-cards";
 import { UsersTab } from "./users-tab";
+
+// The other tabs load when first opened: the users table is what the panel opens on.
+const LiveVisitorsTab = lazy(() =>
+  import("./live-visitors-tab").then((m) => ({ default: m.LiveVisitorsTab })),
+);
+const ActivityLogsTab = lazy(() =>
+  import("./activity-logs-tab").then((m) => ({ default: m.ActivityLogsTab })),
+);
+const AlertsTab = lazy(() => import("./alerts-tab").then((m) => ({ default: m.AlertsTab })));
+const ReportsTab = lazy(() => import("./reports-tab").then((m) => ({ default: m.ReportsTab })));
+
+/** A tab's content while its code loads: a spinner with the panel's "Loading…" text. */
+function Later({ children }: { children: ReactNode }) {
+  const { t } = useTranslation("admin");
+  return (
+    <Suspense fallback={<Spinner label={t("loading")} className="mx-auto my-8 size-5" />}>
+      {children}
+    </Suspense>
+  );
+}
 
 const TABS = ["users", "visitors", "logs", "alerts", "reports"] as const;
 
@@ -40,16 +58,24 @@ export function AdminPage() {
           <UsersTab />
         </TabsContent>
         <TabsContent value="visitors">
-          <LiveVisitorsTab />
+          <Later>
+            <LiveVisitorsTab />
+          </Later>
         </TabsContent>
         <TabsContent value="logs">
-          <ActivityLogsTab />
+          <Later>
+            <ActivityLogsTab />
+          </Later>
         </TabsContent>
         <TabsContent value="alerts">
-          <AlertsTab />
+          <Later>
+            <AlertsTab />
+          </Later>
         </TabsContent>
         <TabsContent value="reports">
-          <ReportsTab />
+          <Later>
+            <ReportsTab />
+          </Later>
         </TabsContent>
       </Tabs>
     </div>
