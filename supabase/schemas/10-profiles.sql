@@ -202,6 +202,8 @@ CREATE TABLE public.profiles (
     alert_quiet_start time without time zone,
     alert_quiet_end time without time zone,
     alert_quiet_dumps boolean DEFAULT false NOT NULL,
+    alert_include_thin boolean DEFAULT false NOT NULL,
+    alert_require_confirmation boolean DEFAULT false NOT NULL,
     CONSTRAINT profiles_alert_confluence_range CHECK (((alert_confluence_min = 0) OR ((alert_confluence_min >= 2) AND (alert_confluence_min <= 5)))),
     CONSTRAINT profiles_alert_cooldown_range CHECK (((alert_cooldown_minutes >= 15) AND (alert_cooldown_minutes <= 1440))),
     CONSTRAINT profiles_alert_daily_cap_range CHECK (((alert_daily_cap IS NULL) OR ((alert_daily_cap >= 1) AND (alert_daily_cap <= 500)))),
@@ -255,6 +257,12 @@ COMMENT ON COLUMN public.profiles.alert_quiet_end IS 'Quiet hours end (exclusive
 
 -- comment on column public.profiles.alert_quiet_dumps
 COMMENT ON COLUMN public.profiles.alert_quiet_dumps IS 'Let dump alerts through during quiet hours.';
+
+-- comment on column public.profiles.alert_include_thin
+COMMENT ON COLUMN public.profiles.alert_include_thin IS 'Alert thin moves too (below the floor of their venue type, decision 0046); off by default.';
+
+-- comment on column public.profiles.alert_require_confirmation
+COMMENT ON COLUMN public.profiles.alert_require_confirmation IS 'Alert only moves confirmed on another venue (decision 0046); off by default.';
 
 -- function private.request_ip()
 CREATE FUNCTION private.request_ip() RETURNS inet
@@ -593,6 +601,12 @@ GRANT UPDATE(alert_quiet_end) ON TABLE public.profiles TO authenticated;
 
 -- grants on column public.profiles.alert_quiet_dumps
 GRANT UPDATE(alert_quiet_dumps) ON TABLE public.profiles TO authenticated;
+
+-- grants on column public.profiles.alert_include_thin
+GRANT UPDATE(alert_include_thin) ON TABLE public.profiles TO authenticated;
+
+-- grants on column public.profiles.alert_require_confirmation
+GRANT UPDATE(alert_require_confirmation) ON TABLE public.profiles TO authenticated;
 
 -- grants on function private.request_ip()
 REVOKE ALL ON FUNCTION private.request_ip() FROM PUBLIC;

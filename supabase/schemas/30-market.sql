@@ -121,8 +121,9 @@ begin
     select d.id, d.confirmed_on, d.flags,
            greatest(0, least(100,
              20
-             + greatest(0, least(50, round(12.5 * (log(greatest(
-                 case when d.exchange_type = 'dex' then d.liquidity_usd else d.volume_24h_usd end, 1)::float8) - 3))))
+             -- (numeric rounding: a half point rounds up, as in trust.ts.)
+             + greatest(0, least(50, round((12.5 * (log(greatest(
+                 case when d.exchange_type = 'dex' then d.liquidity_usd else d.volume_24h_usd end, 1)::float8) - 3))::numeric)))
              + 15 * least(cardinality(d.confirmed_on), 2)
              - 25 * cardinality(d.flags)
              - case when d.thin then 20 else 0 end

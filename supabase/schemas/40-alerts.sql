@@ -462,20 +462,21 @@ begin
   create temp table if not exists pg_temp.alert_moved (
     instrument_id bigint, symbol text, exchange text, price numeric, ts timestamptz, sel text,
     pct numeric, p0 numeric, p5 numeric, p10 numeric, p15 numeric, p20 numeric, p25 numeric, p30 numeric,
-    bull integer, bear integer
+    bull integer, bear integer, thin boolean, confirmed boolean, pool_name text
   ) on commit drop;
   create temp table if not exists pg_temp.alert_subs (
     user_id uuid, w integer, t numeric, ex text[], dirs text, cd integer, cm integer, step numeric,
     rules text, state_id bigint, cap integer, day date, sent integer, capped_day date,
-    email text, discord text, telegram text, token uuid, gid bigint, status text
+    email text, discord text, telegram text, token uuid, thin_ok boolean, need_conf boolean, gid bigint,
+    status text
   ) on commit drop;
   create temp table if not exists pg_temp.alert_groups (
     gid bigint, w integer, t numeric, ex text[], dirs text, cd integer, cm integer, step numeric,
-    rules text, state_id bigint, rep uuid, n integer, new_state bigint
+    rules text, state_id bigint, thin_ok boolean, need_conf boolean, rep uuid, n integer, new_state bigint
   ) on commit drop;
   create temp table if not exists pg_temp.alert_ghits (
     gid bigint, instrument_id bigint, symbol text, exchange text, direction text, move numeric,
-    price numeric, ts timestamptz, w integer
+    price numeric, ts timestamptz, w integer, pool_name text
   ) on commit drop;
   create temp table if not exists pg_temp.alert_msgs (
     gid bigint, seq integer, key text, message_id bigint
@@ -486,7 +487,8 @@ begin
   insert into pg_temp.alert_moved
   select m.instrument_id, m.symbol, m.exchange, m.price, m.ts,
          private.exchange_selection(m.exchange, m.exchange_type, m.source),
-         m.pct, m.pct_10sec, m.pct_5min, m.pct_10min, m.pct_15min, m.pct_20min, m.pct_25min, m.pct_30min, 0, 0
+         m.pct, m.pct_10sec, m.pct_5min, m.pct_10min, m.pct_15min, m.pct_20min, m.pct_25min, m.pct_30min, 0, 0,
+         m.thin, cardinality(m.confirmed_on) > 0, m.pool_name
   from public.movers m
   where m.ts = enqueue_alerts.scanned_at
     and greatest(abs(m.pct), abs(coalesce(m.pct_10sec, 0)), abs(coalesce(m.pct_5min, 0)),
@@ -502,7 +504,8 @@ begin
   -- to dumps (when let through) or leave the user out.
   insert into pg_temp.alert_subs
   select x.*,
-         dense_rank() over (order by x.w, x.t, x.ex, x.dirs, x.cd, x.cm, x.step, x.rules, x.state_id),
+         dense_rank() over (order by x.w, x.t, x.ex, x.dirs, x.cd, x.cm, x.step, x.rules, x.state_id,
+                                     x.thin_ok, x.need_conf),
          -- The daily cap: 'alert', 'last' (the alert that reaches the cap carries the one notice),
          -- or 'capped' (nothing until the user's next day).
          case when x.cap is null or x.sent + 1 < x.cap then 'alert'
@@ -514,7 +517,8 @@ begin
            p.alert_cooldown_minutes as cd, p.alert_confluence_min as cm, p.alert_escalation_step as step,
            coalesce(r.rules, '') as rules, coalesce(us.state_id, 0) as state_id, p.alert_daily_cap as cap,
            q.day, case when us.day = q.day then us.sent_today else 0 end as sent, us.capped_day,
-           p.email_alert, p.discord_webhook_url, p.telegram_chat_id, p.alert_unsubscribe_token
+           p.email_alert, p.discord_webhook_url, p.telegram_chat_id, p.alert_unsubscribe_token,
+           p.alert_include_thin as thin_ok, p.alert_require_confirmation as need_conf
     from public.profiles p
     cross join lateral (
       select p.alert_quiet_start is not null
@@ -538,9 +542,10 @@ begin
 
   -- Groups: users whose alerts in this scan are necessarily the same.
   insert into pg_temp.alert_groups
-  select s.gid, s.w, s.t, s.ex, s.dirs, s.cd, s.cm, s.step, s.rules, s.state_id, min(s.user_id::text)::uuid, 0, null
+  select s.gid, s.w, s.t, s.ex, s.dirs, s.cd, s.cm, s.step, s.rules, s.state_id, s.thin_ok, s.need_conf,
+         min(s.user_id::text)::uuid, 0, null
   from pg_temp.alert_subs s
-  group by s.gid, s.w, s.t, s.ex, s.dirs, s.cd, s.cm, s.step, s.rules, s.state_id;
+  group by s.gid, s.w, s.t, s.ex, s.dirs, s.cd, s.cm, s.step, s.rules, s.state_id, s.thin_ok, s.need_conf;
 
   -- Confluence: the strategies agreeing with each mover, counted once per mover.
   if exists (select 1 from pg_temp.alert_groups g where g.cm > 0) then
@@ -557,7 +562,8 @@ begin
   -- confluence, and the group's state (cooldown; within a pump the escalation step, or without
   -- one a new move of the threshold since the alerted price).
   insert into pg_temp.alert_ghits
-  select g.gid, m.instrument_id, m.symbol, m.exchange, d.direction, round(mv.move, 2), m.price, m.ts, g.w
+  select g.gid, m.instrument_id, m.symbol, m.exchange, d.direction, round(mv.move, 2), m.price, m.ts, g.w,
+         m.pool_name
   from pg_temp.alert_groups g
   join pg_temp.alert_moved m on m.sel = any (g.ex)
   cross join lateral (select coalesce(case g.w when 0 then m.p0 when 5 then m.p5 when 10 then m.p10
@@ -568,6 +574,10 @@ begin
   where (r.muted_until is null or r.muted_until <= enqueue_alerts.scanned_at)
     and abs(mv.move) >= coalesce(r.threshold, g.t)
     and (g.dirs = 'both' or g.dirs = d.direction)
+    -- Issue 26: thin moves only for those who opted in; unconfirmed ones not for those who
+    -- require confirmation (decision 0046).
+    and (g.thin_ok or not m.thin)
+    and (not g.need_conf or m.confirmed)
     and (g.cm = 0 or (case d.direction when 'pump' then m.bull else m.bear end) >= g.cm)
     and not exists (
       select 1 from private.alert_state_marks k
@@ -635,7 +645,7 @@ begin
     select r.gid, r.rk, jsonb_build_object(
              'instrumentId', r.instrument_id, 'symbol', r.symbol, 'exchange', r.exchange,
              'direction', r.direction, 'pct', r.move, 'windowMinutes', r.w,
-             'price', r.price, 'ts', r.ts) as item, r.instrument_id, r.direction
+             'price', r.price, 'ts', r.ts, 'poolName', r.pool_name) as item, r.instrument_id, r.direction
     from ranked r where r.rk <= digest_items
   ),
   built as (

@@ -1,4 +1,6 @@
-// Scan ingest on the local stack: time of one `public.ingest_scan(quotes, now())` call for 1k, 5k
+// Scan ingest on the local stack: time of one `public.ingest_scan(quotes, now())` call (with the
+// trust scoring of decision 0046: figures, thin mark, flags, confirmation, trust score, the kept
+// lists' rank) for 1k, 5k
 // and 10k instruments with 3 hours of history (a sample a minute), the same for 10k instruments
 // seen for the first time (empty history), and the latency of the movers feed under 50
 // concurrent readers. The stack runs in this process; quotes are sent as one JSON parameter,
@@ -43,6 +45,15 @@ function quotes(prefix: string, n: number, at: Date, round: number): string {
     price: 1 + ((g * 7 + round * 13) % 100) / 100,
     volume24h: 1000 + g,
     ts,
+    // The liquidity figures the scoring reads (issue 26): a reserve, a name and an age for pools
+    // (every 30th thin), a spread for the pairs.
+    ...(g % 3 === 0
+      ? {
+          liquidityUsd: g % 30 === 0 ? 50_000 : 2_000_000 - round * 1_000,
+          poolName: `${prefix}${g + 1} / USDT 0.3%`,
+          poolCreatedAt: "2026-01-01T00:00:00Z",
+        }
+      : { spreadPct: 0.05 }),
   }));
   return JSON.stringify(list);
 }

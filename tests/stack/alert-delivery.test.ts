@@ -128,7 +128,7 @@ async function crossingScan(symbols: string[], factor: number, at = new Date()):
     selection: "cex-major",
     poolUrl: null,
     price,
-    volume24h: 1000,
+    volume24h: 1_000_000, // above the thin floor (decision 0046): default settings alert it
     ts: ts.toISOString(),
   });
   const before = new Date(at.getTime() - 30 * 60_000);
@@ -150,7 +150,7 @@ async function laterScan(symbols: string[], price: number, at: Date): Promise<st
     exchangeType: "cex",
     source: "simulated",
     price,
-    volume24h: 1000,
+    volume24h: 1_000_000, // above the thin floor (decision 0046): default settings alert it
     ts: scannedAt,
   }));
   const second = await service.rpc("ingest_scan", { quotes: q as never, scanned_at: scannedAt });

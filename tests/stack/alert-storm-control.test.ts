@@ -59,7 +59,7 @@ async function ingest(prices: Record<string, number>, at: Date) {
       exchangeType: "cex",
       source: "simulated",
       price,
-      volume24h: 1000,
+      volume24h: 1_000_000, // above the thin floor (decision 0046): default settings alert it
       ts: scannedAt,
     })) as never,
     scanned_at: scannedAt,

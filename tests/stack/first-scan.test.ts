@@ -107,7 +107,10 @@ describe("the first scan of a fresh stack", () => {
     // Every row comes from this scan: the seeded movers are the simulated market's own
     // instruments, not stale twins of them.
     expect(new Set(feed!.map((row) => row.ts)).size).toBe(1);
-    expect(new Set(feed!.map((row) => `${row.symbol}@${row.exchange}`)).size).toBe(feed!.length);
+    // (Two pools of one pair on one DEX share symbol and exchange; their names tell them apart.)
+    expect(
+      new Set(feed!.map((row) => `${row.symbol}@${row.exchange}@${row.pool_name ?? ""}`)).size,
+    ).toBe(feed!.length);
     // Every row has its 3-hour price and change ("Price (3h)" is never "—").
     for (const row of feed!) {
       expect(row.price_3hour_ago, String(row.symbol)).not.toBeNull();

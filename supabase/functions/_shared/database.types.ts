@@ -739,9 +739,11 @@ export type Database = {
           alert_daily_cap: number | null;
           alert_directions: string;
           alert_escalation_step: number;
+          alert_include_thin: boolean;
           alert_quiet_dumps: boolean;
           alert_quiet_end: string | null;
           alert_quiet_start: string | null;
+          alert_require_confirmation: boolean;
           alert_unsubscribe_token: string;
           avatar_url: string | null;
           banned: boolean;
@@ -771,9 +773,11 @@ export type Database = {
           alert_daily_cap?: number | null;
           alert_directions?: string;
           alert_escalation_step?: number;
+          alert_include_thin?: boolean;
           alert_quiet_dumps?: boolean;
           alert_quiet_end?: string | null;
           alert_quiet_start?: string | null;
+          alert_require_confirmation?: boolean;
           alert_unsubscribe_token?: string;
           avatar_url?: string | null;
           banned?: boolean;
@@ -803,9 +807,11 @@ export type Database = {
           alert_daily_cap?: number | null;
           alert_directions?: string;
           alert_escalation_step?: number;
+          alert_include_thin?: boolean;
           alert_quiet_dumps?: boolean;
           alert_quiet_end?: string | null;
           alert_quiet_start?: string | null;
+          alert_require_confirmation?: boolean;
           alert_unsubscribe_token?: string;
           avatar_url?: string | null;
           banned?: boolean;

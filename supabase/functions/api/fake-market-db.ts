@@ -170,6 +170,15 @@ export function feedRow(over: Row = {}): Row {
     volume_24h: 2500000,
     ts: "2026-11-21T10:00:00+00:00",
     quoted_at: "2026-11-21T09:59:58.5+00:00",
+    volume_24h_usd: 2500000,
+    liquidity_usd: null,
+    spread_pct: "0.012",
+    thin: false,
+    confirmed_on: ["Coinbase"],
+    flags: [],
+    trust_score: 74,
+    asset: "PEPE",
+    pool_name: null,
     ...over,
   };
 }

@@ -171,10 +171,69 @@ Deno.test("/gainers/recent answers the caller's window list in camelCase", async
     ts: "2026-11-21T10:00:00.000Z",
     // The venue's time of the quote, 1.5 s before the scan wrote the entry (decision 0033).
     quotedAt: "2026-11-21T09:59:58.500Z",
+    // Issue 26: the trust fields, camelCased.
+    volume24hUsd: 2500000,
+    liquidityUsd: null,
+    spreadPct: 0.012,
+    thin: false,
+    confirmedOn: ["Coinbase"],
+    flags: [],
+    trustScore: 74,
+    asset: "PEPE",
+    poolName: null,
     pct30min: 23.5,
   });
   // No ?window=: movers_feed(null), the caller's selected window.
   deepStrictEqual(t.market.calls.find((c) => c.call === "moversFeed")!.args, [null]);
+});
+
+Deno.test("/gainers/recent: a DEX pool's trust fields; hideThin and confirmedOnly filter", async () => {
+  const t = setup();
+  const pool = feedRow({
+    id: 13,
+    instrument_id: 9,
+    symbol: "SFP/WBNB",
+    exchange: "PancakeSwap V3 (BNB Chain)",
+    exchange_type: "dex",
+    volume_24h_usd: "900000",
+    liquidity_usd: "45000.5",
+    spread_pct: null,
+    thin: true,
+    confirmed_on: [],
+    flags: ["young_pool", "wash_volume", "not_a_flag"],
+    trust_score: 0,
+    asset: "SFP",
+    pool_name: "SFP / WBNB 0.25%",
+  });
+  t.market.feeds.set(30, [feedRow(), pool]);
+  const all = await (await t.get("/gainers/recent", t.tokens.basic)).json();
+  assertEquals(all.length, 2);
+  deepStrictEqual(
+    [
+      all[1].liquidityUsd,
+      all[1].volume24hUsd,
+      all[1].thin,
+      all[1].flags,
+      all[1].poolName,
+      all[1].asset,
+    ],
+    [45000.5, 900000, true, ["young_pool", "wash_volume"], "SFP / WBNB 0.25%", "SFP"],
+  );
+  const solid = await (await t.get("/gainers/recent?hideThin=true", t.tokens.basic)).json();
+  deepStrictEqual(solid.map((g: { symbol: string }) => g.symbol), ["PEPE/USDT"]);
+  const confirmed = await (await t.get("/gainers/recent?confirmedOnly=true", t.tokens.basic))
+    .json();
+  deepStrictEqual(confirmed.map((g: { symbol: string }) => g.symbol), ["PEPE/USDT"]);
+  const both =
+    await (await t.get("/gainers/recent?hideThin=false&confirmedOnly=false", t.tokens.basic))
+      .json();
+  assertEquals(both.length, 2);
+  await expectError(
+    await t.get("/gainers/recent?hideThin=yes", t.tokens.basic),
+    400,
+    "invalid_request",
+    "hideThin must be true or false.",
+  );
 });
 
 Deno.test("/gainers/recent: an entry from before venue time carries the scan's time as quotedAt", async () => {

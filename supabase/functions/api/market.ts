@@ -75,6 +75,16 @@ const windowParam = z
   .refine((w) => (WINDOW_MINUTES as readonly number[]).includes(w), WINDOW_HINT);
 
 const windowQuery = z.object({ window: windowParam.optional() });
+/** `true` or `false`, as a query string says it. */
+const flagParam = (name: string) =>
+  z.enum(["true", "false"], { message: `${name} must be true or false.` }).transform((v) =>
+    v === "true"
+  );
+/** /gainers/recent: the window, and optionally only moves that are not thin or are confirmed. */
+const recentQuery = windowQuery.extend({
+  hideThin: flagParam("hideThin").optional(),
+  confirmedOnly: flagParam("confirmedOnly").optional(),
+});
 const symbolQuery = z.object({
   exchange: z.string().min(1, "exchange must not be empty.").max(120, "exchange is too long.")
     .optional(),
@@ -175,9 +185,14 @@ export function marketRoutes(deps: MarketDeps = {}): Hono {
 
   app.get("/gainers/recent", async (c) => {
     const { db, caller } = await subscriber(c.req.raw);
-    const query = parse(windowQuery, c.req.query());
+    const query = parse(recentQuery, c.req.query());
     const rows = await db.moversFeed(query.window ?? null, { plan: caller.plan });
-    return c.json(toGainers(rows));
+    // Decision 0046: thin and unconfirmed moves stay in the list (ranked lower) unless asked.
+    return c.json(
+      toGainers(rows).filter((g) =>
+        (!query.hideThin || !g.thin) && (!query.confirmedOnly || g.confirmedOn.length > 0)
+      ),
+    );
   });
 
   app.get("/gainers/history/:symbol{.+}", async (c) => {

@@ -128,3 +128,40 @@ Deno.test("/api/docs is a readable HTML reference of the same document", async (
   }
   ok(!/<script|https?:\/\/cdn/i.test(html), "no scripts, no CDN");
 });
+
+Deno.test("/api/gainers/recent documents every trust field of a row and its two filters", async () => {
+  const doc = await document();
+  const op = doc.paths["/api/gainers/recent"]!.get!;
+  const responses = op.responses as Record<
+    string,
+    { content: Record<string, { schema: unknown }> }
+  >;
+  const row = (responses["200"]!.content["application/json"]!.schema as {
+    items: { properties: Record<string, { description?: string; enum?: string[] }> };
+  }).items.properties;
+  for (
+    const field of [
+      "volume24hUsd",
+      "liquidityUsd",
+      "spreadPct",
+      "thin",
+      "confirmedOn",
+      "flags",
+      "trustScore",
+      "asset",
+      "poolName",
+    ]
+  ) {
+    ok(row[field]?.description, `${field} is documented`);
+  }
+  const flags = row.flags as unknown as { items: { enum: string[] } };
+  deepStrictEqual(flags.items.enum, [
+    "no_volume_rise",
+    "young_pool",
+    "pulled_pool",
+    "dex_cex_gap",
+    "wash_volume",
+  ]);
+  const params = (op.parameters as { name: string }[]).map((p) => p.name);
+  for (const name of ["window", "hideThin", "confirmedOnly"]) ok(params.includes(name), name);
+});

@@ -14,7 +14,15 @@ const market: RouteDoc[] = [
     tag: "market",
     summary: "The window's 100 strongest movers (default: your selected window)",
     access: "subscriber",
-    query: z.object({ window: z.string().optional().describe("0, 5, 10, 15, 20, 25 or 30") }),
+    query: z.object({
+      window: z.string().optional().describe("0, 5, 10, 15, 20, 25 or 30"),
+      hideThin: z.enum(["true", "false"]).optional().describe(
+        "true: leave out thin moves (below the floor of their venue type)",
+      ),
+      confirmedOnly: z.enum(["true", "false"]).optional().describe(
+        "true: only moves confirmed on another venue",
+      ),
+    }),
     status: 200,
     response: s.gainers,
     errors: [400, 403],

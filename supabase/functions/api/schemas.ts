@@ -3,6 +3,7 @@
 // these same schemas, and the contract tests check answers against them.
 import { z } from "zod";
 import { PAID_PLAN_IDS, PLAN_IDS } from "../_shared/domain/plans.ts";
+import { MOVER_FLAGS } from "../_shared/domain/realtime.ts";
 
 const ts = z.string().describe("ISO 8601 timestamp");
 const id = z.string().describe("UUID");
@@ -299,6 +300,33 @@ export const gainer = z.object({
   ts: ts.describe("When the scan that wrote this entry ran (ISO 8601)"),
   quotedAt: ts.describe(
     "The quote's time on the venue's own clock (ISO 8601): Binance's close or answer time, Coinbase's and GeckoTerminal's answer time. The entry's data age is now minus quotedAt.",
+  ),
+  volume24hUsd: z.number().nullable().describe(
+    "24 h quote volume in USD (CEX pairs) or the pool's 24 h volume in USD (DEX pools); null when the venue gives none.",
+  ),
+  liquidityUsd: z.number().nullable().describe(
+    "The DEX pool's reserve (liquidity) in USD; null for CEX pairs.",
+  ),
+  spreadPct: z.number().nullable().describe(
+    "(ask - bid) / mid × 100 where the venue gives a book ticker (Binance), else null.",
+  ),
+  thin: z.boolean().describe(
+    "Below the floor of its venue type: under $250,000 of 24 h volume (CEX) or $100,000 of pool liquidity (DEX), or the figure is unknown.",
+  ),
+  confirmedOn: z.array(z.string()).describe(
+    "The other venues (exchange names) where the same asset moved at least 2 % the same way in the window; a DEX move counts CEX venues only. Empty: unconfirmed.",
+  ),
+  flags: z.array(z.enum(MOVER_FLAGS)).describe(
+    "Manipulation flags, empty when none. no_volume_rise: a move of 3 % or more whose 24 h volume did not rise within the window; young_pool: a DEX pool created less than 24 h ago; pulled_pool: pool liquidity fell by half or more within the window; dex_cex_gap: a DEX price more than 5 % from the asset's dollar-quoted CEX price; wash_volume: 24 h volume above 20 times the pool's liquidity. A flagged move ranks lower (its move counts half per flag) and is never hidden.",
+  ),
+  trustScore: z.number().int().min(0).max(100).describe(
+    "0-100: 20, plus up to 50 for depth (12.5 per tenfold of liquidity (DEX) or 24 h volume (CEX) above $1,000), plus 15 per confirming venue (at most 2), minus 25 per flag, 20 when thin, 10 for a spread above 1 %.",
+  ),
+  asset: z.string().describe(
+    "Grouping key: the base asset upper-cased, wrapped natives as their native (WBNB -> BNB, WETH -> ETH).",
+  ),
+  poolName: z.string().nullable().describe(
+    'The DEX pool\'s own name with its fee tier ("SFP / WBNB 0.25%"); null for CEX pairs.',
   ),
 }).passthrough();
 export const gainers = z.array(gainer);

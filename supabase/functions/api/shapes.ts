@@ -2,6 +2,7 @@
 // from PostgREST or a Realtime broadcast) as the camelCase objects the original clients read.
 // Postgres `numeric` may arrive as a number or a string; timestamps leave as ISO 8601 (UTC).
 import { toNumber } from "../_shared/domain/numbers.ts";
+import { isMoverFlag, type MoverFlag } from "../_shared/domain/realtime.ts";
 
 /** The percent field of each window (0 is the 10-second window), as the spec names them. */
 export const WINDOW_PCT_KEYS = {
@@ -40,6 +41,25 @@ export type Gainer =
     ts: string;
     /** The venue's own time of the quote (decision 0033); `ts` for entries from before it. */
     quotedAt: string;
+    // Moves you can trust (issue 26, decision 0046).
+    /** 24 h quote volume in USD (CEX) or the pool's 24 h volume in USD (DEX). */
+    volume24hUsd: number | null;
+    /** DEX pool reserve in USD; null for CEX. */
+    liquidityUsd: number | null;
+    /** (ask - bid) / mid * 100 where the venue gives a book ticker, else null. */
+    spreadPct: number | null;
+    /** Below the floor for its venue type. */
+    thin: boolean;
+    /** The other venues where the same asset moved the same way in the window. */
+    confirmedOn: string[];
+    /** Manipulation flags (reason codes), empty when none. */
+    flags: MoverFlag[];
+    /** 0..100. */
+    trustScore: number;
+    /** Grouping key: the base asset, wrapped natives as their native. */
+    asset: string;
+    /** The DEX pool's own name with its fee tier; null for CEX. */
+    poolName: string | null;
   }
   & Partial<Record<WindowPctKey, number>>;
 
@@ -108,6 +128,17 @@ export function toGainer(row: Row): Gainer | null {
     volume24h: toNumber(row.volume_24h),
     ts,
     quotedAt: toIso(row.quoted_at) ?? ts,
+    volume24hUsd: toNumber(row.volume_24h_usd),
+    liquidityUsd: toNumber(row.liquidity_usd),
+    spreadPct: toNumber(row.spread_pct),
+    thin: row.thin === true,
+    confirmedOn: Array.isArray(row.confirmed_on)
+      ? row.confirmed_on.filter((v): v is string => typeof v === "string")
+      : [],
+    flags: Array.isArray(row.flags) ? row.flags.filter(isMoverFlag) : [],
+    trustScore: Math.max(0, Math.min(100, Math.round(toNumber(row.trust_score) ?? 0))),
+    asset: text(row.asset) || symbol.split("/")[0]!.toUpperCase(),
+    poolName: text(row.pool_name) || null,
   };
   const key = windowUsed === null
     ? undefined

@@ -214,3 +214,22 @@ Deno.test("every channel's text carries the reader's formats", () => {
     telegram,
   );
 });
+
+Deno.test("a DEX alert names its pool in every channel; a CEX alert names the exchange only", () => {
+  const pool: AlertItem = {
+    ...item(7),
+    symbol: "SFP/WBNB",
+    exchange: "PancakeSwap V3 (BNB Chain)",
+    poolName: "SFP / WBNB 0.25%",
+  };
+  assertEquals(itemLine(pool, "en", links).venue, "PancakeSwap V3 (BNB Chain) · SFP / WBNB 0.25%");
+  assertEquals(itemLine({ ...item(8), poolName: null }, "en", links).venue, "Binance");
+  const payload: MarketAlertPayload = {
+    shape: "single",
+    items: [pool],
+    scannedAt: "2026-11-24T23:30:00.000Z",
+  };
+  ok(alertEmail(payload, "fr", links).text.includes("SFP / WBNB 0.25%"));
+  ok(telegramText(payload, "de", links).includes("SFP / WBNB 0.25%"));
+  ok(JSON.stringify(discordBody(payload, "es", links)).includes("SFP / WBNB 0.25%"));
+});

@@ -20,6 +20,8 @@ export interface AlertItem {
   windowMinutes: number;
   price: number;
   ts: string;
+  /** A DEX move's pool, by its own name with the fee tier (`SFP / WBNB 0.25%`); null for CEX. */
+  poolName?: string | null;
 }
 
 export interface MarketAlertPayload {
@@ -375,7 +377,8 @@ export function itemLine(item: AlertItem, locale: Locale, links: Links, zone = "
     title: t.alertTitle(item.symbol, t[item.direction], pct, window),
     pct,
     window,
-    venue: item.exchange,
+    // A DEX move names its pool: two pools of one pair on one DEX differ only there.
+    venue: item.poolName ? `${item.exchange} · ${item.poolName}` : item.exchange,
     price: formatPrice(Number(item.price), locale),
     // The quote's time to the second, in the reader's zone.
     time: formatMoment(new Date(item.ts), locale, zone, "medium"),

@@ -1,7 +1,7 @@
 import { QueryClient } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
 import { supabaseMock } from "@/testing/supabase-mock";
-import { marketQueries } from "./market-queries";
+import { marketQueries, toMoverEntry } from "./market-queries";
 
 describe("marketQueries.history", () => {
   it("reads one instrument through price_history_for, oldest first, numbers parsed", async () => {
@@ -34,5 +34,71 @@ describe("marketQueries.history", () => {
         marketQueries.history(7),
       ),
     ).rejects.toMatchObject({ code: "PT403" });
+  });
+});
+
+describe("toMoverEntry: the trust fields (issue 26)", () => {
+  const base = {
+    id: 1,
+    instrument_id: 7,
+    symbol: "SFP/WBNB",
+    exchange: "PancakeSwap V3 (BSC)",
+    exchange_type: "dex" as const,
+    network: "bsc",
+    source: "dex",
+    pool_url: null,
+    price: "0.71",
+    price_3hour_ago: null,
+    pct: "42.59",
+    window_used: 30,
+    pct_3hour: null,
+    volume_24h: "900000",
+    ts: "2026-11-26T03:00:00Z",
+    quoted_at: "2026-11-26T03:00:00Z",
+  };
+
+  it("reads the feed's figures, flags, confirmation, score, asset and pool name", () => {
+    const entry = toMoverEntry({
+      ...base,
+      volume_24h_usd: "900000",
+      liquidity_usd: "3100000.5",
+      spread_pct: null,
+      thin: false,
+      confirmed_on: ["Binance"],
+      flags: ["young_pool"],
+      trust_score: 58,
+      asset: "SFP",
+      pool_name: "SFP / WBNB 0.25%",
+      // (PostgREST may send numerics as text.)
+    } as never);
+    expect(entry).toMatchObject({
+      volume_24h_usd: 900000,
+      liquidity_usd: 3100000.5,
+      spread_pct: null,
+      thin: false,
+      confirmed_on: ["Binance"],
+      flags: ["young_pool"],
+      trust_score: 58,
+      asset: "SFP",
+      pool_name: "SFP / WBNB 0.25%",
+    });
+  });
+
+  it("reads a row without them defensively: no figures, no flags, the base as asset", () => {
+    const entry = toMoverEntry({
+      ...base,
+      flags: ["young_pool", "made_up"],
+      trust_score: 140,
+    } as never);
+    expect(entry).toMatchObject({
+      volume_24h_usd: null,
+      liquidity_usd: null,
+      thin: false,
+      confirmed_on: [],
+      flags: ["young_pool"],
+      trust_score: 100,
+      asset: "SFP",
+      pool_name: null,
+    });
   });
 });

@@ -35,6 +35,8 @@ export function testProfile(overrides: Partial<Profile> = {}): Profile {
     alert_quiet_start: null,
     alert_quiet_end: null,
     alert_quiet_dumps: false,
+    alert_include_thin: false,
+    alert_require_confirmation: false,
     time_zone: null,
     alert_unsubscribe_token: "7d1f0c3e-2b4a-4c5d-9e8f-0a1b2c3d4e5f",
     locale: null,

@@ -5,6 +5,7 @@ import {
   strictEqual as assertEquals,
 } from "node:assert/strict";
 import { EXCHANGE_SELECTIONS, type Quote, selectionOf } from "../domain/market.ts";
+import { assetOf, confirmedOn, isThin, moverFlags, type VenueMove } from "../domain/trust.ts";
 import {
   createSimulatedAdapter,
   SIM_EVENT_PERIOD_MS,
@@ -42,8 +43,11 @@ Deno.test("simulated: about 300 instruments over the three selections and five n
   }
   const networks = new Set(quotes.filter((q) => q.exchangeType === "dex").map((q) => q.network));
   deepStrictEqual([...networks].sort(), ["arbitrum", "base", "bsc", "ethereum", "solana"]);
-  const keys = new Set(quotes.map((q) => `${q.symbol}@${q.exchange}`));
-  assertEquals(keys.size, quotes.length, "symbol and exchange identify an instrument");
+  assertEquals(new Set(quotes.map((q) => q.venueKey)).size, quotes.length, "one venue key each");
+  // Symbol and exchange identify an instrument, but for pools of one pair on one DEX (issue 26's
+  // showcase: two PancakeSwap V3 pools of SFP/WBNB), which their names (fee tiers) tell apart.
+  const keys = new Set(quotes.map((q) => `${q.symbol}@${q.exchange}@${q.poolName ?? ""}`));
+  assertEquals(keys.size, quotes.length, "symbol, exchange and pool name identify an instrument");
 });
 
 Deno.test("simulated: a mover row's exchange, type and source give back each quote's selection", () => {
@@ -213,4 +217,80 @@ Deno.test("simulated: the replayed past is what the live scans saw, every minute
       });
     });
   }
+});
+
+Deno.test("simulated: the trust showcase holds at any hour of a day (thin, flags, confirmation, grouping)", () => {
+  // Every 20 minutes over a day, skipping the first 30 minutes after each showcase reset.
+  let checked = 0;
+  let pulled = 0;
+  for (let ms = T0; ms < T0 + 24 * 3_600_000; ms += 20 * 60_000) {
+    const now = simulatedQuotes(at(ms));
+    const then = simulatedQuotes(at(ms - 30 * 60_000));
+    const figures = (symbol: string, pool?: string) => {
+      const i = now.findIndex((q) =>
+        q.symbol === symbol && (pool === undefined || q.poolName === pool)
+      );
+      ok(i >= 0, `${symbol} ${pool ?? ""}`);
+      const [q, p] = [now[i]!, then[i]!];
+      return {
+        q,
+        pct: 100 * (q.price / p.price - 1),
+        flags: moverFlags({
+          exchangeType: q.exchangeType,
+          pct: 100 * (q.price / p.price - 1),
+          price: q.price,
+          volume24h: q.volume24h,
+          volume24hAtStart: p.volume24h,
+          volume24hUsd: q.volume24hUsd ?? null,
+          liquidityUsd: q.liquidityUsd ?? null,
+          liquidityUsdAtStart: p.liquidityUsd ?? null,
+          poolCreatedAt: q.poolCreatedAt ?? null,
+          cexPrice: null,
+        }, at(ms)),
+      };
+    };
+    const sfp = figures("SFP/USDT");
+    if (Math.abs(sfp.pct) > 20) continue; // a reset within the window
+    checked++;
+    const deep = figures("SFP/WBNB", "SFP / WBNB 0.25%");
+    const thinPool = figures("SFP/WBNB", "SFP / WBNB 1%");
+    // Confirmed: Binance and the deep pool moved the same way by more than 2 %.
+    const moves: VenueMove[] = [sfp, deep, thinPool].map((f) => ({
+      asset: assetOf(f.q.symbol),
+      exchange: f.q.exchange,
+      exchangeType: f.q.exchangeType,
+      pct: f.pct,
+    }));
+    deepStrictEqual(confirmedOn(moves[0]!, moves), [deep.q.exchange]);
+    deepStrictEqual(confirmedOn(moves[1]!, moves), ["Binance"]);
+    // Grouping: one asset, two pools of one DEX told apart by their fee tier.
+    assertEquals(deep.q.exchange, thinPool.q.exchange);
+    assertEquals(
+      isThin("dex", { volume24hUsd: null, liquidityUsd: thinPool.q.liquidityUsd! }),
+      true,
+    );
+    assertEquals(isThin("dex", { volume24hUsd: null, liquidityUsd: deep.q.liquidityUsd! }), false);
+    assertEquals(
+      isThin("cex", { volume24hUsd: figures("LOWV/USDT").q.volume24hUsd!, liquidityUsd: null }),
+      true,
+    );
+    deepStrictEqual(sfp.flags, []);
+    // Each showcase asset resets at its own hour: a window across its reset is left out.
+    const wash = figures("WSHX/WBNB");
+    if (Math.abs(wash.pct) < 20) deepStrictEqual(wash.flags, ["wash_volume"]);
+    const young = figures("NEWB/WBNB");
+    if (Math.abs(young.pct) < 20) deepStrictEqual(young.flags, ["young_pool"]);
+    // The pulled pool: flagged whenever its reserve halved within the window (it refills every
+    // 2 hours), never for anything else.
+    const rug = figures("RUGX/WBNB");
+    const [liqNow, liqThen] = [
+      rug.q.liquidityUsd!,
+      then.find((q) => q.symbol === "RUGX/WBNB")!.liquidityUsd!,
+    ];
+    if (Math.abs(rug.pct) > 20) continue; // its own reset within the window
+    deepStrictEqual(rug.flags, liqNow <= liqThen / 2 ? ["pulled_pool"] : []);
+    if (rug.flags.length > 0) pulled++;
+  }
+  ok(checked >= 50, `${checked} checks`);
+  ok(pulled >= checked / 2, `pulled pool flagged ${pulled} of ${checked} times`);
 });

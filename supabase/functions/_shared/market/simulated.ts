@@ -8,6 +8,13 @@
 //   but stays around the base price over days; instruments of one asset share it;
 // - events: every 20 minutes a few assets pump or dump 5–40 % over 1–5 minutes, then decay back
 //   within the hour.
+// Moves you can trust (issue 26, decision 0046): DEX pools have a reserve (some of them thin),
+// Binance pairs a spread, pools a name with their fee tier. A showcase on BNB Chain moves on a
+// sawtooth (a steady climb, or fall, that resets every few hours), so at any time it shows: SFP
+// rising on Binance and on three PancakeSwap pools (confirmed across venues; two pools of one DEX
+// with different fee tiers, one of them thin), a wash-traded pool (volume 50 times its reserve), a
+// pool younger than 24 h, a pool whose reserve drains by more than half every 30 minutes (pulled)
+// and a thin Binance pair.
 import { cexVenueKey, dexVenueKey, type ExchangeSelection, type Quote } from "../domain/market.ts";
 import { binanceTradeUrl } from "./binance.ts";
 import { coinbaseTradeUrl } from "./coinbase.ts";
@@ -265,7 +272,6 @@ const DEX_POOLS: Record<
       ["XVS", 7],
       ["TWT", 1],
       ["ALPACA", 0.1],
-      ["SFP", 0.7],
       ["BAKE", 0.2],
       ["ID", 0.3],
     ],
@@ -306,6 +312,16 @@ export interface SimInstrument {
   /** Own noise on top of the walk (venue basis), log-std per 10 s. */
   venueNoise: number;
   key: number;
+  /** A DEX pool's reserve in USD (null for CEX). */
+  liquidity: number | null;
+  /** A pulled pool: its reserve falls this many times every 30 minutes, refilled every 2 hours. */
+  drain?: number;
+  /** The bid/ask spread in percent where the venue gives a book (Binance); else null. */
+  spreadPct: number | null;
+  /** A pool's own name with its fee tier; null for CEX. */
+  poolName: string | null;
+  /** A young pool: created this long before the start of each 12-hour period (always < 24 h old). */
+  youngByMs?: number;
 }
 
 interface Walk {
@@ -317,6 +333,8 @@ interface Walk {
   /** Place of a trending walk among them (its turn in the burst rota), and their number. */
   trendSlot: number;
   trendSlots: number;
+  /** A showcase walk: log change per 30 minutes, reset every `periodMs` (shifted by `phaseMs`). */
+  saw?: { per30min: number; periodMs: number; phaseMs: number };
 }
 
 interface Universe {
@@ -359,8 +377,15 @@ function buildUniverse(seed: number): Universe {
     return i;
   };
   const instruments: SimInstrument[] = [];
-  const add = (i: Omit<SimInstrument, "key" | "venueKey"> & { venueKey?: string }) =>
+  const add = (
+    i:
+      & Omit<SimInstrument, "key" | "venueKey" | "liquidity" | "spreadPct" | "poolName">
+      & Partial<Pick<SimInstrument, "venueKey" | "liquidity" | "spreadPct" | "poolName">>,
+  ) =>
     instruments.push({
+      liquidity: null,
+      spreadPct: null,
+      poolName: null,
       ...i,
       venueKey: i.venueKey ?? cexVenueKey(i.exchange, i.symbol),
       key: hash(seed, hashString(`${i.symbol}@${i.exchange}`)),
@@ -385,6 +410,10 @@ function buildUniverse(seed: number): Universe {
         baseVolume: volume * (i === 0 ? 1 : 0.12),
         walk,
         venueNoise: 0.0002,
+        // Majors trade a tick wide; small caps wider.
+        spreadPct: round(
+          [0.001, 0.01, 0.04, 0.09][tier]! * (1 + unit(seed, hashString(`spread:${asset}`))),
+        ),
       });
     }
     if (onCoinbase) {
@@ -419,6 +448,7 @@ function buildUniverse(seed: number): Universe {
         DEX_TREND * (0.6 + 0.8 * unit(seed, hashString(`trend:${token}`))),
       );
       const volume = 3e6 * spread(`${networkId}:${token}`) * (cex ? 3 : 1);
+      const tokenIndex = pools.tokens.findIndex(([t]) => t === token);
       pools.dexes.forEach((dex, i) => {
         const symbol = `${token}/${pools.quote}`;
         const key = hash(seed, hashString(`${symbol}@${dex}:${networkId}`));
@@ -435,7 +465,66 @@ function buildUniverse(seed: number): Universe {
           baseVolume: volume * (i === 0 ? 1 : 0.25),
           walk,
           venueNoise: 0.001,
+          // A reserve of 0.3–2 days of volume; the second DEX's pools of the last tokens of each
+          // network are thin ($30k–$90k).
+          liquidity: i === 1 && tokenIndex >= 8
+            ? Math.round(30_000 + 60_000 * unit(seed, hashString(`liquidity:${symbol}@${dex}`)))
+            : Math.round(
+              volume * (i === 0 ? 1 : 0.25) *
+                (0.3 + 1.7 * unit(seed, hashString(`liquidity:${symbol}@${dex}`))),
+            ),
+          poolName: `${token} / ${pools.quote}${
+            DEX_FEE_TIERS[dex] ? ` ${DEX_FEE_TIERS[dex]}` : ""
+          }`,
         });
+      });
+    }
+  }
+  // The showcase (decision 0046): sawtooth walks, no events.
+  const bsc = DEX_NETWORKS.bsc;
+  for (const show of SHOWCASE) {
+    const walk = walkFor(`showcase:${show.asset}`, 0.0005, 0);
+    walks[walk]!.saw = {
+      per30min: Math.log(1 + show.per30min),
+      periodMs: SHOWCASE_PERIOD_MS,
+      phaseMs: show.phaseMs,
+    };
+    for (const venue of show.venues) {
+      if (venue.kind === "cex") {
+        add({
+          symbol: `${show.asset}/USDT`,
+          exchange: "Binance",
+          exchangeType: "cex",
+          network: null,
+          selection: "cex-major",
+          poolUrl: binanceTradeUrl(show.asset, "USDT"),
+          basePrice: show.price,
+          baseVolume: venue.volume,
+          walk,
+          venueNoise: 0.0002,
+          spreadPct: venue.volume < 250_000 ? 0.8 : 0.03,
+        });
+        continue;
+      }
+      const symbol = `${show.asset}/WBNB`;
+      const key = hash(seed, hashString(`showcase:${symbol}@${venue.dex}:${venue.fee ?? ""}`));
+      const address = evmAddress(key);
+      add({
+        venueKey: dexVenueKey(bsc.network, address),
+        symbol,
+        exchange: `${venue.dex} (${bsc.name})`,
+        exchangeType: "dex",
+        network: bsc.network,
+        selection: "dex",
+        poolUrl: geckoTerminalPoolUrl("bsc", address),
+        basePrice: show.price,
+        baseVolume: venue.volume,
+        walk,
+        venueNoise: 0.0005,
+        liquidity: venue.liquidity,
+        poolName: `${show.asset} / WBNB${venue.fee ? ` ${venue.fee}` : ""}`,
+        ...(venue.drain ? { drain: venue.drain } : {}),
+        ...(venue.youngByMs ? { youngByMs: venue.youngByMs } : {}),
       });
     }
   }
@@ -446,6 +535,104 @@ function buildUniverse(seed: number): Universe {
     w.trendSlots = trending.length;
   });
   return { instruments, walks, eventWalks };
+}
+
+/** Fee tiers of the simulated DEXes (in pool names, as GeckoTerminal shows them). */
+const DEX_FEE_TIERS: Record<string, string> = {
+  "Uniswap V3": "0.3%",
+  "PancakeSwap V3": "0.25%",
+  "Orca": "0.3%",
+};
+
+/** A pulled pool drains for 2 hours (to a 39th of its reserve at 2.5 times per 30 min), then refills. */
+const DRAIN_PERIOD_MS = 2 * 3_600_000;
+
+/** The showcase's sawtooth period: each move climbs (or falls) for 6 hours, then resets. */
+export const SHOWCASE_PERIOD_MS = 6 * 3_600_000;
+
+type ShowVenue =
+  | { kind: "cex"; volume: number }
+  | {
+    kind: "dex";
+    dex: string;
+    fee?: string;
+    volume: number;
+    liquidity: number;
+    drain?: number;
+    youngByMs?: number;
+  };
+
+/** The showcase of decision 0046, on Binance and BNB Chain (see the header). */
+export const SHOWCASE: readonly {
+  asset: string;
+  price: number;
+  per30min: number;
+  phaseMs: number;
+  venues: readonly ShowVenue[];
+}[] = [
+  {
+    // Confirmed (Binance and PancakeSwap), grouped (three pools, two of PancakeSwap V3).
+    asset: "SFP",
+    price: 0.7,
+    per30min: 0.07,
+    phaseMs: 2 * 3_600_000,
+    venues: [
+      { kind: "cex", volume: 8_000_000 },
+      { kind: "dex", dex: "PancakeSwap V3", fee: "0.25%", volume: 2_400_000, liquidity: 3_100_000 },
+      { kind: "dex", dex: "PancakeSwap V3", fee: "1%", volume: 300_000, liquidity: 60_000 },
+      { kind: "dex", dex: "PancakeSwap V2", volume: 900_000, liquidity: 1_200_000 },
+    ],
+  },
+  {
+    // Wash-traded: 50 times its reserve a day.
+    asset: "WSHX",
+    price: 0.012,
+    per30min: 0.09,
+    phaseMs: 3 * 3_600_000,
+    venues: [{ kind: "dex", dex: "PancakeSwap V2", volume: 15_000_000, liquidity: 300_000 }],
+  },
+  {
+    // Young: created 1 hour before each 12-hour period began.
+    asset: "NEWB",
+    price: 0.004,
+    per30min: 0.11,
+    phaseMs: 4 * 3_600_000,
+    venues: [{
+      kind: "dex",
+      dex: "PancakeSwap V3",
+      fee: "1%",
+      volume: 700_000,
+      liquidity: 450_000,
+      youngByMs: 3_600_000,
+    }],
+  },
+  {
+    // Pulled: the reserve drains 2.5 times every 30 minutes while the price falls.
+    asset: "RUGX",
+    price: 0.3,
+    per30min: -0.06,
+    phaseMs: 5 * 3_600_000,
+    venues: [{
+      kind: "dex",
+      dex: "PancakeSwap V2",
+      volume: 1_500_000,
+      liquidity: 40_000_000,
+      drain: 2.5,
+    }],
+  },
+  {
+    // Thin on a CEX: $60k of 24 h volume.
+    asset: "LOWV",
+    price: 0.05,
+    per30min: 0.08,
+    phaseMs: 1 * 3_600_000,
+    venues: [{ kind: "cex", volume: 60_000 }],
+  },
+];
+
+/** Where a showcase walk is in its sawtooth at `ms` (0 at a reset). */
+function sawPosition(saw: NonNullable<Walk["saw"]>, ms: number): number {
+  return (((ms + saw.phaseMs) % saw.periodMs) + saw.periodMs) % saw.periodMs;
 }
 
 const universes = new Map<number, Universe>();
@@ -499,6 +686,9 @@ function walkAt(walk: Walk, bucket: number): number {
     const f = (bucket - j * size) / size;
     const value = (1 - f) * gauss(walk.key, k, j) + f * gauss(walk.key, k, j + 1);
     sum += c * Math.SQRT2 ** k * value;
+  }
+  if (walk.saw) {
+    sum += walk.saw.per30min * sawPosition(walk.saw, bucket * SIM_BUCKET_MS) / 1_800_000;
   }
   return walk.trend > 0 ? sum + trendAt(walk, bucket) : sum;
 }
@@ -561,7 +751,7 @@ function valuesAt(
   u: Universe,
   seed: number,
   bucket: number,
-): { prices: number[]; volumes: number[] } {
+): { prices: number[]; volumes: number[]; liquidities: (number | null)[] } {
   const ms = bucket * SIM_BUCKET_MS;
   const walkOffsets = u.walks.map((w) => walkAt(w, bucket));
   const eventOffsets = new Map<number, number>();
@@ -576,31 +766,58 @@ function valuesAt(
   const hour = Math.floor(ms / 3_600_000);
   const prices: number[] = [];
   const volumes: number[] = [];
+  const liquidities: (number | null)[] = [];
   for (const inst of u.instruments) {
+    const saw = u.walks[inst.walk]!.saw;
+    const sawShare = saw ? sawPosition(saw, ms) / saw.periodMs : 0;
+    // A pulled pool drains from its full reserve after each reset of its saw.
+    liquidities.push(
+      inst.liquidity === null ? null : Math.round(
+        inst.drain && saw
+          ? inst.liquidity * inst.drain ** -((sawPosition(saw, ms) % DRAIN_PERIOD_MS) / 1_800_000)
+          : inst.liquidity * (1 + 0.05 * Math.sin(bucket / 97 + (inst.key % 7))),
+      ),
+    );
     const event = eventOffsets.get(inst.walk) ?? 0;
     const log = walkOffsets[inst.walk]! + event + inst.venueNoise * gauss(inst.key, 0x7e, bucket);
     prices.push(round(inst.basePrice * Math.exp(log)));
     // Volume drifts hour to hour and swells while the asset is moving hard.
     volumes.push(
       Math.round(
-        inst.baseVolume * Math.exp(0.25 * gauss(inst.key, 0x70, hour)) * (1 + 4 * Math.abs(event)),
+        inst.baseVolume * (saw ? 1 + sawShare : Math.exp(0.25 * gauss(inst.key, 0x70, hour))) *
+          (1 + 4 * Math.abs(event)),
       ),
     );
   }
-  return { prices, volumes };
+  return { prices, volumes, liquidities };
 }
 
 /** Every simulated instrument's quote at `at` (constant within a 10-second bucket). */
 export function simulatedQuotes(at: Date, seed = DEFAULT_SEED): Quote[] {
   const u = universe(seed);
-  const { prices, volumes } = valuesAt(u, seed, Math.floor(at.getTime() / SIM_BUCKET_MS));
+  const { prices, volumes, liquidities } = valuesAt(
+    u,
+    seed,
+    Math.floor(at.getTime() / SIM_BUCKET_MS),
+  );
   const ts = at.toISOString();
+  const period = Math.floor(at.getTime() / 43_200_000) * 43_200_000;
   return u.instruments.map((inst, i) => ({
     ...identity(inst),
     selection: inst.selection,
     price: prices[i]!,
     volume24h: volumes[i]!,
     ts,
+    volume24hUsd: volumes[i]!,
+    ...(inst.exchangeType === "dex"
+      ? {
+        liquidityUsd: liquidities[i]!,
+        poolName: inst.poolName,
+        poolCreatedAt: inst.youngByMs
+          ? new Date(period - inst.youngByMs).toISOString()
+          : "2025-06-01T00:00:00.000Z",
+      }
+      : { spreadPct: inst.spreadPct }),
   }));
 }
 

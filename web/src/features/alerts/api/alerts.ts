@@ -42,6 +42,10 @@ export interface DeliveryOptions {
   alert_quiet_start: string | null;
   alert_quiet_end: string | null;
   alert_quiet_dumps: boolean;
+  /** Alert thin moves too (decision 0046); off by default. */
+  alert_include_thin: boolean;
+  /** Alert only moves confirmed on another venue (decision 0046); off by default. */
+  alert_require_confirmation: boolean;
   locale: string | null;
   /** Sent only while the profile has none: the browser's zone. */
   time_zone?: string;

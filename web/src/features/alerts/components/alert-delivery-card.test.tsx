@@ -138,6 +138,25 @@ describe("AlertDeliveryCard", () => {
     });
   });
 
+  it("shows the thin and confirmation switches off by default and saves them", async () => {
+    setUp();
+    supabaseMock.setTableUpdate("profiles", { data: [{ id: TEST_USER_ID }], error: null });
+    renderWithProviders(<AlertDeliveryCard profile={enterprise} />, {
+      route: "/dashboard/settings",
+    });
+    const thin = screen.getByLabelText("Include thin moves (little volume or liquidity)");
+    const confirmed = screen.getByLabelText("Require confirmation on another venue");
+    expect(thin).not.toBeChecked();
+    expect(confirmed).not.toBeChecked();
+    fireEvent.click(confirmed);
+    fireEvent.click(screen.getByRole("button", { name: "Save delivery options" }));
+    expect(await screen.findByText("Delivery options saved")).toBeInTheDocument();
+    expect(supabaseMock.updates.at(-1)).toMatchObject({
+      table: "profiles",
+      values: { alert_include_thin: false, alert_require_confirmation: true },
+    });
+  });
+
   it("keeps a chosen zone, and shows storm-control errors from the form and the server", async () => {
     setUp();
     const profile = testProfile({

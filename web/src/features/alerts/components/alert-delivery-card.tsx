@@ -62,6 +62,10 @@ export function AlertDeliveryCard({ profile }: { profile: Profile }) {
   const [quietStart, setQuietStart] = useState(profile.alert_quiet_start?.slice(0, 5) ?? "");
   const [quietEnd, setQuietEnd] = useState(profile.alert_quiet_end?.slice(0, 5) ?? "");
   const [quietDumps, setQuietDumps] = useState(profile.alert_quiet_dumps);
+  const [includeThin, setIncludeThin] = useState(profile.alert_include_thin);
+  const [requireConfirmation, setRequireConfirmation] = useState(
+    profile.alert_require_confirmation,
+  );
   const [stormError, setStormError] = useState<StormError | null>(null);
   // Quiet hours and the daily cap follow the profile's zone; the browser's is saved with the
   // first save when none is set (UTC for messages until then).
@@ -123,6 +127,8 @@ export function AlertDeliveryCard({ profile }: { profile: Profile }) {
         alert_quiet_start: quietStart === "" ? null : quietStart,
         alert_quiet_end: quietEnd === "" ? null : quietEnd,
         alert_quiet_dumps: quietDumps,
+        alert_include_thin: includeThin,
+        alert_require_confirmation: requireConfirmation,
         locale:
           (["de", "en", "fr", "es"] as const).find((l) => i18n.language?.startsWith(l)) ?? null,
         ...(newZone ? { time_zone: newZone } : {}),
@@ -296,6 +302,26 @@ export function AlertDeliveryCard({ profile }: { profile: Profile }) {
                 {t(`storm.errors.${stormError}`)}
               </p>
             )}
+          </fieldset>
+          <fieldset className="flex flex-col gap-2 sm:col-span-3" disabled={!enterprise}>
+            <legend className="mb-2 font-semibold">{t("trust.title")}</legend>
+            <label className="flex items-center gap-2 text-sm">
+              <input
+                type="checkbox"
+                checked={includeThin}
+                onChange={(e) => setIncludeThin(e.target.checked)}
+              />
+              {t("trust.includeThin")}
+            </label>
+            <label className="flex items-center gap-2 text-sm">
+              <input
+                type="checkbox"
+                checked={requireConfirmation}
+                onChange={(e) => setRequireConfirmation(e.target.checked)}
+              />
+              {t("trust.requireConfirmation")}
+            </label>
+            <p className="text-sm text-muted-foreground">{t("trust.hint")}</p>
           </fieldset>
           <div className="sm:col-span-3">
             <Button type="submit" disabled={!enterprise || save.isPending}>
