@@ -27,6 +27,10 @@ test("each row shows its data age in seconds, and a quote older than its window 
       id: 987_654_321,
       instrument_id: 987_654_321,
       symbol: "OLDQUOTE/USDT",
+      // Its own asset, not thin (issue 26): neither grouped behind the template's venue nor
+      // hidden by the dashboard's default.
+      asset: "OLDQUOTE",
+      thin: false,
       pct: 99,
       ts: quotedAt,
       quoted_at: quotedAt,

@@ -161,8 +161,6 @@ function AnalysisBody({
         </div>
       </div>
 
-      <AnalysisTrust entry={entry} />
-
       {history.isPending ? (
         <div className="flex justify-center py-10">
           <Spinner label={t("analysis.loading")} className="size-6" />
@@ -195,6 +193,8 @@ function AnalysisBody({
           )}
         </>
       )}
+      {/* After the chart (which keeps its place at the top), before Pro's sections. */}
+      <AnalysisTrust entry={entry} />
       <ProAnalysis instrumentId={entry.instrument_id} symbol={entry.symbol} />
     </>
   );

@@ -11,6 +11,7 @@ import { BuyLink } from "./buy-link";
 import { PercentText } from "./percent-text";
 import { PriceText } from "./price-text";
 import { QUOTE_AGE_REFRESH_MS, useNow } from "../hooks/use-now";
+import { ROW_ATTRIBUTE, ROW_FOCUS_ATTRIBUTE } from "../hooks/use-dashboard-shortcuts";
 import { Sparkline } from "./sparkline";
 import { StaleMark } from "./stale-mark";
 import { cn } from "@/lib/utils";
@@ -50,7 +51,13 @@ export function MoverCards({
   const card = (entry: TrustEntry, lead: TrustEntry | null, group: MoverGroup) => {
     const trust = trustOf(entry);
     return (
-      <li key={entry.instrument_id} id={lead ? venueCardId(entry.instrument_id) : undefined}>
+      <li
+        key={entry.instrument_id}
+        id={lead ? venueCardId(entry.instrument_id) : undefined}
+        // j/k find the visible row: below 1024 px that is the card.
+        {...{ [ROW_ATTRIBUTE]: entry.instrument_id }}
+        className="scroll-my-16"
+      >
         <Card className={cn("gap-3 px-4 py-3", lead && "ml-4 bg-muted/30")}>
           <div className="flex items-start justify-between gap-3">
             <div className="min-w-0">
@@ -63,6 +70,7 @@ export function MoverCards({
                 )}
                 <button
                   type="button"
+                  {...{ [ROW_FOCUS_ATTRIBUTE]: "" }}
                   className="truncate text-left text-base font-semibold underline-offset-4 hover:underline"
                   onClick={() => onAnalyse(entry)}
                 >

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { type TrustEntry, trustOf } from "../utils/trust";
+import { type TrustEntry, trustOf, FLAG_KEYS } from "../utils/trust";
 import { HoverCard } from "./hover-card";
 
 /**
@@ -26,15 +26,15 @@ export function TrustNotes({ entry }: { entry: TrustEntry }) {
         <span
           data-testid="flag-notes"
           className="text-xs text-amber-700 dark:text-amber-400"
-          title={trust.flags.map((flag) => t(`trust.flags.${flag}.long`)).join(" ")}
+          title={trust.flags.map((flag) => t(`trust.flags.${FLAG_KEYS[flag]}.long`)).join(" ")}
         >
           <span className="sr-only">
             {t("trust.flagsLabel", {
-              flags: trust.flags.map((flag) => t(`trust.flags.${flag}.long`)).join(" "),
+              flags: trust.flags.map((flag) => t(`trust.flags.${FLAG_KEYS[flag]}.long`)).join(" "),
             })}
           </span>
           <span aria-hidden="true">
-            {trust.flags.map((flag) => t(`trust.flags.${flag}.short`)).join(" · ")}
+            {trust.flags.map((flag) => t(`trust.flags.${FLAG_KEYS[flag]}.short`)).join(" · ")}
           </span>
         </span>
       )}

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { formatUsdCompact } from "../utils/format-market";
-import { type TrustEntry, type TrustReason, trustReasons } from "../utils/trust";
+import { type TrustEntry, type TrustReason, trustReasons, FLAG_KEYS } from "../utils/trust";
 
 /** One reason as a sentence in the reader's language. */
 export function useReasonText(): (reason: TrustReason) => string {
@@ -9,7 +9,7 @@ export function useReasonText(): (reason: TrustReason) => string {
   return (reason) => {
     switch (reason.kind) {
       case "flag":
-        return t(`trust.flags.${reason.flag}.long`);
+        return t(`trust.flags.${FLAG_KEYS[reason.flag]}.long`);
       case "thin":
         return t("trust.thinHint");
       case "confirmed":

@@ -11,6 +11,15 @@ import {
  * server or a malformed broadcast, so the list never breaks on a missing field.
  */
 export type { MoverFlag };
+
+/** Each flag's key in the locale files (camelCase, like every key there). */
+export const FLAG_KEYS = {
+  no_volume_rise: "noVolumeRise",
+  young_pool: "youngPool",
+  pulled_pool: "pulledPool",
+  dex_cex_gap: "dexCexGap",
+  wash_volume: "washVolume",
+} as const satisfies Record<MoverFlag, string>;
 export type TrustFields = MoverTrustFields;
 
 /** A mover row as the dashboard shows it. */
