@@ -754,6 +754,9 @@ function valuesAt(
 ): { prices: number[]; volumes: number[]; liquidities: (number | null)[] } {
   const ms = bucket * SIM_BUCKET_MS;
   const walkOffsets = u.walks.map((w) => walkAt(w, bucket));
+  // How far each walk went in the last 30 minutes (180 buckets): trading swells with it, as a
+  // real move brings volume (the trust rules flag a move whose volume did not rise).
+  const walkMoves = u.walks.map((w, i) => Math.abs(walkOffsets[i]! - walkAt(w, bucket - 180)));
   const eventOffsets = new Map<number, number>();
   // Events start at most 20 min into their period and are gone an hour after their peak.
   const epoch = Math.floor(ms / SIM_EVENT_PERIOD_MS);
@@ -781,11 +784,12 @@ function valuesAt(
     const event = eventOffsets.get(inst.walk) ?? 0;
     const log = walkOffsets[inst.walk]! + event + inst.venueNoise * gauss(inst.key, 0x7e, bucket);
     prices.push(round(inst.basePrice * Math.exp(log)));
-    // Volume drifts hour to hour and swells while the asset is moving hard.
+    // Volume drifts hour to hour and swells while the asset is moving hard (an event, or its
+    // walk's last 30 minutes). The showcase's saw-tooth assets keep their own volume shapes.
     volumes.push(
       Math.round(
         inst.baseVolume * (saw ? 1 + sawShare : Math.exp(0.25 * gauss(inst.key, 0x70, hour))) *
-          (1 + 4 * Math.abs(event)),
+          (1 + 4 * Math.abs(event) + (saw ? 0 : 4 * walkMoves[inst.walk]!)),
       ),
     );
   }
