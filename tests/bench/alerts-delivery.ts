@@ -48,18 +48,27 @@ const fmt = (ms: number) => (ms / 1000).toFixed(1);
 let workers = WORKERS;
 
 async function deliverOnce(stack: Stack): Promise<{ claimed: number }> {
-  const res = await fetch(`${stack.url}/functions/v1/deliver-alerts`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${stack.secrets.secretKey}`,
-      "content-type": "application/json",
-    },
-    body: "{}",
-  }).catch((err: Error) => {
-    throw new Error(`POST deliver-alerts: ${err.message}`, { cause: err.cause });
-  });
-  if (!res.ok) throw new Error(`deliver-alerts answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as { claimed: number };
+  // A connection that fails before an answer (a kept-alive socket the server closed while the
+  // bench queried the database) is tried again on a new one: another drain is harmless, the
+  // worker claims only what is due.
+  for (let attempt = 1; ; attempt++) {
+    let res: Response;
+    try {
+      res = await fetch(`${stack.url}/functions/v1/deliver-alerts`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${stack.secrets.secretKey}`,
+          "content-type": "application/json",
+        },
+        body: "{}",
+      });
+    } catch (err) {
+      if (attempt < 3) continue;
+      throw new Error(`POST deliver-alerts: ${(err as Error).message}`, { cause: err });
+    }
+    if (!res.ok) throw new Error(`deliver-alerts answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as { claimed: number };
+  }
 }
 
 /**
@@ -330,11 +339,13 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     // The functions host read RESEND_API_KEY at start-up: this part runs on a second stack.
     out.push(...(await resendPart(label, databaseUrl, tmp)));
   } catch (err) {
-    // undici says only "fetch failed"; the cause names the refused or reset connection.
-    const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+    // undici says only "fetch failed"; the cause (or its cause) names the refused or reset connection.
+    type Caused = Error & { cause?: Caused; code?: string };
+    let cause = (err as Caused).cause;
+    while (cause?.cause) cause = cause.cause;
     out.push(
       `alerts ${label}: delivery bench failed: ${(err as Error).message}` +
-        (cause ? ` (${cause.code ?? ""} ${cause.message ?? ""})`.replace("( ", "(") : ""),
+        (cause ? ` (${[cause.code, cause.message].filter(Boolean).join(" ")})` : ""),
     );
   } finally {
     await stack?.stop();
