@@ -409,77 +409,31 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
       const channel = ch[name];
       const size = deps.batch ?? claimSize(name, limits, channel);
       const batchSize = channel.sendBatch ? (channel.batchSize?.() ?? 1) : 1;
-      if (batchSize > 1) {
-        while (now() - started < budget) {
-          const jobs = await db.claim(worker, size, leaseSeconds, name);
-          if (jobs.length === 0) break;
-          report.claimed += jobs.length;
+      while (now() - started < budget) {
+        const jobs = await db.claim(worker, size, leaseSeconds, name);
+        if (jobs.length === 0) break;
+        report.claimed += jobs.length;
+        if (batchSize > 1) {
           const chunks: Job[][] = [];
           for (let i = 0; i < jobs.length; i += batchSize) {
             chunks.push(jobs.slice(i, i + batchSize));
           }
           await pool(chunks, concurrency, (chunk) => sendBatch(channel, chunk));
-          await progress.flush();
+        } else {
+          // Jobs to one recipient go one after another (one Telegram chat, one Discord webhook's
+          // bucket), in claim order; different recipients in parallel.
+          const groups = new Map<string, Job[]>();
+          for (const job of jobs) {
+            const list = groups.get(job.target);
+            if (list) list.push(job);
+            else groups.set(job.target, [job]);
+          }
+          await pool([...groups.values()], concurrency, async (group) => {
+            for (const job of group) await sendOne(channel, job);
+          });
         }
-        return;
+        await progress.flush();
       }
-      // One message at a time per recipient, many recipients at once. The next claim is
-      // fetched while the senders work through the last one (no sender idles at a claim's
-      // tail, and the claim's round trip overlaps the sending). Jobs to one recipient (one
-      // Telegram chat, one Discord webhook's bucket) go one after another in claim order, also
-      // across claims: a job whose recipient is queued or being served joins that queue.
-      const ready: Job[][] = [];
-      const queued = new Map<string, Job[]>();
-      let exhausted = false;
-      let failure: unknown = null;
-      let claiming: Promise<void> | null = null;
-      const refill = (): Promise<void> =>
-        claiming ??= (async () => {
-          try {
-            if (now() - started >= budget) {
-              exhausted = true;
-              return;
-            }
-            // The completions gathered so far are recorded at least once per claim.
-            await progress.flush();
-            const jobs = await db.claim(worker, size, leaseSeconds, name);
-            report.claimed += jobs.length;
-            if (jobs.length === 0) exhausted = true;
-            for (const job of jobs) {
-              const list = queued.get(job.target);
-              if (list) {
-                list.push(job);
-              } else {
-                const fresh = [job];
-                queued.set(job.target, fresh);
-                ready.push(fresh);
-              }
-            }
-          } catch (err) {
-            failure ??= err;
-            exhausted = true;
-          } finally {
-            claiming = null;
-          }
-        })();
-      const sender = async (): Promise<void> => {
-        while (true) {
-          // Running low: claim the next batch now, while these are sent.
-          if (ready.length < concurrency && !exhausted) void refill();
-          const list = ready.shift();
-          if (!list) {
-            if (exhausted && !claiming) return;
-            await (claiming ?? refill());
-            continue;
-          }
-          const target = list[0]!.target;
-          while (list.length > 0) await sendOne(channel, list.shift()!);
-          queued.delete(target);
-        }
-      };
-      await Promise.all(Array.from({ length: concurrency }, sender));
-      await progress.flush();
-      if (failure) throw failure;
     }
 
     const outcomes = await Promise.allSettled(CHANNELS.map(runChannel));
