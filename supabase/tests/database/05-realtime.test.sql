@@ -492,8 +492,9 @@ select is_empty(
 select is(
   (select array_agg(k order by k) from jsonb_object_keys(
      (select payload -> 'entries' -> 0 from realtime.messages where topic = 'market:movers:30')) k),
-  array['exchange', 'exchange_type', 'id', 'instrument_id', 'network', 'pct', 'pct_3hour', 'pool_url', 'price',
-        'price_3hour_ago', 'quoted_at', 'source', 'symbol', 'ts', 'volume_24h', 'window_used'],
+  array['asset', 'confirmed_on', 'exchange', 'exchange_type', 'flags', 'id', 'instrument_id', 'liquidity_usd',
+        'network', 'pct', 'pct_3hour', 'pool_name', 'pool_url', 'price', 'price_3hour_ago', 'quoted_at', 'source',
+        'spread_pct', 'symbol', 'thin', 'trust_score', 'ts', 'volume_24h', 'volume_24h_usd', 'window_used'],
   'an entry has exactly the fields of movers_feed''s rows'
 );
 
