@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { ArrowDownIcon, ArrowUpIcon } from "lucide-react";
-import { useMemo, useState } from "react";
+import { lazy, Suspense, useMemo, useState } from "react";
 import { ExportMenu } from "@/components/export-menu";
 import { useUrlState } from "@/hooks/use-url-state";
 import { useUrlTextDraft } from "@/hooks/use-url-text-draft";
@@ -37,9 +37,13 @@ import {
 import { adminUserActions, useAdminAction } from "../api/user-actions";
 import { userExportColumns } from "../utils/export-columns";
 import { formatDate } from "../utils/format";
-import { BanDialog } from "./ban-dialog";
-import { DeleteUserDialog } from "./delete-user-dialog";
 import { SubscriptionSwitch } from "./subscription-switch";
+
+// The confirmation dialogs load when an admin first asks for one.
+const BanDialog = lazy(() => import("./ban-dialog").then((m) => ({ default: m.BanDialog })));
+const DeleteUserDialog = lazy(() =>
+  import("./delete-user-dialog").then((m) => ({ default: m.DeleteUserDialog })),
+);
 
 type Target = { id: string; email: string };
 const ALL = "all";
@@ -412,11 +416,19 @@ export function UsersTab() {
         </div>
       </div>
 
-      <BanDialog user={banTarget} onOpenChange={(open) => !open && setBanTarget(null)} />
-      <DeleteUserDialog
-        user={deleteTarget}
-        onOpenChange={(open) => !open && setDeleteTarget(null)}
-      />
+      {banTarget ? (
+        <Suspense fallback={null}>
+          <BanDialog user={banTarget} onOpenChange={(open) => !open && setBanTarget(null)} />
+        </Suspense>
+      ) : null}
+      {deleteTarget ? (
+        <Suspense fallback={null}>
+          <DeleteUserDialog
+            user={deleteTarget}
+            onOpenChange={(open) => !open && setDeleteTarget(null)}
+          />
+        </Suspense>
+      ) : null}
     </div>
   );
 }
