@@ -46,7 +46,7 @@ describe("npm run deploy", () => {
     expect(commands).toEqual([
       `$ supabase link --project-ref ${REF}`,
       "$ supabase db push --remote --yes",
-      "$ supabase functions deploy api avatar billing-portal chat-gif checkout deliver-alerts scan stripe-webhook --use-api --yes",
+      "$ supabase functions deploy api avatar billing-portal change-plan chat-gif checkout deliver-alerts scan stripe-webhook --use-api --yes",
       "$ supabase secrets set --env-file supabase/.temp/deploy/function-secrets.env",
       "$ supabase db query --remote --yes --file supabase/.temp/deploy/vault-secrets.sql",
       "$ supabase db query --remote --yes --file supabase/.temp/deploy/schedules.sql",
