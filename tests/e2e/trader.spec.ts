@@ -40,10 +40,11 @@ test("the analysis chart's crosshair shows the values of the candle under the po
   const byStart = new Map(candles.map((c) => [c.start, c]));
 
   const dialog = page.getByRole("dialog");
-  const chart = dialog.getByTestId("price-chart");
+  // The analysis' own chart comes first; Pro's indicator chart (a second one) follows it.
+  const chart = dialog.getByTestId("price-chart").first();
   await expect(chart.locator("canvas").first()).toBeVisible({ timeout: 15_000 });
   expect(chartScripts.length).toBeGreaterThan(0);
-  const legend = dialog.getByTestId("price-chart-legend");
+  const legend = dialog.getByTestId("price-chart-legend").first();
   await expect(dialog.getByText("EMA 9")).toBeVisible();
   await expect(dialog.getByText("BB upper")).toBeVisible();
 
