@@ -3,7 +3,7 @@
 // values are those of the data, each movers row has its sparkline, tiny prices keep their digits.
 import { expect, test, type Page } from "@playwright/test";
 import { toCandles } from "../../supabase/functions/_shared/domain/candles.ts";
-import { logIn } from "./support/pages";
+import { gotoApp, logIn } from "./support/pages";
 
 const ENTERPRISE = "enterprise@demo.local";
 
@@ -197,7 +197,8 @@ test("a CSV export of the dashboard holds the rows of the table on screen", asyn
 
 test("the system theme follows an emulated colour-scheme change live", async ({ page }) => {
   await page.emulateMedia({ colorScheme: "light" });
-  await page.goto("/");
+  // The landing page is pre-rendered: its theme button works once the app has taken it over.
+  await gotoApp(page, "/");
   await expect(page.getByTestId("landing")).toBeVisible();
   const html = page.locator("html");
   // Dark (the default) → light → the system's.
