@@ -170,6 +170,20 @@ begin
 end;
 $$;
 
+-- function private.profiles_delete_outbox()
+CREATE FUNCTION private.profiles_delete_outbox() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  delete from private.outbox o where o.user_id in (select g.id from gone g);
+  return null;
+end;
+$$;
+
+-- comment on function private.profiles_delete_outbox()
+COMMENT ON FUNCTION private.profiles_delete_outbox() IS 'After each delete statement on public.profiles: the deleted users'' outbox jobs go too (the cascade of the former foreign key, decision 0052).';
+
 -- table public.profiles
 CREATE TABLE public.profiles (
     id uuid NOT NULL,
@@ -485,6 +499,9 @@ CREATE TRIGGER profiles_check_avatar_url BEFORE INSERT OR UPDATE OF avatar_url O
 -- trigger public.profiles profiles_check_time_zone
 CREATE TRIGGER profiles_check_time_zone BEFORE INSERT OR UPDATE OF time_zone ON public.profiles FOR EACH ROW EXECUTE FUNCTION private.profiles_check_time_zone();
 
+-- trigger public.profiles profiles_delete_outbox
+CREATE TRIGGER profiles_delete_outbox AFTER DELETE ON public.profiles REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION private.profiles_delete_outbox();
+
 -- trigger public.profiles profiles_deleted_authorization_changed
 CREATE TRIGGER profiles_deleted_authorization_changed AFTER DELETE ON public.profiles FOR EACH ROW EXECUTE FUNCTION private.profiles_authorization_changed();
 
@@ -545,6 +562,9 @@ REVOKE ALL ON FUNCTION private.is_time_zone(zone text) FROM PUBLIC;
 
 -- grants on function private.profiles_check_time_zone()
 REVOKE ALL ON FUNCTION private.profiles_check_time_zone() FROM PUBLIC;
+
+-- grants on function private.profiles_delete_outbox()
+REVOKE ALL ON FUNCTION private.profiles_delete_outbox() FROM PUBLIC;
 
 -- grants on table public.profiles
 GRANT SELECT,REFERENCES,TRIGGER ON TABLE public.profiles TO anon;

@@ -172,6 +172,51 @@ CREATE FUNCTION private.outbox_target(kind text, channel text, user_id uuid) RET
   end;
 $$;
 
+-- function private.outbox_user_exists()
+CREATE FUNCTION private.outbox_user_exists() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform 1 from public.profiles p where p.id = new.user_id for key share of p;
+  if not found then
+    raise exception 'outbox job for a user without a profile (%)', new.user_id
+      using errcode = '23503', constraint = 'outbox_user_id_exists';
+  end if;
+  return null;
+end;
+$$;
+
+-- function private.outbox_users_exist()
+CREATE FUNCTION private.outbox_users_exist() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  missing uuid;
+begin
+  -- Key-share locks on the referenced profiles, as the foreign key took them per row: a delete
+  -- of one of them waits until these jobs are committed, then removes them
+  -- (profiles_delete_outbox).
+  perform 1 from public.profiles p
+  where p.id in (select distinct j.user_id from new_jobs j where j.user_id is not null)
+  for key share of p;
+  select j.user_id into missing
+  from new_jobs j
+  where j.user_id is not null
+    and not exists (select 1 from public.profiles p where p.id = j.user_id)
+  limit 1;
+  if missing is not null then
+    raise exception 'outbox job for a user without a profile (%)', missing
+      using errcode = '23503', constraint = 'outbox_user_id_exists';
+  end if;
+  return null;
+end;
+$$;
+
+-- comment on function private.outbox_users_exist()
+COMMENT ON FUNCTION private.outbox_users_exist() IS 'After each insert statement on private.outbox: every job''s user has a profile (23503), locked for key share (decision 0052).';
+
 -- function private.schedule_delivery()
 CREATE FUNCTION private.schedule_delivery() RETURNS bigint
     LANGUAGE plpgsql SECURITY DEFINER
@@ -955,9 +1000,6 @@ CREATE INDEX outbox_fair_idx ON private.outbox USING btree (channel, created_at,
 -- index private.outbox_finished_idx
 CREATE INDEX outbox_finished_idx ON private.outbox USING btree (COALESCE(sent_at, created_at)) WHERE (status = ANY (ARRAY['sent'::text, 'failed'::text, 'cancelled'::text]));
 
--- index private.outbox_message_idx
-CREATE INDEX outbox_message_idx ON private.outbox USING btree (message_id) WHERE (message_id IS NOT NULL);
-
 -- index private.outbox_recent_idx
 CREATE INDEX outbox_recent_idx ON private.outbox USING btree (channel, created_at) WHERE (status = ANY (ARRAY['sent'::text, 'failed'::text, 'in_doubt'::text]));
 
@@ -973,6 +1015,12 @@ CREATE INDEX alerts_sent_user_idx ON public.alerts_sent USING btree (user_id, cr
 -- trigger private.outbox outbox_expand_message
 CREATE TRIGGER outbox_expand_message BEFORE UPDATE ON private.outbox FOR EACH ROW WHEN (((new.message_id IS NOT NULL) AND (new.status = 'sending'::text) AND (NOT (old.payload ? 'items'::text)))) EXECUTE FUNCTION private.outbox_expand_message();
 
+-- trigger private.outbox outbox_user_exists
+CREATE TRIGGER outbox_user_exists AFTER UPDATE OF user_id ON private.outbox FOR EACH ROW WHEN (((new.user_id IS NOT NULL) AND (new.user_id IS DISTINCT FROM old.user_id))) EXECUTE FUNCTION private.outbox_user_exists();
+
+-- trigger private.outbox outbox_users_exist
+CREATE TRIGGER outbox_users_exist AFTER INSERT ON private.outbox REFERENCING NEW TABLE AS new_jobs FOR EACH STATEMENT EXECUTE FUNCTION private.outbox_users_exist();
+
 -- fk constraint private.alert_state_marks alert_state_marks_instrument_id_fkey
 ALTER TABLE ONLY private.alert_state_marks
     ADD CONSTRAINT alert_state_marks_instrument_id_fkey FOREIGN KEY (instrument_id) REFERENCES public.instruments(id) ON DELETE CASCADE;
@@ -980,10 +1028,6 @@ ALTER TABLE ONLY private.alert_state_marks
 -- fk constraint private.alert_user_state alert_user_state_user_id_fkey
 ALTER TABLE ONLY private.alert_user_state
     ADD CONSTRAINT alert_user_state_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
-
--- fk constraint private.outbox outbox_user_id_fkey
-ALTER TABLE ONLY private.outbox
-    ADD CONSTRAINT outbox_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 -- fk constraint public.alert_symbol_rules alert_symbol_rules_user_id_fkey
 ALTER TABLE ONLY public.alert_symbol_rules
@@ -1052,6 +1096,12 @@ REVOKE ALL ON FUNCTION private.outbox_expand_message() FROM PUBLIC;
 
 -- grants on function private.outbox_target(kind text, channel text, user_id uuid)
 REVOKE ALL ON FUNCTION private.outbox_target(kind text, channel text, user_id uuid) FROM PUBLIC;
+
+-- grants on function private.outbox_user_exists()
+REVOKE ALL ON FUNCTION private.outbox_user_exists() FROM PUBLIC;
+
+-- grants on function private.outbox_users_exist()
+REVOKE ALL ON FUNCTION private.outbox_users_exist() FROM PUBLIC;
 
 -- grants on function private.schedule_delivery()
 REVOKE ALL ON FUNCTION private.schedule_delivery() FROM PUBLIC;

@@ -102,7 +102,7 @@ export async function benchAlerts(label: string, databaseUrl?: string): Promise<
               exchangeType: "cex",
               source: "simulated",
               price,
-              volume24h: 1000,
+              volume24h: 1_000_000,
               ts: at.toISOString(),
             })),
           );

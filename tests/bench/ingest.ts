@@ -58,11 +58,24 @@ function quotes(prefix: string, n: number, at: Date, round: number): string {
   return JSON.stringify(list);
 }
 
-/** One scan. The quotes go as text (a driver would JSON-encode a string bound to jsonb once more). */
-async function ingest(stack: Stack, body: string): Promise<number> {
+/**
+ * One scan at `at`, the quotes' own time. The quotes go as text (a driver would JSON-encode a
+ * string bound to jsonb once more). The scan's time is the quotes' time: with `now()` the scans
+ * "10 s apart" ran a second apart, so their quotes were up to a minute ahead of the scan and
+ * ingest_scan skipped them all (a venue clock more than 5 s ahead is refused) — those scans
+ * measured validation only. A scan that accepts fewer quotes than it was sent fails the bench.
+ */
+async function ingest(stack: Stack, body: string, at: Date, n: number): Promise<number> {
   const t0 = performance.now();
-  await stack.db.query(`select public.ingest_scan($1::text::jsonb, now())`, [body]);
-  return performance.now() - t0;
+  const [row] = await stack.db.query<{ r: { instruments: number } }>(
+    `select public.ingest_scan($1::text::jsonb, $2) as r`,
+    [body, at.toISOString()],
+  );
+  const ms = performance.now() - t0;
+  if (row!.r.instruments !== n) {
+    throw new Error(`ingest_scan accepted ${row!.r.instruments} of ${n} quotes`);
+  }
+  return ms;
 }
 
 /** Instruments `prefix1..N` with a sample a minute for the last 3 hours, in two statements. */
@@ -89,10 +102,11 @@ async function seed(stack: Stack, prefix: string, n: number): Promise<void> {
 /** Median of RUNS scans after one warm-up; each scan is 10 s after the previous one. */
 async function timeScans(stack: Stack, prefix: string, n: number): Promise<number> {
   const start = Date.now();
-  await ingest(stack, quotes(prefix, n, new Date(start), 0));
+  await ingest(stack, quotes(prefix, n, new Date(start), 0), new Date(start), n);
   const times: number[] = [];
   for (let r = 1; r <= RUNS; r++) {
-    times.push(await ingest(stack, quotes(prefix, n, new Date(start + r * 10_000), r)));
+    const at = new Date(start + r * 10_000);
+    times.push(await ingest(stack, quotes(prefix, n, at, r), at, n));
   }
   return median(times);
 }
@@ -102,7 +116,8 @@ async function timeEmpty(stack: Stack, n: number): Promise<number> {
   const times: number[] = [];
   for (let r = 0; r <= RUNS; r++) {
     await clearMarket(stack);
-    const t = await ingest(stack, quotes(`EMPTY${r}-`, n, new Date(), r));
+    const at = new Date();
+    const t = await ingest(stack, quotes(`EMPTY${r}-`, n, at, r), at, n);
     if (r > 0) times.push(t); // the first is a warm-up
   }
   return median(times);
