@@ -579,3 +579,22 @@ export async function startFakeVenues(opts: FakeVenuesOptions = {}): Promise<Fak
     },
   };
 }
+
+/** `FAKE_VENUES=1` (or true/yes/on): the stack starts the fake venues and points the scan at them. */
+export function fakeVenuesWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  return /^(1|true|yes|on)$/i.test(env.FAKE_VENUES?.trim() ?? "");
+}
+
+/**
+ * The scan's settings with the fake venues on: each `*_API_URL` / `*_WS_URL` the environment does
+ * not set points at the fake, and MARKET_SOURCES, when unset, names the three real venues.
+ */
+export function fakeVenueSettings(
+  venues: Pick<FakeVenues, "env">,
+  env: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(venues.env)) if (!env[name]) out[name] = value;
+  if (!env.MARKET_SOURCES) out.MARKET_SOURCES = "binance,coinbase,dex";
+  return out;
+}
