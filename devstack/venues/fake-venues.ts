@@ -112,7 +112,7 @@ export async function startFakeVenues(opts: FakeVenuesOptions = {}): Promise<Fak
     });
 
   // ---- Binance -----------------------------------------------------------------------------
-  const binanceRows = (t: number) =>
+  const binanceRows = (t: number): Json[] =>
     market.binance.map(({ row, walk, decimals }) => {
       if (!walk) return { ...row, closeTime: t, openTime: t - 86_400_000 };
       const last = priceText(walk.price, decimals);
