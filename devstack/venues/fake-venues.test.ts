@@ -6,6 +6,12 @@ import { WebSocket } from "ws";
 import { createBinanceAdapter } from "../../supabase/functions/_shared/market/binance.ts";
 import { createCoinbaseAdapter } from "../../supabase/functions/_shared/market/coinbase.ts";
 import { createDexAdapter } from "../../supabase/functions/_shared/market/geckoterminal.ts";
+import {
+  BINANCE_MINI_TICKER_PATH,
+  coinbaseSubscriptions,
+  parseBinanceMiniTickers,
+  parseCoinbaseMessage,
+} from "../../supabase/functions/_shared/market/streams.ts";
 import { type FakeVenues, startFakeVenues } from "./fake-venues.ts";
 
 let venues: FakeVenues | null = null;
@@ -244,5 +250,37 @@ describe("fake venues: stalls and streams", () => {
     const closed = new Promise<number>((resolve) => ws.once("close", (code) => resolve(code)));
     expect(v.dropStreams()).toBe(1);
     expect(await closed).toBe(1006);
+  });
+
+  it("the streams' messages parse with the scan's stream parsers, stamped with the venue's time", async () => {
+    const v = await start();
+    const binance = new WebSocket(`${v.urls.binanceWs}${BINANCE_MINI_TICKER_PATH}`);
+    const coinbase = new WebSocket(v.urls.coinbaseWs);
+    await Promise.all(
+      [binance, coinbase].map(
+        (ws) => new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject)),
+      ),
+    );
+    const binanceText = new Promise<string>((resolve) =>
+      binance.once("message", (raw) => resolve(String(raw))),
+    );
+    const coinbaseTexts: string[] = [];
+    coinbase.on("message", (raw) => coinbaseTexts.push(String(raw)));
+    for (const m of coinbaseSubscriptions(["BTC-USD", "DOGE-USD"])) coinbase.send(m);
+    await expect.poll(() => coinbaseTexts.length).toBe(3);
+    const before = Date.now();
+    v.tick();
+    const mini = parseBinanceMiniTickers(await binanceText);
+    expect(mini.skipped).toBe(0);
+    expect(mini.quotes.length).toBe(13);
+    expect(Date.parse(mini.quotes[0]!.ts)).toBeGreaterThanOrEqual(before);
+    await expect.poll(() => coinbaseTexts.length).toBe(5);
+    const parsed = coinbaseTexts.map(parseCoinbaseMessage);
+    expect(parsed.filter((m) => m.heartbeat).length).toBe(1);
+    const update = parsed.at(-2)!.quotes.length > 0 ? parsed.at(-2)! : parsed.at(-1)!;
+    expect(update.quotes.map((q) => q.symbol).sort()).toEqual(["BTC/USD", "DOGE/USD"]);
+    expect(Date.parse(update.quotes[0]!.ts)).toBeGreaterThanOrEqual(before);
+    binance.terminate();
+    coinbase.terminate();
   });
 });
