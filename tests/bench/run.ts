@@ -237,6 +237,15 @@ async function venueFreshnessPart(label: string, env: Record<string, string>, pg
     apiPort,
   );
   try {
+    // The SPA is built and served after the API answers: wait for it (not a figure here).
+    const deadline = performance.now() + 300_000;
+    while (performance.now() < deadline) {
+      const ok = await fetch(`http://127.0.0.1:${webPort}/dashboard`)
+        .then(async (r) => (await r.text(), r.ok))
+        .catch(() => false);
+      if (ok) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
     console.log(await benchVenueFreshness(label, `http://127.0.0.1:${webPort}`));
   } finally {
     await stop(started.child);
