@@ -35,6 +35,7 @@ import {
   startFakeVenues,
   type FakeVenues,
 } from "./venues/fake-venues.ts";
+import { startStreamReaders, type StreamReaders } from "./venues/readers.ts";
 import { FilesystemStorage } from "./storage-adapter.ts";
 import { StripeStandIn } from "./stripe/standin.ts";
 import {
@@ -228,8 +229,10 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
   let retention: RetentionRunner | null = null;
   let alerts: AlertServices | null = null;
   let venues: FakeVenues | null = null;
+  let streams: StreamReaders | null = null;
   const stop = async () => {
     await cron?.stop();
+    await streams?.stop();
     await historyCron?.stop();
     await retention?.stop();
     await alerts?.stop();
@@ -399,6 +402,14 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
         log,
       });
       alerts?.startCron(url, secrets.secretKey);
+      // What the streaming worker beside a hosted project does (decision 0054), where a venue
+      // has a stream URL (BINANCE_WS_URL, COINBASE_WS_URL; FAKE_VENUES sets them).
+      streams = await startStreamReaders({
+        apiUrl: url,
+        serviceKey: secrets.secretKey,
+        env: { ...process.env, ...venueEnv, MARKET_SOURCES: marketSources },
+        log,
+      });
     }
     // What pg_cron does for the candle history (plain SQL, so it needs no functions host).
     if (opts.cron !== false) {

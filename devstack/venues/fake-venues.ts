@@ -47,6 +47,8 @@ export interface FakeVenues {
   market: FakeMarket;
   /** Every REST answer of `venue` waits `ms` first (0: answer at once): a venue that stalls. */
   stall(venue: FakeVenue, ms: number): void;
+  /** While true, stream connections are refused (503): a venue whose streams are down. */
+  refuseStreams(refuse: boolean): void;
   /** Drops every open stream of `venue` (or of both) now; returns how many sockets were cut. */
   dropStreams(venue?: "binance" | "coinbase"): number;
   /** Moves the prices once and pushes the streams. */
@@ -92,6 +94,7 @@ export async function startFakeVenues(opts: FakeVenuesOptions = {}): Promise<Fak
     60_000,
   );
   const timers = new Set<NodeJS.Timeout>();
+  let refusing = false;
   const pending = new Set<() => void>();
 
   /** The venue's clock in the HTTP `Date` header (real venues send one; the adapters read it). */
@@ -479,6 +482,10 @@ export async function startFakeVenues(opts: FakeVenuesOptions = {}): Promise<Fak
     server.on("upgrade", (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
       socket.on("error", () => socket.destroy());
       const url = new URL(req.url ?? "/", "http://venue");
+      if (refusing) {
+        socket.end("HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\n\r\n");
+        return;
+      }
       if (
         venue === "binance" &&
         (url.pathname === "/ws/!miniTicker@arr" || url.pathname === "/stream")
@@ -557,6 +564,9 @@ export async function startFakeVenues(opts: FakeVenuesOptions = {}): Promise<Fak
     market,
     stall: (venue, ms) => {
       delays[venue] = Math.max(0, ms);
+    },
+    refuseStreams: (refuse) => {
+      refusing = refuse;
     },
     dropStreams,
     tick,

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FUNCTIONS_DIR } from "../../devstack/deno.ts";
 import { type FunctionsHost, startFunctionsHost } from "../../devstack/functions/host.ts";
 import { type FakeVenues, startFakeVenues } from "../../devstack/venues/fake-venues.ts";
+import { startStreamReaders } from "../../devstack/venues/readers.ts";
 import { serviceClient, stackInfo } from "../support/clients.ts";
 
 let venues: FakeVenues;
@@ -151,4 +152,44 @@ describe("the scan against the fake venues", () => {
       venues.stall("coinbase", 0);
     }
   }, 60_000);
+
+  it("a stream feeds the rows between polls; when it drops, polling carries the venue", async () => {
+    const s = stackInfo();
+    const quotedAt = async () => Date.parse((await moverOf("Binance", "BTC/USDT"))!.quoted_at!);
+    const streams = await startStreamReaders({
+      apiUrl: s.url,
+      serviceKey: s.secretKey,
+      env: { MARKET_SOURCES: "binance", BINANCE_WS_URL: venues.urls.binanceWs },
+    });
+    const reader = streams.readers.binance!;
+    // The fake market moves (and its stream pushes) twice a second for this test.
+    const ticking = setInterval(() => venues.tick(), 500);
+    try {
+      // No scan is called: the rows move by the stream alone, stamped with its event time.
+      const polled = await quotedAt();
+      await expect.poll(quotedAt, { timeout: 20_000, interval: 250 }).toBeGreaterThan(polled);
+      expect(reader.live()).toBe(true);
+
+      // The venue drops the stream and refuses new ones: the reader goes quiet...
+      venues.refuseStreams(true);
+      venues.dropStreams("binance");
+      await expect.poll(() => reader.live(), { timeout: 20_000, interval: 250 }).toBe(false);
+      const lastStreamed = await quotedAt();
+      // ...and the polling schedule carries the venue: a scan brings a newer quote.
+      const answer = await scan(["binance"]);
+      expect(answer.sources.binance).toMatchObject({ quotes: 13 });
+      expect(await quotedAt()).toBeGreaterThan(lastStreamed);
+
+      // Streams back: the reader reconnects and feeds the rows again.
+      venues.refuseStreams(false);
+      await expect
+        .poll(() => reader.connections, { timeout: 30_000, interval: 250 })
+        .toBeGreaterThan(1);
+      await expect.poll(() => reader.live(), { timeout: 20_000, interval: 250 }).toBe(true);
+    } finally {
+      clearInterval(ticking);
+      venues.refuseStreams(false);
+      await streams.stop();
+    }
+  }, 120_000);
 });
