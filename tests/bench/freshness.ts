@@ -16,14 +16,22 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** The venues measured on the fake-venue stack, and each one's aim (issue 25's targets). */
 export const FAKE_VENUE_AIMS = {
-  binance: { aimMs: 3_000, why: "p95 ≤ 3 s by polling" },
-  coinbase: { aimMs: 3_000, why: "p95 ≤ 3 s by polling" },
+  // FAKE_VENUES=1 runs the stream readers beside the 2-s polling: ≤ 3 s by polling, ≤ 1.5 s by
+  // streaming (both verdicts are printed).
+  binance: { aimMs: 3_000, streamAimMs: 1_500, why: "p95 ≤ 3 s by polling, ≤ 1.5 s by streaming" },
+  coinbase: { aimMs: 3_000, streamAimMs: 1_500, why: "p95 ≤ 3 s by polling, ≤ 1.5 s by streaming" },
   // Each pool is refreshed every 15 s (5 networks at one call every 3 s): ≤ 15 s + 3 s.
-  dex: { aimMs: 18_000, why: "p95 ≤ the 15 s pool refresh + 3 s" },
+  dex: { aimMs: 18_000, streamAimMs: null, why: "p95 ≤ the 15 s pool refresh + 3 s" },
 } as const;
 export type FakeVenueName = keyof typeof FAKE_VENUE_AIMS;
 
 const seconds1 = (ms: number) => (ms / 1000).toFixed(1);
+
+function verdict(p95: number, aim: { aimMs: number; streamAimMs: number | null }): string {
+  const polling = p95 <= aim.aimMs ? "ok" : "over";
+  if (aim.streamAimMs === null) return polling;
+  return `${polling} by polling, ${p95 <= aim.streamAimMs ? "ok" : "over"} by streaming`;
+}
 
 /** Signs the enterprise demo account in and opens `path` (the dashboard); waits for a row. */
 async function openDashboard(page: Page, webUrl: string, path: string, waitMs: number) {
@@ -119,7 +127,7 @@ export async function benchVenueFreshness(
       const aim = FAKE_VENUE_AIMS[venue];
       return (
         `freshness ${label} ${venue}: p50 ${seconds1(percentile(list, 50))} s, p95 ${seconds1(p95)} s\n` +
-        `  (${list.length} row updates in ${seconds} s against the fake ${venue} server, max ${seconds1(list.at(-1)!)} s; aim ${aim.why}: ${p95 <= aim.aimMs ? "ok" : "over"})`
+        `  (${list.length} row updates in ${seconds} s against the fake ${venue} server, max ${seconds1(list.at(-1)!)} s; aim ${aim.why}: ${verdict(p95, aim)})`
       );
     })
     .join("\n");
