@@ -24,6 +24,8 @@ export interface StreamReadersOptions {
 
 export interface StreamReaders {
   readers: Partial<Record<"binance" | "coinbase", StreamReader>>;
+  /** Settles once the Coinbase reader has started (it first reads the product list), or could not. */
+  ready: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -62,32 +64,37 @@ export async function startStreamReaders(opts: StreamReadersOptions): Promise<St
     });
   }
   const coinbaseUrl = opts.env.COINBASE_WS_URL?.trim();
-  if (sources.has("coinbase") && coinbaseUrl) {
-    // The channels want product ids: the tradable dollar-quoted ones of the product list.
-    let ids: string[] = [];
-    try {
-      const adapter = createCoinbaseAdapter({ baseUrl: opts.env.COINBASE_API_URL });
-      ids = (await adapter.fetchQuotes()).quotes.map(productId);
-    } catch (err) {
-      log(`[stream] coinbase: no product list (${(err as Error).message}); stream not started`);
-    }
-    if (ids.length > 0) {
-      readers.coinbase = startStreamReader({
-        venue: "coinbase",
-        url: coinbaseUrl,
-        WebSocket: WebSocket as unknown as SocketFactory,
-        productIds: ids,
-        ingest: ingest("coinbase"),
-        log,
-        batchMs: opts.batchMs,
-      });
-    }
-  }
-  const names = Object.keys(readers);
-  if (names.length > 0) log(`[stream] reading ${names.join(", ")} by stream; polling continues`);
+  let stopped = false;
+  // The channels want product ids: the tradable dollar-quoted ones of the product list. Read in
+  // the background, so an unreachable venue never holds up the stack's start.
+  const coinbaseStart =
+    sources.has("coinbase") && coinbaseUrl
+      ? createCoinbaseAdapter({ baseUrl: opts.env.COINBASE_API_URL })
+          .fetchQuotes()
+          .then(({ quotes }) => {
+            if (stopped || quotes.length === 0) return;
+            readers.coinbase = startStreamReader({
+              venue: "coinbase",
+              url: coinbaseUrl,
+              WebSocket: WebSocket as unknown as SocketFactory,
+              productIds: quotes.map(productId),
+              ingest: ingest("coinbase"),
+              log,
+              batchMs: opts.batchMs,
+            });
+            log("[stream] reading coinbase by stream; polling continues");
+          })
+          .catch((err: unknown) =>
+            log(`[stream] coinbase: no product list (${(err as Error).message}); no stream`),
+          )
+      : Promise.resolve();
+  if (readers.binance) log("[stream] reading binance by stream; polling continues");
   return {
     readers,
+    ready: coinbaseStart,
     stop: async () => {
+      stopped = true;
+      await coinbaseStart;
       await Promise.all(Object.values(readers).map((r) => r.stop()));
     },
   };
