@@ -29,6 +29,13 @@ import { applyMigrations, applyPlatformSql, ensureHistoryTables } from "./migrat
 import { installPostgrestErrors } from "./postgrest-errors.ts";
 import { readAuthRateLimits, type AuthRateLimits } from "./rate-limit.ts";
 import { type RealtimeOptions, RealtimeServer } from "./realtime/server.ts";
+import {
+  fakeVenueSettings,
+  fakeVenuesWanted,
+  startFakeVenues,
+  type FakeVenues,
+} from "./venues/fake-venues.ts";
+import { startStreamReaders, type StreamReaders } from "./venues/readers.ts";
 import { FilesystemStorage } from "./storage-adapter.ts";
 import { StripeStandIn } from "./stripe/standin.ts";
 import {
@@ -43,6 +50,8 @@ export function scanSettings(env: NodeJS.ProcessEnv = process.env): Record<strin
     "BINANCE_API_URL",
     "COINBASE_API_URL",
     "GECKOTERMINAL_API_URL",
+    "BINANCE_WS_URL",
+    "COINBASE_WS_URL",
     "DEX_MIN_LIQUIDITY_USD",
     "MARKET_CADENCE_SECONDS",
     "SCAN_INTERVAL_SECONDS",
@@ -60,6 +69,8 @@ export interface Stack {
   stripe: StripeStandIn | null;
   /** MailDev and the Discord/Telegram stand-ins, when started (`alerts` option). */
   alerts: AlertServices | null;
+  /** The fake Binance, Coinbase and GeckoTerminal servers, when started (FAKE_VENUES=1). */
+  venues: FakeVenues | null;
   migrations: { applied: string[]; seeded: boolean };
   timings: Record<string, number>;
   stop(): Promise<void>;
@@ -91,6 +102,11 @@ export interface StartOptions extends StackOptions {
   cron?: boolean;
   /** Alert delivery: MailDev and the chat stand-ins (ports; `npm start` passes the fixed ones). Off when unset. */
   alerts?: AlertServicesOptions;
+  /**
+   * Start the fake venues (devstack/venues) and point the scan at them (default: FAKE_VENUES=1).
+   * Settings the environment has (`*_API_URL`, MARKET_SOURCES) win.
+   */
+  fakeVenues?: boolean;
   /** Auth's per-IP limits (default: config.toml's [auth.rate_limit], AUTH_RATE_LIMIT_* override). */
   authRateLimits?: Partial<AuthRateLimits>;
 }
@@ -212,11 +228,15 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
   let historyCron: HistoryCron | null = null;
   let retention: RetentionRunner | null = null;
   let alerts: AlertServices | null = null;
+  let venues: FakeVenues | null = null;
+  let streams: StreamReaders | null = null;
   const stop = async () => {
     await cron?.stop();
+    await streams?.stop();
     await historyCron?.stop();
     await retention?.stop();
     await alerts?.stop();
+    await venues?.stop();
     await stripe?.close();
     await realtime?.stop();
     await new Promise<void>((r) => {
@@ -302,6 +322,18 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
       mark("alerts");
     }
 
+    // The venues' settings the scan and the local schedules read (the fakes fill what is unset).
+    let venueEnv: Record<string, string> = {};
+    if (opts.fakeVenues ?? fakeVenuesWanted()) {
+      venues = await startFakeVenues({ host: opts.host, log });
+      venueEnv = fakeVenueSettings(venues);
+      log(
+        `[venues] fake Binance ${venues.urls.binance}, Coinbase ${venues.urls.coinbase}, GeckoTerminal ${venues.urls.dex} (FAKE_VENUES)`,
+      );
+      mark("venues");
+    }
+    const marketSources = venueEnv.MARKET_SOURCES || process.env.MARKET_SOURCES || "simulated";
+
     if (opts.functions !== false) {
       const hostPort = await freePort();
       functions = await startFunctionsHost({
@@ -318,13 +350,14 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
           SUPABASE_SECRET_KEY: secrets.secretKey,
           ...(opts.databaseUrl ? { SUPABASE_DB_URL: opts.databaseUrl } : {}),
           SITE_URL: siteUrl(opts.host),
-          MARKET_SOURCES: process.env.MARKET_SOURCES || "simulated",
+          MARKET_SOURCES: marketSources,
           ...(process.env.SCAN_SECRET ? { SCAN_SECRET: process.env.SCAN_SECRET } : {}),
           // How often /api's shared Realtime channels prove they still hear (default 30 s).
           ...(process.env.API_REALTIME_PROBE_SECONDS
             ? { API_REALTIME_PROBE_SECONDS: process.env.API_REALTIME_PROBE_SECONDS }
             : {}),
           ...scanSettings(),
+          ...venueEnv,
           ...secrets.stripe.env,
           ...alerts?.functionsEnv,
         },
@@ -363,11 +396,20 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
     // What pg_cron + pg_net do on a hosted project: call the scan on schedule.
     if (functions && opts.cron !== false) {
       cron = startMarketCron({
+        env: { ...process.env, MARKET_SOURCES: marketSources },
         apiUrl: url,
         serviceKey: secrets.secretKey,
         log,
       });
       alerts?.startCron(url, secrets.secretKey);
+      // What the streaming worker beside a hosted project does (decision 0054), where a venue
+      // has a stream URL (BINANCE_WS_URL, COINBASE_WS_URL; FAKE_VENUES sets them).
+      streams = await startStreamReaders({
+        apiUrl: url,
+        serviceKey: secrets.secretKey,
+        env: { ...process.env, ...venueEnv, MARKET_SOURCES: marketSources },
+        log,
+      });
     }
     // What pg_cron does for the candle history (plain SQL, so it needs no functions host).
     if (opts.cron !== false) {
@@ -384,7 +426,19 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
       void retention.tick();
     }
     mark("ready");
-    return { url, secrets, db, app, realtime: rt, stripe, alerts, migrations, timings, stop };
+    return {
+      url,
+      secrets,
+      db,
+      app,
+      realtime: rt,
+      stripe,
+      alerts,
+      venues,
+      migrations,
+      timings,
+      stop,
+    };
   } catch (err) {
     await stop().catch(() => {});
     throw err;

@@ -4,6 +4,7 @@ import {
   BINANCE_TICKER_URL,
   BINANCE_WEIGHT_PER_MINUTE,
   BINANCE_WEIGHT_SHARE,
+  binanceWeightPauseUntil,
   binanceWeightPerMinute,
   createBinanceAdapter,
   splitBinanceSymbol,
@@ -215,4 +216,52 @@ Deno.test("binance: a venue clock 3 s ahead is measured and stamps the prices", 
   const result = await adapter.fetchQuotes({ fetch: f.fetch, now: clock.now });
   assertEquals(result.skewMs, 3_500);
   assertEquals(result.quotes[0]!.ts, "2026-03-02T12:00:10.500Z");
+});
+
+// ---------------------------------------------------------------------------------------------
+// X-MBX-USED-WEIGHT-1M: back off before the IP's ceiling (decision 0054)
+// ---------------------------------------------------------------------------------------------
+
+Deno.test("binance: an answer at 5,330 used weight (no room for the 80-weight ticker under 90 %) pauses until the next minute", async () => {
+  const ticker = await loadMarketFixture("binance-ticker-24hr");
+  const prices = await loadMarketFixture("binance-ticker-price");
+  const clock = manualClock("2026-03-02T12:00:05.000Z");
+  let used = 80;
+  const f = fakeFetch((url) =>
+    jsonResponse(url.endsWith("/ticker/24hr") ? ticker : prices, 200, {
+      date: clock.now().toUTCString(),
+      "x-mbx-used-weight-1m": String(used),
+    })
+  );
+  const adapter = createBinanceAdapter();
+  const first = await adapter.fetchQuotes({ fetch: f.fetch, now: clock.now });
+  assertEquals(first.backoffUntil, undefined);
+  // Someone else on the IP spent most of the minute: 5,330 + 80 > 90 % of 6,000.
+  used = 5_330;
+  clock.advance(2_000);
+  const second = await adapter.fetchQuotes({ fetch: f.fetch, now: clock.now });
+  // This answer's quotes are kept; the calls after it wait for Binance's next minute.
+  assertEquals(second.quotes.length, 13);
+  clock.advance(2_000);
+  const third = await adapter.fetchQuotes({ fetch: f.fetch, now: clock.now });
+  assertEquals(third.quotes.length, 0);
+  assertEquals(third.backoffUntil, "2026-03-02T12:01:00.000Z");
+  assertEquals(f.calls.length, 2);
+  // In the next minute the window has reset: calls go on.
+  used = 4;
+  clock.advance(51_000);
+  const fourth = await adapter.fetchQuotes({ fetch: f.fetch, now: clock.now });
+  assertEquals(fourth.backoffUntil, undefined);
+  assertEquals(f.calls.length, 3);
+});
+
+Deno.test("binance: a used weight with room left, or no header, does not pause", () => {
+  const at = new Date("2026-03-02T12:00:05.000Z");
+  assertEquals(binanceWeightPauseUntil(new Headers({ "x-mbx-used-weight-1m": "5320" }), at), null);
+  assertEquals(binanceWeightPauseUntil(new Headers(), at), null);
+  assertEquals(binanceWeightPauseUntil(new Headers({ "x-mbx-used-weight-1m": "lots" }), at), null);
+  assertEquals(
+    binanceWeightPauseUntil(new Headers({ "x-mbx-used-weight-1m": "5321" }), at),
+    Date.parse("2026-03-02T12:01:00.000Z"),
+  );
 });

@@ -37,6 +37,28 @@ export const BINANCE_WEIGHTS = { price: 4, ticker24h: 80 } as const;
 /** The request weight an IP may use per minute, and the share of it the scanner may spend. */
 export const BINANCE_WEIGHT_PER_MINUTE = 6000;
 export const BINANCE_WEIGHT_SHARE = 0.2;
+/**
+ * Every answer says in `X-MBX-USED-WEIGHT-1M` how much weight the IP has used this minute (ours
+ * and anything else calling from that IP). Past this share of the limit the adapter stops calling
+ * until the venue's next minute, so the IP never reaches the 429 (and the 418 ban after it).
+ */
+export const BINANCE_WEIGHT_HEADROOM = 0.9;
+export const BINANCE_USED_WEIGHT_HEADER = "x-mbx-used-weight-1m";
+
+/**
+ * When the answer's used weight leaves no room for the heaviest call (the 24 h ticker) under
+ * `BINANCE_WEIGHT_HEADROOM` of the limit: the start of the venue's next minute (epoch ms), when
+ * Binance's one-minute window resets; else null (also when the header is absent or unreadable).
+ */
+export function binanceWeightPauseUntil(headers: Headers, venueNow: Date): number | null {
+  const raw = headers.get(BINANCE_USED_WEIGHT_HEADER)?.trim();
+  if (!raw || !/^\d+$/.test(raw)) return null;
+  const used = Number(raw);
+  const ceiling = BINANCE_WEIGHT_PER_MINUTE * BINANCE_WEIGHT_HEADROOM;
+  if (used + BINANCE_WEIGHTS.ticker24h <= ceiling) return null;
+  return (Math.floor(venueNow.getTime() / 60_000) + 1) * 60_000;
+}
+
 /** How often the 24 h ticker is read by default. */
 export const BINANCE_FULL_TICKER_EVERY_MS = 60_000;
 
@@ -194,6 +216,19 @@ export function createBinanceAdapter(venue: BinanceAdapterOptions = {}): MarketA
       }
       const { skewMs, venueNow } = venueClock(answer);
       const skew = skewMs === null ? {} : { skewMs };
+      // This answer is used; the next call waits if the IP is close to its weight limit.
+      const pauseAt = binanceWeightPauseUntil(answer.headers, venueNow);
+      if (pauseAt !== null) {
+        // The venue's minute on our clock (the skew moved venueNow).
+        const until = backoff.pauseUntil(
+          pauseAt - (venueNow.getTime() - answer.receivedAt.getTime()),
+        );
+        console.warn(
+          `[market] binance: ${
+            answer.headers.get(BINANCE_USED_WEIGHT_HEADER)
+          } of ${BINANCE_WEIGHT_PER_MINUTE} request weight used this minute; paused until ${until}`,
+        );
+      }
       const received = Array.isArray(answer.body) ? answer.body.length : 0;
       if (full) {
         const rows = parseBinanceTickers(answer.body, venueNow);

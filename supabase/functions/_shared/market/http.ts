@@ -32,6 +32,12 @@ export class Backoff {
     return now.getTime() < this.#until ? new Date(this.#until).toISOString() : null;
   }
 
+  /** Pauses calls until `untilMs` (epoch ms; an earlier pause is never shortened); returns that time. */
+  pauseUntil(untilMs: number): string {
+    this.#until = Math.max(this.#until, untilMs);
+    return new Date(this.#until).toISOString();
+  }
+
   /** Pauses calls until the venue's Retry-After (default 60 s) has passed; returns that time. */
   pause(now: Date, retryAfter: string | null): string {
     const ms = retryAfterMs(retryAfter, now) ?? DEFAULT_BACKOFF_SECONDS * 1000;

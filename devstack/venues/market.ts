@@ -1,0 +1,162 @@
+// The moving market behind the fake venues: the recorded payloads of tests/fixtures/market as
+// templates (their shapes and field names are the real APIs'), each tradable instrument's price
+// walking a little every tick (now and then a jump of a few percent, so movers appear), and the
+// instruments that do not trade (delisted, halted, disabled) frozen as recorded.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { ROOT } from "../deno.ts";
+
+export const FIXTURES_DIR = path.join(ROOT, "tests/fixtures/market");
+
+/** The GeckoTerminal networks the fake serves (the adapter's rotation). */
+export const FAKE_DEX_NETWORKS = ["eth", "base", "solana", "bsc", "arbitrum"] as const;
+
+type Row = Record<string, unknown>;
+
+export function loadFixture(name: string): unknown {
+  return JSON.parse(readFileSync(path.join(FIXTURES_DIR, `${name}.json`), "utf8"));
+}
+
+/** A small seeded generator (mulberry32), so a run can be repeated. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** One instrument's moving price. */
+export interface Walker {
+  price: number;
+  open: number;
+  high: number;
+  low: number;
+  /** Venue time (ms) of the last change. */
+  changedAt: number;
+}
+
+function walker(price: number, at: number): Walker {
+  return { price, open: price, high: price, low: price, changedAt: at };
+}
+
+/** Digits as the venue prints them: as many decimals as the recorded price had (at least 2). */
+function decimalsOf(text: string): number {
+  const dot = text.indexOf(".");
+  return dot < 0 ? 2 : Math.max(2, text.length - dot - 1);
+}
+
+function num(value: unknown): number | null {
+  const n = typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
+  return Number.isFinite(n) ? n : null;
+}
+
+export interface MarketOptions {
+  seed?: number;
+  /** Extra synthetic instruments per venue (copies of a recorded row under new names), for load. */
+  extra?: number;
+}
+
+/**
+ * The three venues' instruments. `move(now)` walks every tradable price once and returns the keys
+ * that changed (all of them: a real venue's busy instruments change every second).
+ */
+export class FakeMarket {
+  readonly binance: { row: Row; walk: Walker | null; decimals: number }[] = [];
+  readonly coinbase: { row: Row; walk: Walker | null; decimals: number }[] = [];
+  readonly dex = new Map<string, { body: Row; pools: { row: Row; walk: Walker | null }[] }>();
+  #random: () => number;
+
+  constructor(now: number, opts: MarketOptions = {}) {
+    this.#random = seeded(opts.seed ?? 25);
+    const extra = Math.max(0, opts.extra ?? 0);
+    // Binance: the recorded 24 h ticker's well-formed rows (the fixture's malformed rows exist to
+    // test the parser; a real answer has none).
+    const tickers = (loadFixture("binance-ticker-24hr") as Row[]).filter(
+      (r) => typeof r.symbol === "string" && num(r.lastPrice) !== null,
+    );
+    for (const row of tickers) {
+      const price = num(row.lastPrice)!;
+      const trading = price > 0 && (num(row.quoteVolume) ?? 0) > 0;
+      this.binance.push({
+        row,
+        walk: trading ? walker(price, now) : null,
+        decimals: decimalsOf(String(row.lastPrice)),
+      });
+    }
+    const btc = tickers.find((r) => r.symbol === "DOGEUSDT") ?? tickers[1]!;
+    for (let i = 0; i < extra; i++) {
+      const row = { ...btc, symbol: `FAKE${i}USDT` };
+      this.binance.push({ row, walk: walker(0.1 + (i % 97) / 10, now), decimals: 6 });
+    }
+    // Coinbase: the product list's rows.
+    const products = (loadFixture("coinbase-products") as { products: Row[] }).products.filter(
+      (r) => typeof r.product_id === "string",
+    );
+    for (const row of products) {
+      const price = num(row.price);
+      const trading =
+        price !== null &&
+        price > 0 &&
+        row.status === "online" &&
+        row.trading_disabled !== true &&
+        row.is_disabled !== true &&
+        !row.alias;
+      this.coinbase.push({
+        row,
+        walk: trading ? walker(price, now) : null,
+        decimals: decimalsOf(String(row.price ?? "0.00")),
+      });
+    }
+    const usd = products.find((r) => r.product_id === "DOGE-USD") ?? products[0]!;
+    for (let i = 0; i < extra; i++) {
+      const row = {
+        ...usd,
+        product_id: `FAKE${i}-USD`,
+        base_currency_id: `FAKE${i}`,
+        display_name: `FAKE${i}-USD`,
+        base_display_symbol: `FAKE${i}`,
+        alias_to: [],
+      };
+      this.coinbase.push({ row, walk: walker(0.1 + (i % 89) / 10, now), decimals: 6 });
+    }
+    // GeckoTerminal: one recorded trending-pools page per network.
+    for (const network of FAKE_DEX_NETWORKS) {
+      const body = loadFixture(`geckoterminal-trending-${network}`) as Row;
+      const pools = (body.data as Row[]).map((row) => {
+        const attrs = (row.attributes ?? {}) as Row;
+        const price = num(attrs.base_token_price_usd);
+        return { row, walk: price !== null && price > 0 ? walker(price, now) : null };
+      });
+      this.dex.set(network, { body, pools });
+    }
+  }
+
+  /** Moves every tradable price once: a small step, and one time in 40 a jump of 2–6 %. */
+  move(now: number): void {
+    const step = (w: Walker | null) => {
+      if (!w) return;
+      const r = this.#random();
+      const jump = r < 0.025 ? (this.#random() < 0.5 ? -1 : 1) * (0.02 + this.#random() * 0.04) : 0;
+      const small = (this.#random() - 0.5) * 0.004;
+      w.price = Math.max(w.price * (1 + small + jump), Number.MIN_VALUE);
+      w.high = Math.max(w.high, w.price);
+      w.low = Math.min(w.low, w.price);
+      w.changedAt = now;
+    };
+    for (const b of this.binance) step(b.walk);
+    for (const c of this.coinbase) step(c.walk);
+    for (const { pools } of this.dex.values()) for (const p of pools) step(p.walk);
+  }
+}
+
+/** A price as text with the instrument's own precision (never exponent notation). */
+export function priceText(price: number, decimals: number): string {
+  // Tiny prices (PEPE at 0.0000108) need more digits than their recorded text to keep moving.
+  const size = Math.abs(price);
+  const extra = size > 0 && size < 1 ? 8 - Math.floor(Math.log10(size)) : 0;
+  return price.toFixed(Math.min(20, Math.max(decimals, extra)));
+}

@@ -1,0 +1,136 @@
+// The loop of a streaming reader (decisions 0034, 0054): holds one venue's WebSocket, parses its
+// messages (`streams.ts`), hands a batch of the newest quotes per instrument to `ingest` once a
+// second, and reconnects with a growing pause when the stream drops or falls silent. Runtime-
+// agnostic: the WebSocket constructor is passed in (Deno's global one in a worker, `ws` in Node),
+// so the loop is tested against the fake venues' streams.
+import type { Quote } from "../domain/market.ts";
+import {
+  BINANCE_MINI_TICKER_PATH,
+  coinbaseSubscriptions,
+  parseBinanceMiniTickers,
+  parseCoinbaseMessage,
+  STREAM_BATCH_MS,
+  STREAM_SILENCE_MS,
+  StreamBatch,
+  type StreamMessage,
+} from "./streams.ts";
+
+/** The part of the standard WebSocket the reader uses. */
+export interface SocketLike {
+  readonly readyState: number;
+  onopen: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: ((ev: unknown) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+  send(data: string): void;
+  close(): void;
+}
+
+export type SocketFactory = new (url: string) => SocketLike;
+
+export interface StreamReaderOptions {
+  venue: "binance" | "coinbase";
+  /** The venue's stream base URL (`BINANCE_WS_URL`, `COINBASE_WS_URL`). */
+  url: string;
+  WebSocket: SocketFactory;
+  /** Coinbase: the products to subscribe to. */
+  productIds?: readonly string[];
+  /** Called once a second with the batch (never with an empty one). */
+  ingest(quotes: Quote[]): Promise<void>;
+  log?: (line: string) => void;
+  now?: () => number;
+  batchMs?: number;
+  silenceMs?: number;
+  /** Reconnect pauses: 1 s, doubling up to this (default 30 s). */
+  maxReconnectMs?: number;
+}
+
+export interface StreamReader {
+  /** True while the stream delivers (a quote or heartbeat within the silence limit). */
+  live(): boolean;
+  /** Connections opened so far (1 + reconnects). */
+  readonly connections: number;
+  stop(): Promise<void>;
+}
+
+export function startStreamReader(opts: StreamReaderOptions): StreamReader {
+  const now = opts.now ?? Date.now;
+  const log = opts.log ?? (() => {});
+  const batchMs = opts.batchMs ?? STREAM_BATCH_MS;
+  const silenceMs = opts.silenceMs ?? STREAM_SILENCE_MS;
+  const maxPause = opts.maxReconnectMs ?? 30_000;
+  const parse: (text: string) => StreamMessage = opts.venue === "binance"
+    ? parseBinanceMiniTickers
+    : parseCoinbaseMessage;
+  const target = opts.venue === "binance"
+    ? `${opts.url.replace(/\/+$/, "")}${BINANCE_MINI_TICKER_PATH}`
+    : opts.url;
+  const batch = new StreamBatch();
+  let socket: SocketLike | null = null;
+  let stopped = false;
+  let connections = 0;
+  let pause = 1_000;
+  let reconnect: ReturnType<typeof setTimeout> | null = null;
+  let flushing: Promise<void> = Promise.resolve();
+
+  const connect = () => {
+    if (stopped) return;
+    connections++;
+    const ws = new opts.WebSocket(target);
+    socket = ws;
+    ws.onopen = () => {
+      pause = 1_000;
+      // A stream just opened gets the full silence allowance before it must say something.
+      batch.add({ quotes: [], heartbeat: true, skipped: 0 }, now());
+      if (opts.venue === "coinbase") {
+        for (const m of coinbaseSubscriptions(opts.productIds ?? [])) ws.send(m);
+      }
+    };
+    ws.onmessage = (ev) => {
+      const text = typeof ev.data === "string" ? ev.data : String(ev.data);
+      batch.add(parse(text), now());
+    };
+    ws.onerror = () => {};
+    ws.onclose = () => {
+      if (socket !== ws) return;
+      socket = null;
+      if (stopped) return;
+      log(
+        `[stream] ${opts.venue}: the stream closed; polling carries it, reconnecting in ${pause} ms`,
+      );
+      reconnect = setTimeout(connect, pause);
+      pause = Math.min(pause * 2, maxPause);
+    };
+  };
+
+  const timer = setInterval(() => {
+    const quotes = batch.take();
+    if (quotes.length > 0) {
+      flushing = flushing.then(() =>
+        opts.ingest(quotes).catch((err: unknown) =>
+          log(`[stream] ${opts.venue}: ingest failed: ${(err as Error).message}`)
+        )
+      );
+    }
+    // Silent too long while connected: a dead socket that never said so. Drop it and reconnect.
+    if (socket && connections > 0 && !batch.live(now(), silenceMs) && socket.readyState === 1) {
+      socket.close();
+    }
+  }, batchMs);
+
+  connect();
+  return {
+    live: () => batch.live(now(), silenceMs),
+    get connections() {
+      return connections;
+    },
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      if (reconnect) clearTimeout(reconnect);
+      socket?.close();
+      socket = null;
+      await flushing;
+    },
+  };
+}

@@ -1,0 +1,195 @@
+// Issue 25 (decision 0054): the scan, with its real adapters, against the fake Binance, Coinbase
+// and GeckoTerminal servers on PGlite and PostgreSQL 15. A functions host of this test's own
+// points the scan at the fakes (the suite's stack scans the simulated market only); it writes to
+// the suite's database. Samples carry the venue's time, and a venue that stalls holds back
+// neither the other venues' rows nor their health.
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FUNCTIONS_DIR } from "../../devstack/deno.ts";
+import { type FunctionsHost, startFunctionsHost } from "../../devstack/functions/host.ts";
+import { type FakeVenues, startFakeVenues } from "../../devstack/venues/fake-venues.ts";
+import { startStreamReaders } from "../../devstack/venues/readers.ts";
+import { serviceClient, stackInfo } from "../support/clients.ts";
+
+let venues: FakeVenues;
+let host: FunctionsHost;
+
+beforeAll(async () => {
+  const s = stackInfo();
+  // Prices move when the test says (`tick()`), so a stored price can be compared with the fake's.
+  venues = await startFakeVenues({ tickMs: 0, streamDropEveryMs: 0 });
+  host = await startFunctionsHost({
+    functionsDir: FUNCTIONS_DIR,
+    configToml: path.join(FUNCTIONS_DIR, "../config.toml"),
+    log: () => {},
+    env: {
+      SUPABASE_URL: s.url,
+      SUPABASE_ANON_KEY: s.publishableKey,
+      SUPABASE_PUBLISHABLE_KEY: s.publishableKey,
+      SUPABASE_SERVICE_ROLE_KEY: s.secretKey,
+      SUPABASE_SECRET_KEY: s.secretKey,
+      MARKET_SOURCES: "binance,coinbase,dex",
+      ...venues.env,
+    },
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await host?.stop();
+  await venues?.stop();
+  const service = serviceClient();
+  await service.from("instruments").delete().in("exchange", ["Binance", "Coinbase"]);
+  await service.from("instruments").delete().not("network", "is", null);
+  await service.from("source_health").delete().in("source", ["binance", "coinbase", "dex"]);
+});
+
+interface ScanAnswer {
+  sources: Record<
+    string,
+    { quotes: number; error?: string; failure?: string; lastQuoteAt?: string }
+  >;
+}
+
+async function scan(sources: string[]): Promise<ScanAnswer> {
+  const res = await fetch(`http://127.0.0.1:${host.port}/scan`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${stackInfo().secretKey}`,
+      "content-type": "application/json",
+    },
+    body: JSON.stringify({ sources }),
+  });
+  const body = await res.json();
+  expect(res.status, JSON.stringify(body)).toBe(200);
+  return body as ScanAnswer;
+}
+
+async function moverOf(exchange: string, symbol: string) {
+  const { data, error } = await serviceClient()
+    .from("movers")
+    .select("price, quoted_at, ts")
+    .eq("exchange", exchange)
+    .eq("symbol", symbol)
+    .maybeSingle();
+  expect(error).toBeNull();
+  return data;
+}
+
+describe("the scan against the fake venues", () => {
+  it("stores each venue's quotes stamped with the venue's own time", async () => {
+    venues.tick();
+    venues.tick();
+    const before = Date.now();
+    const answer = await scan(["binance", "coinbase", "dex"]);
+    const after = Date.now();
+    expect(answer.sources.binance).toMatchObject({ quotes: 13 });
+    expect(answer.sources.coinbase).toMatchObject({ quotes: 10 });
+    expect(answer.sources.dex!.quotes).toBeGreaterThan(0);
+
+    const btc = await moverOf("Binance", "BTC/USDT");
+    expect(btc).not.toBeNull();
+    // The 24 h ticker's closeTime: the fake venue's clock when it answered.
+    const quoted = Date.parse(btc!.quoted_at!);
+    expect(quoted).toBeGreaterThanOrEqual(before);
+    expect(quoted).toBeLessThanOrEqual(after);
+    // The price is the fake market's, not the recording's.
+    const walk = venues.market.binance.find((b) => b.row.symbol === "BTCUSDT")!.walk!;
+    expect(Number(btc!.price)).toBeCloseTo(walk.price, 6);
+    expect(Number(btc!.price)).not.toBe(66909.89);
+
+    const { data: instrument } = await serviceClient()
+      .from("instruments")
+      .select("id")
+      .eq("venue_key", "Coinbase:BTC/USD")
+      .single();
+    const { data: samples, error } = await serviceClient()
+      .from("price_history")
+      .select("ts, price")
+      .eq("instrument_id", instrument!.id);
+    expect(error).toBeNull();
+    expect(samples!.length).toBe(1);
+    // Coinbase's product list has no time per product: the answer's time on the venue's clock.
+    expect(Date.parse(samples![0]!.ts)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+    expect(Date.parse(samples![0]!.ts)).toBeLessThanOrEqual(after);
+
+    const { data: health } = await serviceClient()
+      .from("source_health")
+      .select("source, state, last_quote_at")
+      .in("source", ["binance", "coinbase", "dex"]);
+    expect(Object.fromEntries(health!.map((h) => [h.source, h.state]))).toEqual({
+      binance: "ok",
+      coinbase: "ok",
+      dex: "ok",
+    });
+  });
+
+  it("a venue that stalls holds back neither the other venues' rows nor their health", async () => {
+    const previous = Date.parse((await moverOf("Binance", "BTC/USDT"))!.quoted_at!);
+    venues.stall("coinbase", 30_000);
+    try {
+      let done = false;
+      const call = scan(["binance", "coinbase"]).finally(() => (done = true));
+      // Binance's quotes are in the database while Coinbase still has not answered.
+      await expect
+        .poll(async () => Date.parse((await moverOf("Binance", "BTC/USDT"))!.quoted_at!), {
+          timeout: 20_000,
+          interval: 200,
+        })
+        .toBeGreaterThan(previous);
+      expect(done).toBe(false);
+      const answer = await call;
+      expect(answer.sources.binance).toMatchObject({ quotes: 13 });
+      expect(answer.sources.coinbase).toMatchObject({ quotes: 0, failure: "timeout" });
+      const { data: health } = await serviceClient()
+        .from("source_health")
+        .select("source, state")
+        .in("source", ["binance", "coinbase"]);
+      expect(Object.fromEntries(health!.map((h) => [h.source, h.state]))).toEqual({
+        binance: "ok",
+        coinbase: "failing",
+      });
+    } finally {
+      venues.stall("coinbase", 0);
+    }
+  }, 60_000);
+
+  it("a stream feeds the rows between polls; when it drops, polling carries the venue", async () => {
+    const s = stackInfo();
+    const quotedAt = async () => Date.parse((await moverOf("Binance", "BTC/USDT"))!.quoted_at!);
+    const streams = await startStreamReaders({
+      apiUrl: s.url,
+      serviceKey: s.secretKey,
+      env: { MARKET_SOURCES: "binance", BINANCE_WS_URL: venues.urls.binanceWs },
+    });
+    const reader = streams.readers.binance!;
+    // The fake market moves (and its stream pushes) twice a second for this test.
+    const ticking = setInterval(() => venues.tick(), 500);
+    try {
+      // No scan is called: the rows move by the stream alone, stamped with its event time.
+      const polled = await quotedAt();
+      await expect.poll(quotedAt, { timeout: 20_000, interval: 250 }).toBeGreaterThan(polled);
+      expect(reader.live()).toBe(true);
+
+      // The venue drops the stream and refuses new ones: the reader goes quiet...
+      venues.refuseStreams(true);
+      venues.dropStreams("binance");
+      await expect.poll(() => reader.live(), { timeout: 20_000, interval: 250 }).toBe(false);
+      const lastStreamed = await quotedAt();
+      // ...and the polling schedule carries the venue: a scan brings a newer quote.
+      const answer = await scan(["binance"]);
+      expect(answer.sources.binance).toMatchObject({ quotes: 13 });
+      expect(await quotedAt()).toBeGreaterThan(lastStreamed);
+
+      // Streams back: the reader reconnects and feeds the rows again.
+      venues.refuseStreams(false);
+      await expect
+        .poll(() => reader.connections, { timeout: 30_000, interval: 250 })
+        .toBeGreaterThan(1);
+      await expect.poll(() => reader.live(), { timeout: 20_000, interval: 250 }).toBe(true);
+    } finally {
+      clearInterval(ticking);
+      venues.refuseStreams(false);
+      await streams.stop();
+    }
+  }, 120_000);
+});
