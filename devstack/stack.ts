@@ -15,7 +15,7 @@ import { rollupIntervalMs, startHistoryCron, type HistoryCron } from "./history-
 import { startRetention, type RetentionRunner } from "./retention.ts";
 import { StackError } from "./errors.ts";
 import { startFunctionsHost, type FunctionsHost } from "./functions/host.ts";
-import { parseSize } from "./body-limit.ts";
+import { closeAfterEarlyAnswer, parseSize } from "./body-limit.ts";
 import {
   bodyLimit,
   createGateway,
@@ -182,6 +182,9 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
   );
   // A request whose URL cannot be decoded is answered 400 here, before any handler parses it.
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    // An answer given before the body has arrived says `Connection: close` and the socket
+    // drains before it closes, so keep-alive pools neither reuse it nor get reset (issue 30).
+    closeAfterEarlyAnswer(req, res);
     const bad = badRequestTarget(req.url);
     if (bad) return sendBadRequest(res, bad);
     void listener(req, res);
@@ -194,6 +197,7 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
     const { pathname } = new URL(badRequestTarget(req.url) ? "/" : (req.url ?? "/"), "http://x");
     const { upload, limit } = bodyLimit(req.method ?? "GET", pathname, { maxUploadBytes });
     if (declared > limit) {
+      closeAfterEarlyAnswer(req, res);
       const answer = tooLarge(upload, limit);
       void answer.text().then((body) => {
         res.writeHead(answer.status, Object.fromEntries(answer.headers));

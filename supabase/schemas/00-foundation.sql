@@ -979,22 +979,25 @@ begin
   if target is null then
     raise exception 'take_plan_change_slot: target is required' using errcode = '22004';
   end if;
-  -- One caller per user at a time, so two concurrent requests cannot both take the last slot.
-  perform pg_advisory_xact_lock(hashtext('plan_change:' || target::text));
-  delete from private.plan_change_attempts a
-    where a.user_id = target and a.at <= clock_timestamp() - window_length;
-  select count(*), min(a.at) into recent, oldest
-    from private.plan_change_attempts a where a.user_id = target;
+  -- One caller per user and kind at a time (the lock private.count_write takes for its kinds),
+  -- so two concurrent requests cannot both take the last slot.
+  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext(target::text || '/plan_change'));
+  delete from private.write_events e
+    where e.user_id = target and e.kind = 'plan_change'
+      and e.at <= clock_timestamp() - window_length;
+  select count(*), min(e.at) into recent, oldest
+    from private.write_events e
+    where e.user_id = target and e.kind = 'plan_change' and e.scope is null;
   if recent >= max_changes then
     return greatest(1, ceil(extract(epoch from (oldest + window_length - clock_timestamp())))::integer);
   end if;
-  insert into private.plan_change_attempts (user_id) values (target);
+  insert into private.write_events (user_id, kind, scope) values (target, 'plan_change', null);
   return 0;
 end;
 $$;
 
 -- comment on function public.take_plan_change_slot(target uuid)
-COMMENT ON FUNCTION public.take_plan_change_slot(target uuid) IS 'Rate limit of plan changes (5 per hour per user): 0 = allowed and counted, else seconds to wait.';
+COMMENT ON FUNCTION public.take_plan_change_slot(target uuid) IS 'Rate limit of plan changes (5 per hour per user, counted in private.write_events): 0 = allowed and counted, else seconds to wait.';
 
 -- table private.app_settings
 CREATE TABLE private.app_settings (
@@ -1042,22 +1045,13 @@ CREATE TABLE private.delivery_buckets (
 -- comment on table private.delivery_buckets
 COMMENT ON TABLE private.delivery_buckets IS 'One token bucket per shared delivery limit (a Telegram bot, a Resend team), taken by every worker.';
 
--- table private.plan_change_attempts
-CREATE TABLE private.plan_change_attempts (
-    user_id uuid NOT NULL,
-    at timestamp with time zone DEFAULT clock_timestamp() NOT NULL
-);
-
--- comment on table private.plan_change_attempts
-COMMENT ON TABLE private.plan_change_attempts IS 'Recent plan changes per user, counted by public.take_plan_change_slot (only the last hour is kept).';
-
 -- table private.write_events
 CREATE TABLE private.write_events (
     user_id uuid NOT NULL,
     kind text NOT NULL,
     scope uuid,
     at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
-    CONSTRAINT write_events_kind_check CHECK ((kind = ANY (ARRAY['chat_message'::text, 'group_create'::text, 'report'::text, 'ticket_create'::text, 'ticket_reply'::text, 'gif_upload'::text])))
+    CONSTRAINT write_events_kind_check CHECK ((kind = ANY (ARRAY['chat_message'::text, 'group_create'::text, 'report'::text, 'ticket_create'::text, 'ticket_reply'::text, 'gif_upload'::text, 'plan_change'::text])))
 );
 
 -- comment on table private.write_events
@@ -1136,9 +1130,6 @@ ALTER TABLE ONLY public.candles_5m
 -- index private.chat_gif_reservations_created_idx
 CREATE INDEX chat_gif_reservations_created_idx ON private.chat_gif_reservations USING btree (created_at);
 
--- index private.plan_change_attempts_user_idx
-CREATE INDEX plan_change_attempts_user_idx ON private.plan_change_attempts USING btree (user_id, at DESC);
-
 -- index private.write_events_user_kind_idx
 CREATE INDEX write_events_user_kind_idx ON private.write_events USING btree (user_id, kind, scope, at DESC);
 
@@ -1163,9 +1154,6 @@ ALTER TABLE private.chat_gif_reservations ENABLE ROW LEVEL SECURITY;
 
 -- row security private.delivery_buckets
 ALTER TABLE private.delivery_buckets ENABLE ROW LEVEL SECURITY;
-
--- row security private.plan_change_attempts
-ALTER TABLE private.plan_change_attempts ENABLE ROW LEVEL SECURITY;
 
 -- row security private.write_events
 ALTER TABLE private.write_events ENABLE ROW LEVEL SECURITY;

@@ -29,6 +29,7 @@ import { benchCadenceLoad } from "./cadence-load.ts";
 import { benchFreshness, benchVenueFreshness } from "./freshness.ts";
 import { benchHistory } from "./history.ts";
 import { benchIngest } from "./ingest.ts";
+import { benchMonth } from "./month.ts";
 import { benchSoak } from "./soak.ts";
 import { benchSse } from "./sse.ts";
 import { benchWeb } from "./web.ts";
@@ -172,8 +173,8 @@ async function bench(label: string, env: Record<string, string>) {
 }
 
 // `npm run bench -- alerts ingest` runs only the named parts (startup, freshness, venues, fanout, ingest,
-// sse, chat, support, admin-users, alerts, history, soak); no name runs them all. `--full` makes
-// the soak the issue's 30 minutes (3 by default).
+// sse, chat, support, admin-users, alerts, history, soak, month); no name runs them all. `--full`
+// makes the soak the issue's 30 minutes (3 by default) and the month the simulated market's volume.
 const parts = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 const PARTS = [
   "startup",
@@ -188,6 +189,7 @@ const PARTS = [
   "alerts",
   "history",
   "soak",
+  "month",
 ];
 const unknown = parts.filter((p) => !PARTS.includes(p));
 if (unknown.length > 0) {
@@ -277,6 +279,7 @@ try {
   await section("alerts", () => benchAlertsDelivery("PGlite"));
   await section("history", () => benchHistory("PGlite"));
   await section("soak", () => benchSoak("PGlite"));
+  await section("month", () => benchMonth("PGlite"));
   if (postgresAvailable()) {
     const pg = await startTempPostgres();
     try {
@@ -301,6 +304,9 @@ try {
       await section("history", () => benchHistory("PostgreSQL 15", pg.url));
       await section("soak", async () =>
         benchSoak("PostgreSQL 15", await freshDatabase(pg.url, "bench_soak")),
+      );
+      await section("month", async () =>
+        benchMonth("PostgreSQL 15", await freshDatabase(pg.url, "bench_month")),
       );
     } finally {
       await pg.stop();

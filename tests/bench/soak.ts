@@ -128,18 +128,23 @@ export async function benchSoak(label: string, databaseUrl?: string): Promise<st
     const sseEvents = Array.from({ length: SSE_CLIENTS }, () => 0);
     const sseOpen = new Set<number>();
     let sseRefused = 0;
-    const sseStatuses = new Map<number, number>();
+    // Refusals by status and error code (e.g. "503 realtime_unavailable"), and how long they took.
+    const sseStatuses = new Map<string, number>();
+    let sseSlowestRefusalMs = 0;
     const connectSse = async (i: number) => {
       const ac = new AbortController();
       sse.push(ac);
+      const asked = performance.now();
       const res = await fetch(`${stack.url}/api/sse?window=${WINDOW}`, {
         headers: { authorization: `Bearer ${enterprise}`, accept: "text/event-stream" },
         signal: ac.signal,
       });
       if (res.status !== 200 || !res.body) {
         sseRefused++;
-        sseStatuses.set(res.status, (sseStatuses.get(res.status) ?? 0) + 1);
-        await res.body?.cancel();
+        const body = (await res.json().catch(() => null)) as { code?: string } | null;
+        const key = `${res.status}${body?.code ? ` ${body.code}` : ""}`;
+        sseStatuses.set(key, (sseStatuses.get(key) ?? 0) + 1);
+        sseSlowestRefusalMs = Math.max(sseSlowestRefusalMs, performance.now() - asked);
         return;
       }
       sseOpen.add(i);
@@ -157,14 +162,9 @@ export async function benchSoak(label: string, databaseUrl?: string): Promise<st
         }
       })();
     };
-    // One first (the function loads and joins its shared channel), then in batches of 25, as
-    // visitors arrive, not all in the same instant.
-    await connectSse(0);
-    for (let i = 1; i < SSE_CLIENTS; i += 25) {
-      await Promise.all(
-        Array.from({ length: Math.min(25, SSE_CLIENTS - i) }, (_, k) => connectSse(i + k)),
-      );
-    }
+    // All at once, as a burst of visitors would: the function joins its shared channel once and
+    // every stream waits on that join (retried while the database is busy, realtime-hub.ts).
+    await Promise.all(Array.from({ length: SSE_CLIENTS }, (_, i) => connectSse(i)));
     // The load: chat at CHAT_RATE/s round-robin over the groups (each sender in turn, so no
     // member passes the per-user write limit), a ticket every 10 s, the desk every 5 s.
     const sent: number[][] = groups.map(() => []);
@@ -301,7 +301,7 @@ export async function benchSoak(label: string, databaseUrl?: string): Promise<st
       `  error lines in the log     ${errorLines.length} (${afterWarm.length} after the warm-up)${errorLines.length ? `; first: ${errorLines[0]!.slice(0, 160)}` : ""}`,
       `  chat                       ${chatSent} messages sent (${chatErrors} refused), ${missing === 0 ? "every member's socket received every message of its group" : `${missing} member deliveries missing`}`,
       `  sockets still open         dashboards ${stats.open.slice(0, DASHBOARDS).filter(Boolean).length} of ${DASHBOARDS}, chat members ${stats.open.slice(DASHBOARDS).filter(Boolean).length} of ${members.length}; movers broadcasts per dashboard ${Math.min(...dash)}–${Math.max(...dash)}`,
-      `  /api/sse                   ${SSE_CLIENTS - sseRefused} of ${SSE_CLIENTS} connected${sseRefused ? ` (refused: ${[...sseStatuses].map(([st, k]) => `${k} × ${st}`).join(", ")})` : ""}, events per connected client ${sseOpen.size ? `${Math.min(...[...sseOpen].map((i) => sseEvents[i]!))}–${Math.max(...sseEvents)}` : "n/a"}`,
+      `  /api/sse                   ${SSE_CLIENTS - sseRefused} of ${SSE_CLIENTS} connected${sseRefused ? ` (refused: ${[...sseStatuses].map(([st, k]) => `${k} × ${st}`).join(", ")}, the slowest after ${(sseSlowestRefusalMs / 1000).toFixed(1)} s)` : ""}, events per connected client ${sseOpen.size ? `${Math.min(...[...sseOpen].map((i) => sseEvents[i]!))}–${Math.max(...sseEvents)}` : "n/a"}`,
       `  tickets and desk           ${tickets} tickets (${ticketErrors} refused), desk p50 ${deskMs.length ? percentile(deskMs, 50).toFixed(1) : "n/a"} ms · p95 ${deskMs.length ? percentile(deskMs, 95).toFixed(1) : "n/a"} ms (${deskErrors} failed)`,
       `  alerts                     outbox ${jobs.map((j) => `${j.channel} ${j.status} ${j.n}`).join(", ") || "empty"}; handed over: Discord ${handed("discord")}, Telegram ${handed("telegram")}, e-mail ${mails}: ${once ? "each sent job exactly once" : "the counts differ from the sent jobs"}`,
     ];

@@ -184,7 +184,10 @@ export class FakeMarket {
         const caller = this.#subscriber(token);
         if (how === "timeout") {
           return Promise.reject(
-            new HttpError(503, "realtime_unavailable", "The live stream is unavailable."),
+            // As the hub answers once its bounded retries are spent (realtime-hub.ts).
+            new HttpError(503, "realtime_unavailable", "The live stream is unavailable.", {
+              "Retry-After": "5",
+            }),
           );
         }
         if (how === "refuse" || !caller || !isWindowAllowed(caller.plan, windowMinutes)) {

@@ -623,7 +623,9 @@ Deno.test("/sse: a refused join is a 403 JSON, a silent Realtime a 503, and noth
   t.market.nextJoin = "refuse";
   await expectError(await t.get("/sse", t.tokens.basic), 403, "stream_refused");
   t.market.nextJoin = "timeout";
-  await expectError(await t.get("/sse", t.tokens.basic), 503, "realtime_unavailable");
+  const unavailable = await t.get("/sse", t.tokens.basic);
+  assertEquals(unavailable.headers.get("retry-after"), "5");
+  await expectError(unavailable, 503, "realtime_unavailable");
   assertEquals(t.market.joins.length, 0);
 });
 

@@ -94,19 +94,35 @@ Deno.test("streams of one topic share one channel on one connection", async () =
   deepStrictEqual(hub.stats(), { connections: 1, channels: 1, listeners: 1 });
 });
 
-Deno.test("a refused join rejects with 403; a timeout with 503; the topic can be tried again", async () => {
+Deno.test("a refused join rejects with 403 at once; a join that keeps timing out with 503 and Retry-After; the topic can be tried again", async () => {
   let answer: Status = "CHANNEL_ERROR";
-  const hub = createHub(fakeClient(() => answer).make);
+  let joins = 0;
+  const hub = createHub(
+    fakeClient(() => {
+      joins++;
+      return answer;
+    }).make,
+    { joinWaitMs: 60, joinBackoffMs: 10, joinBackoffMaxMs: 20, log: () => {} },
+  );
   const noop = { onMessage() {}, onEnd() {} };
   await rejects(
-    hub.subscribe("group:x", noop, 1000),
-    (e) => e instanceof HttpError && e.status === 403,
+    hub.subscribe("group:x", noop, 10),
+    (e) => e instanceof HttpError && e.status === 403 && e.code === "stream_refused",
   );
+  assertEquals(joins, 1);
   answer = "TIMED_OUT";
+  joins = 0;
+  const started = Date.now();
   await rejects(
-    hub.subscribe("group:x", noop, 1000),
-    (e) => e instanceof HttpError && e.status === 503,
+    hub.subscribe("group:x", noop, 10),
+    (e) =>
+      e instanceof HttpError && e.status === 503 && e.code === "realtime_unavailable" &&
+      e.headers["Retry-After"] === "5",
   );
+  // Tried more than once, and gave up within the bound (60 ms plus at most one last pause).
+  assertEquals(joins >= 2, true);
+  assertEquals(Date.now() - started < 1000, true);
+  deepStrictEqual(hub.stats(), { connections: 1, channels: 0, listeners: 0 });
   answer = "SUBSCRIBED";
   await hub.subscribe("group:x", noop, 1000);
   assertEquals(hub.stats().listeners, 1);
@@ -204,4 +220,66 @@ Deno.test("a stream arriving while its topic's channel is being left waits for a
   await next;
   assertEquals(joined, true);
   assertEquals(removed.length, 1);
+});
+
+Deno.test("a join that times out is tried again with backoff; the streams waiting on it stay and hear once joined", async () => {
+  let timeouts = 3;
+  let joins = 0;
+  const fake = fakeClient(() => {
+    joins++;
+    return timeouts-- > 0 ? "TIMED_OUT" : "SUBSCRIBED";
+  });
+  const logged: string[] = [];
+  const hub = createHub(fake.make, {
+    joinWaitMs: 5_000,
+    joinBackoffMs: 5,
+    joinBackoffMaxMs: 20,
+    log: (line) => logged.push(line),
+  });
+  const got: string[] = [];
+  const ended: string[] = [];
+  const listener = (name: string) => ({
+    onMessage: (m: HubMessage) => got.push(`${name}:${m.event}`),
+    onEnd: (r: string) => ended.push(`${name}:${r}`),
+  });
+  // A burst: every stream arrives before the first join has answered.
+  const subs = await Promise.all(
+    ["a", "b", "c"].map((name) => hub.subscribe("market:movers:15", listener(name), 50)),
+  );
+  // One channel at a time: three timed-out attempts and the one that joined, shared by all.
+  assertEquals(joins, 4);
+  deepStrictEqual(hub.stats(), { connections: 1, channels: 1, listeners: 3 });
+  fake.channels.get("market:movers:15")!.emit({ event: "movers", payload: {} });
+  deepStrictEqual(got, ["a:movers", "b:movers", "c:movers"]);
+  deepStrictEqual(ended, []);
+  assertEquals(logged.length, 4);
+  assertEquals(
+    /^\[api\] realtime channel market:movers:15 join timed_out \(attempt 1\); trying again in \d+ ms with 3 stream\(s\) waiting$/
+      .test(logged[0]!),
+    true,
+  );
+  assertEquals(
+    /^\[api\] realtime channel market:movers:15 joined on attempt 4 after \d+ ms$/.test(logged[3]!),
+    true,
+  );
+  for (const s of subs) s.close();
+  deepStrictEqual(hub.stats(), { connections: 1, channels: 0, listeners: 0 });
+});
+
+Deno.test("a stream arriving while a join is being retried waits for the same join", async () => {
+  let timeouts = 2;
+  let joins = 0;
+  const hub = createHub(
+    fakeClient(() => {
+      joins++;
+      return timeouts-- > 0 ? "TIMED_OUT" : "SUBSCRIBED";
+    }).make,
+    { joinWaitMs: 5_000, joinBackoffMs: 20, joinBackoffMaxMs: 20, log: () => {} },
+  );
+  const first = hub.subscribe("group:1", { onMessage() {}, onEnd() {} }, 50);
+  await tick(10);
+  const second = hub.subscribe("group:1", { onMessage() {}, onEnd() {} }, 50);
+  await Promise.all([first, second]);
+  assertEquals(joins, 3);
+  deepStrictEqual(hub.stats(), { connections: 1, channels: 1, listeners: 2 });
 });

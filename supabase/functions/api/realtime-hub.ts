@@ -10,6 +10,9 @@
 // the server) and rejoins a channel whose probe has not come back within two rounds, keeping
 // its streams.
 // A channel the server closes is rejoined too; only a refused rejoin ends its streams.
+// A join the server does not answer in time (a burst of streams while the database is busy) is
+// tried again with backoff while the streams waiting on it stay open; they fail with 503 and
+// Retry-After only when no join was made within `joinWaitMs` in all (issue 30).
 import { createClient, type RealtimeChannel, type SupabaseClient } from "@supabase/supabase-js";
 import { type Env, requireEnv } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
@@ -48,19 +51,41 @@ interface Entry {
   timeoutMs: number;
 }
 
+/** How long in all the streams waiting on a channel's join wait (retries included). */
+export const JOIN_WAIT_MS = 30_000;
+/** What a 503 for a join that did not happen suggests to the client. */
+export const RETRY_AFTER_SECONDS = 5;
+
 /** The hub's own liveness probe; never handed to a stream. */
 export const PROBE_EVENT = "hub-probe";
 
 export interface HubOptions {
   /** How often each joined channel is probed, in ms; 0 (the default) probes nothing. */
   probeMs?: number;
+  /**
+   * How long in all a join may take, retries included, before its waiting streams fail with
+   * 503 (at least one attempt of `subscribe`'s timeout). Default 30 s.
+   */
+  joinWaitMs?: number;
+  /** The first pause between join attempts (doubling, with jitter); default 500 ms. */
+  joinBackoffMs?: number;
+  /** The longest pause between join attempts; default 4 s. */
+  joinBackoffMaxMs?: number;
+  now?: () => number;
   log?: (line: string) => void;
 }
 
 /** A hub over one supabase-js client (one Realtime socket). */
 export function createHub(
   makeClient: () => SupabaseClient,
-  { probeMs = 0, log = (line) => console.warn(line) }: HubOptions = {},
+  {
+    probeMs = 0,
+    joinWaitMs = JOIN_WAIT_MS,
+    joinBackoffMs = 500,
+    joinBackoffMaxMs = 4_000,
+    now = Date.now,
+    log = (line) => console.warn(line),
+  }: HubOptions = {},
 ): RealtimeHub {
   let client: SupabaseClient | null = null;
   const topics = new Map<string, Entry>();
@@ -142,11 +167,8 @@ export function createHub(
 
   function open(topic: string, timeoutMs: number): Entry {
     client ??= makeClient();
-    const channel = client.channel(topic, {
-      config: { private: true, broadcast: { self: probeMs > 0 } },
-    });
     const entry: Entry = {
-      channel,
+      channel: null as unknown as RealtimeChannel,
       listeners: new Set(),
       ready: Promise.resolve(),
       joined: false,
@@ -154,7 +176,86 @@ export function createHub(
       missed: 0,
       timeoutMs,
     };
+    topics.set(topic, entry);
+    entry.ready = join(topic, entry);
+    // Every stream waiting on the join handles its failure; the entry itself must not.
+    entry.ready.catch(() => {});
+    return entry;
+  }
+
+  /**
+   * Joins `topic` for `entry`, trying again with backoff while the server does not answer in
+   * time (a busy database can make the first join of a burst of streams time out): the streams
+   * wait on `entry.ready` the whole time. A refused join (CHANNEL_ERROR) fails at once (403);
+   * a join not made within `joinWaitMs` in all fails with 503 and Retry-After.
+   */
+  async function join(topic: string, entry: Entry): Promise<void> {
+    const started = now();
+    const deadline = started + Math.max(entry.timeoutMs, joinWaitMs);
+    for (let attempt = 1;; attempt++) {
+      const left = Math.max(1, deadline - now());
+      const { channel, status, err } = await attach(topic, entry, Math.min(entry.timeoutMs, left));
+      if (status === "SUBSCRIBED") {
+        if (attempt > 1) {
+          log(
+            `[api] realtime channel ${topic} joined on attempt ${attempt} after ${
+              now() - started
+            } ms`,
+          );
+        }
+        return;
+      }
+      if (status === "CHANNEL_ERROR") {
+        drop(topic, entry);
+        throw new HttpError(
+          403,
+          "stream_refused",
+          `The live stream was refused: ${err?.message ?? status}`,
+        );
+      }
+      // TIMED_OUT or CLOSED: the old channel goes first (supabase-js hands back a channel of
+      // the same topic until it is removed), then a fresh one is tried after the backoff.
+      await client!.removeChannel(channel).catch(() => {});
+      const backoff = Math.min(
+        joinBackoffMaxMs,
+        joinBackoffMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5),
+      );
+      if (now() + backoff >= deadline || topics.get(topic) !== entry) {
+        drop(topic, entry);
+        log(
+          `[api] realtime channel ${topic} not joined after ${attempt} attempt(s) in ${
+            now() - started
+          } ms (${status.toLowerCase()}); failing ${entry.listeners.size} waiting stream(s)`,
+        );
+        throw new HttpError(
+          503,
+          "realtime_unavailable",
+          "The live stream is unavailable right now. Please try again.",
+          { "Retry-After": String(RETRY_AFTER_SECONDS) },
+        );
+      }
+      log(
+        `[api] realtime channel ${topic} join ${status.toLowerCase()} (attempt ${attempt}); ` +
+          `trying again in ${
+            Math.round(backoff)
+          } ms with ${entry.listeners.size} stream(s) waiting`,
+      );
+      await new Promise((r) => setTimeout(r, backoff));
+    }
+  }
+
+  /** One join attempt on a fresh channel: resolves with the first status the server gives. */
+  function attach(
+    topic: string,
+    entry: Entry,
+    timeoutMs: number,
+  ): Promise<{ channel: RealtimeChannel; status: string; err?: Error }> {
+    const channel = client!.channel(topic, {
+      config: { private: true, broadcast: { self: probeMs > 0 } },
+    });
+    entry.channel = channel;
     channel.on("broadcast", { event: "*" }, (message) => {
+      if (entry.channel !== channel) return;
       const m = message as { event?: string; payload?: unknown };
       if (m.event === PROBE_EVENT) {
         const id = (m.payload as { probe?: unknown } | undefined)?.probe;
@@ -172,7 +273,7 @@ export function createHub(
         }
       }
     });
-    entry.ready = new Promise<void>((resolve, reject) => {
+    return new Promise((resolve) => {
       let settled = false;
       channel.subscribe((status, err) => {
         if (!settled) {
@@ -180,25 +281,12 @@ export function createHub(
           if (status === "SUBSCRIBED") {
             entry.joined = true;
             if (probeMs > 0 && probeTimer === null) probeTimer = setInterval(probeAll, probeMs);
-            resolve();
-            return;
           }
-          drop(topic, entry);
-          reject(
-            status === "CHANNEL_ERROR"
-              ? new HttpError(
-                403,
-                "stream_refused",
-                `The live stream was refused: ${err?.message ?? status}`,
-              )
-              : new HttpError(
-                503,
-                "realtime_unavailable",
-                "The live stream is unavailable right now. Please try again.",
-              ),
-          );
+          resolve({ channel, status, err });
           return;
         }
+        // Later news of an attempt given up on is not this entry's.
+        if (entry.channel !== channel) return;
         if (
           entry.joined &&
           (status === "CHANNEL_ERROR" || status === "CLOSED" || status === "TIMED_OUT")
@@ -212,8 +300,6 @@ export function createHub(
         }
       }, timeoutMs);
     });
-    topics.set(topic, entry);
-    return entry;
   }
 
   return {

@@ -6,7 +6,7 @@ create extension if not exists pgtap with schema extensions;
 set local search_path = public, extensions;
 set local client_min_messages = warning;
 
-select plan(12);
+select plan(14);
 
 delete from auth.users;
 insert into auth.users (id, email) values
@@ -83,9 +83,17 @@ select is(
   public.take_plan_change_slot('a3400000-0000-4000-8000-000000000002'), 0,
   'another user has their own limit'
 );
+-- They are counted where every per-user limit counts (decision 0040), not in a table of their own.
+select is(
+  (select count(*)::integer from private.write_events
+   where user_id = 'a3400000-0000-4000-8000-000000000001' and kind = 'plan_change'),
+  5,
+  'the five changes are counted in private.write_events'
+);
+select hasnt_table('private', 'plan_change_attempts', 'plan changes have no attempts table of their own');
 -- Changes older than an hour leave the count.
-update private.plan_change_attempts set at = at - interval '61 minutes'
-where user_id = 'a3400000-0000-4000-8000-000000000001';
+update private.write_events set at = at - interval '61 minutes'
+where user_id = 'a3400000-0000-4000-8000-000000000001' and kind = 'plan_change';
 select is(
   public.take_plan_change_slot('a3400000-0000-4000-8000-000000000001'), 0,
   'an hour later there is room again'
