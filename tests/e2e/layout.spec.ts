@@ -36,6 +36,29 @@ for (const language of LANGUAGES) {
         // The header is read in the page's language: the column is the Buy column.
         const buyHeader = table.getByRole("columnheader", { name: language.buy, exact: true });
         await expect(buyHeader).toHaveCount(1);
+        // On failure, the message names each column's widest cell (what pushed the table out).
+        const widest = await table.evaluate((element) => {
+          const rows = [...element.querySelectorAll("tbody tr")];
+          return [...element.querySelectorAll("thead th")]
+            .map((header, column) => {
+              let best = 0;
+              let text = "";
+              for (const row of rows) {
+                const cell = row.children[column] as HTMLElement | undefined;
+                if (!cell || cell.offsetParent === null) continue;
+                const probe = document.createElement("div");
+                probe.style.cssText = "position:absolute;width:min-content;visibility:hidden";
+                probe.className = cell.className;
+                probe.innerHTML = cell.innerHTML;
+                document.body.append(probe);
+                const width = probe.getBoundingClientRect().width;
+                probe.remove();
+                if (width > best) [best, text] = [width, cell.innerText.replace(/\s+/g, " ")];
+              }
+              return `${(header as HTMLElement).innerText}: ${Math.round(best)} px (${text})`;
+            })
+            .join("; ");
+        });
         await expect
           .poll(
             () =>
@@ -43,7 +66,7 @@ for (const language of LANGUAGES) {
                 const box = element.parentElement!;
                 return box.scrollWidth - box.clientWidth;
               }),
-            { message: `no sideways scrolling at ${width} px` },
+            { message: `no sideways scrolling at ${width} px; widest cells: ${widest}` },
           )
           .toBe(0);
         // The first row's Buy link ends inside the table's box and the window.
