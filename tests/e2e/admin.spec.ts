@@ -217,10 +217,20 @@ test("an admin bans, unbans and re-plans a user who feels it at once; the log sh
   ]);
   await expect(admin.getByText("Spamming pump coins in every group")).toBeVisible();
   const download = admin.waitForEvent("download");
-  await admin.getByRole("button", { name: "Export CSV" }).click();
+  await admin.getByRole("button", { name: "Export activity log" }).click();
+  await admin.getByRole("menuitem", { name: "Download CSV" }).click();
   const csv = readFileSync(await (await download).path(), "utf8");
-  expect(csv.split("\r\n")[0]).toBe("time,action,admin,target,details,ip");
-  expect(csv).toContain("ban_user,admin@demo.local");
+  expect(csv.split("\r\n")[0]).toBe(
+    "Time,Action,Action code,Admin,Target User,Details,IP address,Exported at",
+  );
+  expect(csv).toContain("Ban user,ban_user,admin@demo.local");
+  const jsonDownload = admin.waitForEvent("download");
+  await admin.getByRole("button", { name: "Export activity log" }).click();
+  await admin.getByRole("menuitem", { name: "Download JSON" }).click();
+  const logJson = JSON.parse(readFileSync(await (await jsonDownload).path(), "utf8")) as {
+    "Action code": string;
+  }[];
+  expect(logJson.map((entry) => entry["Action code"]).sort()).toEqual(actions);
   await admin.screenshot({ path: "tests/artifacts/screenshots/admin-logs.png", fullPage: true });
 
   // Live Visitors lists the user (their tab recorded activity).

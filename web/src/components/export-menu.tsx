@@ -1,4 +1,5 @@
 import { DownloadIcon } from "lucide-react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button";
 import {
@@ -16,16 +17,43 @@ type ExportMenuProps<T> = {
   columns: readonly ExportColumn<T>[];
   /** The rows as the reader sees them now (filtered and sorted). */
   rows: readonly T[];
+  /**
+   * Fetches the rows to export when a format is chosen (more than the screen shows, such as the
+   * activity log's last 10,000 entries); `rows` then only decides whether there is anything.
+   */
+  loadRows?: () => Promise<readonly T[]>;
+  /** Told when `loadRows` fails (the caller shows it). */
+  onError?: (error: Error) => void;
   /** Names what is exported, for the button's accessible name. */
   label: string;
 };
 
 /** "Export" → CSV or JSON of the rows on screen, in the reader's format, with the export time. */
-export function ExportMenu<T>({ baseName, columns, rows, label }: ExportMenuProps<T>) {
+export function ExportMenu<T>({
+  baseName,
+  columns,
+  rows,
+  loadRows,
+  onError,
+  label,
+}: ExportMenuProps<T>) {
   const { t, i18n } = useTranslation();
-  const download = (format: "csv" | "json") => {
+  const [loading, setLoading] = useState(false);
+  const download = async (format: "csv" | "json") => {
+    let exported = rows;
+    if (loadRows) {
+      setLoading(true);
+      try {
+        exported = await loadRows();
+      } catch (error) {
+        onError?.(error instanceof Error ? error : new Error(String(error)));
+        return;
+      } finally {
+        setLoading(false);
+      }
+    }
     const now = new Date();
-    exportRows(format, baseName, columns, rows, {
+    exportRows(format, baseName, columns, exported, {
       header: t("export.exportedAt"),
       value: dateTimeFormat(i18n.resolvedLanguage ?? "en", {
         dateStyle: "medium",
@@ -42,15 +70,17 @@ export function ExportMenu<T>({ baseName, columns, rows, label }: ExportMenuProp
           variant="outline"
           size="sm"
           aria-label={label}
-          disabled={rows.length === 0}
+          disabled={rows.length === 0 || loading}
         >
           <DownloadIcon aria-hidden="true" />
           {t("export.button")}
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end">
-        <DropdownMenuItem onSelect={() => download("csv")}>{t("export.csv")}</DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => download("json")}>{t("export.json")}</DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => void download("csv")}>{t("export.csv")}</DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => void download("json")}>
+          {t("export.json")}
+        </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>
   );

@@ -1,9 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
-import { DownloadIcon } from "lucide-react";
-import { useState } from "react";
+import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
-import { Button } from "@/components/ui/button";
+import { ExportMenu } from "@/components/export-menu";
 import { Input } from "@/components/ui/input";
 import {
   Select,
@@ -21,17 +20,11 @@ import {
   TableHeader,
   TableRow,
 } from "@/components/ui/table";
-import {
-  adminQueries,
-  type ActivityLog,
-  type LogFilters,
-  listActivityLogs,
-  LOGS_EXPORTED,
-} from "../api/queries";
+import { adminQueries, type LogFilters, listActivityLogs, LOGS_EXPORTED } from "../api/queries";
 import { useUrlState } from "@/hooks/use-url-state";
 import { useUrlTextDraft } from "@/hooks/use-url-text-draft";
 import { readEnum, readText } from "@/lib/url-state";
-import { downloadText, toCsv } from "@/lib/csv";
+import { activityLogExportColumns } from "../utils/export-columns";
 import { formatDateTime } from "../utils/format";
 
 /** The actions the database logs (admin RPCs and promote_self). */
@@ -63,7 +56,7 @@ const ACTION_KEYS = {
   dismiss_report: "dismissReport",
 } as const satisfies Record<(typeof LOGGED_ACTIONS)[number], string>;
 
-/** The audit log: filters by admin, action and target, refreshed every 10 s, CSV export. */
+/** The audit log: filters by admin, action and target, refreshed every 10 s, CSV or JSON export. */
 export function ActivityLogsTab() {
   const { t, i18n } = useTranslation("admin");
   // `?logAdmin=&logTarget=&logAction=` (decision 0045); the fields follow once typing pauses.
@@ -75,7 +68,6 @@ export function ActivityLogsTab() {
   const [target, setTarget] = useUrlTextDraft(readText(params, "logTarget"), (value) =>
     setUrl({ logTarget: value }),
   );
-  const [exporting, setExporting] = useState(false);
   const filters: LogFilters = {
     admin: readText(params, "logAdmin"),
     target: readText(params, "logTarget"),
@@ -87,33 +79,12 @@ export function ActivityLogsTab() {
       ? t(`logs.action.${ACTION_KEYS[value as (typeof LOGGED_ACTIONS)[number]]}`)
       : value;
 
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      const rows = await listActivityLogs(filters, LOGS_EXPORTED);
-      const csv = toCsv<ActivityLog>(
-        [
-          { header: "time", value: (row) => row.created_at },
-          { header: "action", value: (row) => row.action },
-          { header: "admin", value: (row) => row.admin_email },
-          { header: "target", value: (row) => row.target_user_email },
-          { header: "details", value: (row) => row.details },
-          { header: "ip", value: (row) => row.ip_address },
-        ],
-        rows,
-      );
-      downloadText(
-        `activity-logs-${new Date().toISOString().slice(0, 19).replaceAll(":", "-")}.csv`,
-        csv,
-      );
-    } catch (error) {
-      toast.error(t("toast.error"), {
-        description: error instanceof Error ? error.message : String(error),
-      });
-    } finally {
-      setExporting(false);
-    }
-  };
+  const exportColumns = useMemo(
+    () => activityLogExportColumns(t, i18n.language, actionLabel),
+    // `actionLabel` only reads `t`.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [t, i18n.language],
+  );
 
   return (
     <div className="flex flex-col gap-4">
@@ -145,10 +116,15 @@ export function ActivityLogsTab() {
           aria-label={t("logs.filterTarget")}
           onChange={(event) => setTarget(event.target.value)}
         />
-        <Button variant="outline" disabled={exporting} onClick={() => void exportCsv()}>
-          <DownloadIcon aria-hidden="true" />
-          {t("logs.export")}
-        </Button>
+        {/* The filtered log, up to its last 10,000 entries (not only the rows on screen). */}
+        <ExportMenu
+          baseName="activity-logs"
+          columns={exportColumns}
+          rows={logs.data ?? []}
+          loadRows={() => listActivityLogs(filters, LOGS_EXPORTED)}
+          onError={(error) => toast.error(t("toast.error"), { description: error.message })}
+          label={t("logs.export")}
+        />
       </div>
       {logs.isPending ? (
         <Spinner label={t("loading")} className="mx-auto my-8 size-5" />

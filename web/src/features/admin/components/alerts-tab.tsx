@@ -1,5 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
+import { Input } from "@/components/ui/input";
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
 import {
   Table,
@@ -9,9 +18,24 @@ import {
   TableHeader,
   TableRow,
 } from "@/components/ui/table";
+import { useUrlState } from "@/hooks/use-url-state";
+import { useUrlTextDraft } from "@/hooks/use-url-text-draft";
 import { cn } from "@/lib/utils";
 import { type AlertRecord, adminQueries } from "../api/queries";
+import {
+  ALERT_CHANNELS,
+  ALERT_URL_DEFAULTS,
+  type AlertSort,
+  type AlertsView,
+  pageOf,
+  parseAlertsView,
+  viewAlerts,
+} from "../utils/client-table";
 import { formatChange, formatDateTime } from "../utils/format";
+import { SortHeader } from "./sort-header";
+import { TablePager } from "./table-pager";
+
+const ALL = "all";
 
 /** The last hour's delivery per channel (admin_alert_delivery_stats), then the latest alerts. */
 export function AlertsTab() {
@@ -98,28 +122,86 @@ function DeliveryStats() {
   );
 }
 
-/** The latest 50 alerts sent. */
+/** The latest 50 alerts sent: searched, filtered, sorted and paged in the address. */
 function LatestAlerts() {
   const { t, i18n } = useTranslation("admin");
   const alerts = useQuery(adminQueries.alerts());
+  const [params, setUrl] = useUrlState(ALERT_URL_DEFAULTS);
+  const view = useMemo(() => parseAlertsView(params), [params]);
+  // Every change but a page turn starts again at page 1; all replace the history entry.
+  const setView = (changes: Record<string, string>) => setUrl({ alertPage: 1, ...changes });
+  const [searchDraft, setSearchDraft] = useUrlTextDraft(view.search, (alertQ) =>
+    setView({ alertQ }),
+  );
+  const onSort = (column: AlertSort) => {
+    const desc =
+      column === view.sortBy ? !view.sortDesc : column === "created_at" || column === "pct";
+    setView({ alertSort: column, alertOrder: desc ? "desc" : "asc" });
+  };
   return (
     <section aria-labelledby="admin-latest-alerts-title" className="space-y-2">
       <h2 id="admin-latest-alerts-title" className="text-lg font-semibold">
         {t("alerts.latestTitle")}
       </h2>
-      <LatestAlertsBody alerts={alerts} language={i18n.language} />
+      <div className="grid gap-2 sm:grid-cols-3">
+        <Input
+          type="search"
+          value={searchDraft}
+          maxLength={100}
+          placeholder={t("alerts.search")}
+          aria-label={t("alerts.search")}
+          onChange={(event) => setSearchDraft(event.target.value)}
+        />
+        <Select value={view.channel} onValueChange={(value) => setView({ alertChannel: value })}>
+          <SelectTrigger className="w-full" aria-label={t("alerts.filterChannel")}>
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            <SelectItem value={ALL}>{t("alerts.allChannels")}</SelectItem>
+            {ALERT_CHANNELS.map((channel) => (
+              <SelectItem key={channel} value={channel}>
+                {t(`alerts.channels.${channel}`)}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+        <Select value={view.direction} onValueChange={(value) => setView({ alertDir: value })}>
+          <SelectTrigger className="w-full" aria-label={t("alerts.filterDirection")}>
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            <SelectItem value={ALL}>{t("alerts.allDirections")}</SelectItem>
+            <SelectItem value="up">{t("alerts.up")}</SelectItem>
+            <SelectItem value="down">{t("alerts.down")}</SelectItem>
+          </SelectContent>
+        </Select>
+      </div>
+      <LatestAlertsBody
+        alerts={alerts}
+        view={view}
+        onSort={onSort}
+        onPage={(page) => setUrl({ alertPage: page + 1 })}
+        language={i18n.language}
+      />
     </section>
   );
 }
 
 function LatestAlertsBody({
   alerts,
+  view,
+  onSort,
+  onPage,
   language,
 }: {
   alerts: ReturnType<typeof useQuery<AlertRecord[]>>;
+  view: AlertsView;
+  onSort: (column: AlertSort) => void;
+  onPage: (page: number) => void;
   language: string;
 }) {
   const { t } = useTranslation("admin");
+  const shown = useMemo(() => viewAlerts(alerts.data ?? [], view), [alerts.data, view]);
 
   if (alerts.isPending) return <Spinner label={t("loading")} className="mx-auto my-8 size-5" />;
   if (alerts.isError)
@@ -130,51 +212,70 @@ function LatestAlertsBody({
     );
   if (alerts.data.length === 0)
     return <p className="py-8 text-center text-muted-foreground">{t("alerts.empty")}</p>;
+  if (shown.length === 0)
+    return <p className="py-8 text-center text-muted-foreground">{t("alerts.noMatch")}</p>;
+  const current = pageOf(shown, view.page);
+  const sortProps = { sortBy: view.sortBy, sortDesc: view.sortDesc, onSort };
   return (
-    <div className="overflow-x-auto rounded-md border">
-      <Table>
-        <TableHeader>
-          <TableRow>
-            <TableHead>{t("alerts.symbol")}</TableHead>
-            <TableHead>{t("alerts.exchange")}</TableHead>
-            <TableHead>{t("alerts.change")}</TableHead>
-            <TableHead>{t("alerts.recipient")}</TableHead>
-            <TableHead>{t("alerts.time")}</TableHead>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {alerts.data.slice(0, 50).map((alert) => (
-            <TableRow key={alert.id}>
-              <TableCell className="font-medium">
-                {alert.symbol}
-                {alert.symbol_count > 1 && (
-                  <span
-                    className="ml-1 text-xs font-normal text-muted-foreground"
-                    title={alert.symbols.join(", ")}
-                  >
-                    {t("alerts.more", { count: alert.symbol_count - 1 })}
-                  </span>
-                )}
-              </TableCell>
-              <TableCell>{alert.exchange}</TableCell>
-              <TableCell
-                className={cn(
-                  "tabular-nums",
-                  Number(alert.pct) >= 0
-                    ? "text-emerald-600 dark:text-emerald-400"
-                    : "text-red-600 dark:text-red-400",
-                )}
-              >
-                {formatChange(Number(alert.pct))}
-              </TableCell>
-              <TableCell className="max-w-[14rem] truncate">{alert.recipient}</TableCell>
-              <TableCell className="whitespace-nowrap">
-                {formatDateTime(alert.created_at, language)}
-              </TableCell>
+    <>
+      <div className="overflow-x-auto rounded-md border">
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <SortHeader column="symbol" label={t("alerts.symbol")} {...sortProps} />
+              <TableHead>{t("alerts.exchange")}</TableHead>
+              <TableHead>{t("alerts.channel")}</TableHead>
+              <SortHeader column="pct" label={t("alerts.change")} {...sortProps} />
+              <SortHeader column="recipient" label={t("alerts.recipient")} {...sortProps} />
+              <SortHeader column="created_at" label={t("alerts.time")} {...sortProps} />
             </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </div>
+          </TableHeader>
+          <TableBody>
+            {current.rows.map((alert) => (
+              <TableRow key={alert.id} data-testid="admin-alert-row">
+                <TableCell className="font-medium">
+                  {alert.symbol}
+                  {alert.symbol_count > 1 && (
+                    <span
+                      className="ml-1 text-xs font-normal text-muted-foreground"
+                      title={alert.symbols.join(", ")}
+                    >
+                      {t("alerts.more", { count: alert.symbol_count - 1 })}
+                    </span>
+                  )}
+                </TableCell>
+                <TableCell>{alert.exchange}</TableCell>
+                <TableCell>
+                  {(ALERT_CHANNELS as readonly (string | null)[]).includes(alert.channel)
+                    ? t(`alerts.channels.${alert.channel as (typeof ALERT_CHANNELS)[number]}`)
+                    : alert.channel}
+                </TableCell>
+                <TableCell
+                  className={cn(
+                    "tabular-nums",
+                    Number(alert.pct) >= 0
+                      ? "text-emerald-600 dark:text-emerald-400"
+                      : "text-red-600 dark:text-red-400",
+                  )}
+                >
+                  {formatChange(Number(alert.pct))}
+                </TableCell>
+                <TableCell className="max-w-[14rem] truncate">{alert.recipient}</TableCell>
+                <TableCell className="whitespace-nowrap">
+                  {formatDateTime(alert.created_at, language)}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+      <TablePager
+        page={current.page}
+        pages={current.pages}
+        total={shown.length}
+        onPage={onPage}
+        testId="admin-alerts-total"
+      />
+    </>
   );
 }

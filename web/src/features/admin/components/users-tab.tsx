@@ -1,5 +1,4 @@
 import { useQuery } from "@tanstack/react-query";
-import { ArrowDownIcon, ArrowUpIcon } from "lucide-react";
 import { lazy, Suspense, useMemo, useState } from "react";
 import { ExportMenu } from "@/components/export-menu";
 import { useUrlState } from "@/hooks/use-url-state";
@@ -37,6 +36,7 @@ import {
 import { adminUserActions, useAdminAction } from "../api/user-actions";
 import { userExportColumns } from "../utils/export-columns";
 import { formatDate } from "../utils/format";
+import { SortHeader } from "./sort-header";
 import { SubscriptionSwitch } from "./subscription-switch";
 
 // The confirmation dialogs load when an admin first asks for one.
@@ -83,39 +83,6 @@ export function parseUsersView(params: Pick<URLSearchParams, "get">): UsersView 
     sortDesc: readEnum(params, "order", ["asc", "desc"] as const, "desc") === "desc",
     page: readNumber(params, "page", { min: 1, max: 100_000, integer: true }, 1) - 1,
   };
-}
-
-function SortHeader({
-  column,
-  label,
-  sortBy,
-  sortDesc,
-  onSort,
-}: {
-  column: UserSort;
-  label: string;
-  sortBy: UserSort;
-  sortDesc: boolean;
-  onSort: (column: UserSort) => void;
-}) {
-  const active = sortBy === column;
-  return (
-    <TableHead aria-sort={active ? (sortDesc ? "descending" : "ascending") : "none"}>
-      <button
-        type="button"
-        className="inline-flex items-center gap-1 font-medium hover:text-foreground"
-        onClick={() => onSort(column)}
-      >
-        {label}
-        {active &&
-          (sortDesc ? (
-            <ArrowDownIcon className="size-3" aria-hidden="true" />
-          ) : (
-            <ArrowUpIcon className="size-3" aria-hidden="true" />
-          ))}
-      </button>
-    </TableHead>
-  );
 }
 
 function UserRow({

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { i18n } from "@/i18n/i18n";
 import { exportRows } from "@/lib/csv";
-import type { AdminUserRow, ReportRow } from "../api/queries";
-import { reportExportColumns, userExportColumns } from "./export-columns";
+import type { ActivityLog, AdminUserRow, ReportRow } from "../api/queries";
+import { activityLogExportColumns, reportExportColumns, userExportColumns } from "./export-columns";
 
 const user = (overrides: Partial<AdminUserRow>): AdminUserRow => ({
   id: "u1",
@@ -152,5 +152,76 @@ describe("the admin reports export", () => {
       Description: "@SUM(1+1)",
       "Exported at": "26 Nov 2026, 00:40:00",
     });
+  });
+});
+
+const log = (overrides: Partial<ActivityLog>): ActivityLog => ({
+  id: "l1",
+  action: "ban_user",
+  admin_email: "admin@demo.local",
+  admin_id: "a1",
+  created_at: "2026-11-25T08:30:00Z",
+  details: "reason: spam, again",
+  ip_address: "127.0.0.1",
+  target_user_email: "spam@example.com",
+  target_user_id: "u2",
+  ...overrides,
+});
+
+describe("the activity log export", () => {
+  const labels: Record<string, string> = { ban_user: "Ban user", set_plan: "Set plan" };
+  const rows = [
+    log({}),
+    log({
+      id: "l2",
+      action: "set_plan",
+      details: "=cmd|' /C calc'!A0",
+      ip_address: null as unknown as string,
+      target_user_email: null as unknown as string,
+    }),
+  ];
+
+  it("writes valid JSON with typed values: strings, and null where a value is missing", async () => {
+    const t = i18n.getFixedT("en", "admin");
+    const columns = activityLogExportColumns(t, "en", (action) => labels[action] ?? action);
+    const file = await exported("json", "activity-logs", columns, rows);
+    expect(file.name).toBe("activity-logs-2026-11-26T00-40-00.json");
+    const parsed = JSON.parse(file.text) as unknown;
+    expect(Array.isArray(parsed)).toBe(true);
+    expect(parsed).toEqual([
+      {
+        Time: "Nov 25, 2026, 8:30 AM",
+        Action: "Ban user",
+        "Action code": "ban_user",
+        Admin: "admin@demo.local",
+        "Target User": "spam@example.com",
+        Details: "reason: spam, again",
+        "IP address": "127.0.0.1",
+        "Exported at": "26 Nov 2026, 00:40:00",
+      },
+      {
+        Time: "Nov 25, 2026, 8:30 AM",
+        Action: "Set plan",
+        "Action code": "set_plan",
+        Admin: "admin@demo.local",
+        "Target User": null,
+        // JSON is no spreadsheet: the text stays as it was logged.
+        Details: "=cmd|' /C calc'!A0",
+        "IP address": null,
+        "Exported at": "26 Nov 2026, 00:40:00",
+      },
+    ]);
+  });
+
+  it("writes the same columns as CSV, with formulas made inert", async () => {
+    const t = i18n.getFixedT("de", "admin");
+    const columns = activityLogExportColumns(t, "de", (action) => action);
+    const file = await exported("csv", "activity-logs", columns, rows);
+    const lines = file.text.split("\r\n");
+    expect(lines[0]).toBe(
+      "Zeit,Aktion,Aktionscode,Admin,Betroffener Benutzer,Details,IP-Adresse,Exported at",
+    );
+    expect(lines[2]).toContain(",set_plan,set_plan,admin@demo.local,,'=cmd|' /C calc'!A0,,");
+    expect(lines).toHaveLength(4);
   });
 });

@@ -1,6 +1,6 @@
 import type { TFunction } from "i18next";
 import type { ExportColumn } from "@/lib/csv";
-import type { AdminUserRow, ReportRow } from "../api/queries";
+import type { ActivityLog, AdminUserRow, ReportRow } from "../api/queries";
 import { formatDateTime } from "./format";
 
 /**
@@ -64,5 +64,27 @@ export function reportExportColumns(
       header: t("reports.columns.reviewed"),
       value: (row) => formatDateTime(row.reviewed_at, language),
     },
+  ];
+}
+
+/**
+ * The activity log's export (CSV / JSON through the shared `exportRows`): the time in the
+ * reader's format, the action in their words and as the database's code (stable for tools),
+ * then who, whom, the details and the IP. A missing admin, target or IP is empty in CSV and
+ * `null` in JSON; every other value is a string.
+ */
+export function activityLogExportColumns(
+  t: TFunction<"admin">,
+  language: string,
+  actionLabel: (action: string) => string,
+): ExportColumn<ActivityLog>[] {
+  return [
+    { header: t("logs.time"), value: (row) => formatDateTime(row.created_at, language) },
+    { header: t("logs.actionColumn"), value: (row) => actionLabel(row.action ?? "") },
+    { header: t("logs.actionCode"), value: (row) => row.action },
+    { header: t("logs.admin"), value: (row) => row.admin_email },
+    { header: t("logs.target"), value: (row) => row.target_user_email },
+    { header: t("logs.details"), value: (row) => row.details },
+    { header: t("logs.ip"), value: (row) => row.ip_address },
   ];
 }

@@ -40,11 +40,20 @@ type MoversTableProps = {
  * Columns that need room, by the table's own width (a container query: the signals panel beside
  * it takes 20rem from 1280 px on). The sparkline from 56rem (the 1280 px layout has 56.4rem), the
  * 3-hour price from 72rem; the Analysis button's word from 68rem and the Buy button's from 64rem
- * (their icons and accessible names always).
+ * (their icons and accessible names always). While a button shows only its icon, its column's
+ * header is read by screen readers only, and below 64rem the cells' padding narrows: a header
+ * word such as "KAUFEN" or "ANÁLISIS" is wider than the icon and pushed the last column out of
+ * the 1280 px layout in German, French and Spanish (the table's least width must stay below
+ * 56.4rem in all four languages; tests/e2e/layout.spec.ts). For the same reason the venue's name
+ * is cut at 6rem there (full name on hover) and long header words carry soft hyphens in the
+ * locale files ("Daten-alter").
  */
 const SPARKLINE_COLUMN = "hidden @min-[56rem]:table-cell";
 const ANALYSIS_LABEL = "hidden @min-[68rem]:inline";
 const PRICE_3H_COLUMN = "hidden @min-[72rem]:table-cell";
+const ANALYSIS_HEADER = "sr-only @min-[68rem]:not-sr-only";
+const BUY_LABEL = "hidden @min-[64rem]:inline";
+const BUY_HEADER = "sr-only @min-[64rem]:not-sr-only";
 
 /** A symbol that may wrap after its slash ("PEOPLE/" "USDT"), never inside a name. */
 function SymbolText({ symbol }: { symbol: string }) {
@@ -81,8 +90,9 @@ export function MoversTable({
   const locale = i18n.resolvedLanguage ?? "en";
   // Each row shows its quote's age in seconds (decision 0033): this list re-renders every second.
   const now = useNow(QUOTE_AGE_REFRESH_MS);
-  const head = "px-1.5 py-2 text-left text-xs font-medium text-muted-foreground uppercase";
-  const cell = "px-1.5 py-2";
+  const head =
+    "px-1 py-2 text-left text-xs font-medium text-muted-foreground uppercase @min-[64rem]:px-1.5";
+  const cell = "px-1 py-2 @min-[64rem]:px-1.5";
 
   const row = (entry: TrustEntry, lead: TrustEntry | null, group: MoverGroup) => {
     const quotedAt = quoteTime(entry);
@@ -137,7 +147,7 @@ export function MoversTable({
         <td className={cn(cell, "text-right")}>
           <PriceText price={entry.price} />
           {lead && lead.price > 0 && (
-            <span className="block text-xs font-normal whitespace-nowrap text-muted-foreground">
+            <span className="block text-xs font-normal text-muted-foreground">
               {t("trust.priceGap", {
                 diff: formatSignedPercent(((entry.price - lead.price) / lead.price) * 100, locale),
                 venue: lead.exchange,
@@ -145,7 +155,7 @@ export function MoversTable({
             </span>
           )}
         </td>
-        <td className={cn(cell, "max-w-32 text-muted-foreground")}>
+        <td className={cn(cell, "max-w-24 text-muted-foreground @min-[64rem]:max-w-32")}>
           <span className="block truncate" title={entry.exchange}>
             {entry.exchange}
           </span>
@@ -195,7 +205,7 @@ export function MoversTable({
           </Button>
         </td>
         <td className={cell}>
-          <BuyLink entry={entry} labelClassName="hidden @min-[64rem]:inline" />
+          <BuyLink entry={entry} labelClassName={BUY_LABEL} />
         </td>
       </tr>
     );
@@ -239,10 +249,10 @@ export function MoversTable({
               {t("table.dataAge")}
             </th>
             <th scope="col" className={head}>
-              {t("table.analysis")}
+              <span className={ANALYSIS_HEADER}>{t("table.analysis")}</span>
             </th>
             <th scope="col" className={head}>
-              {t("table.buy")}
+              <span className={BUY_HEADER}>{t("table.buy")}</span>
             </th>
           </tr>
         </thead>
