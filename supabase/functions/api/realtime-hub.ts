@@ -10,7 +10,8 @@
 // the server) and rejoins a channel whose probe has not come back within two rounds, keeping
 // its streams.
 // A channel the server closes is rejoined too; only a refused rejoin ends its streams.
-import { createClient, type RealtimeChannel, type SupabaseClient } from "@supabase/supabase-js";
+import type { RealtimeChannel, SupabaseClient } from "@supabase/supabase-js";
+import { serviceClient } from "../_shared/clients.ts";
 import { type Env, requireEnv } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
 import { API_NOT_CONFIGURED } from "./errors.ts";
@@ -264,10 +265,7 @@ export function sharedHub(env: Env): RealtimeHub {
     // API_REALTIME_PROBE_SECONDS: how often each shared channel proves it still hears (30 s).
     const probeSeconds = Number(env("API_REALTIME_PROBE_SECONDS") ?? 30);
     hub = createHub(
-      () =>
-        createClient(vars.SUPABASE_URL, vars.SUPABASE_SERVICE_ROLE_KEY, {
-          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-        }),
+      () => serviceClient(env, API_NOT_CONFIGURED),
       { probeMs: Number.isFinite(probeSeconds) && probeSeconds > 0 ? probeSeconds * 1000 : 0 },
     );
     hubs.set(key, hub);
