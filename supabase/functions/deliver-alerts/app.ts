@@ -8,9 +8,9 @@
 // the List-Unsubscribe header of alert e-mails; no session needed, the token decides.
 import { type Db, serviceClient } from "../_shared/clients.ts";
 import { functionApp, methodNotAllowed } from "../_shared/app.ts";
-import { denoEnv, type Env, notConfigured } from "../_shared/env.ts";
+import { denoEnv, type Env } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
-import { bearerToken } from "../_shared/supabase.ts";
+import { requireBearerSecret } from "../_shared/bearer-secret.ts";
 import {
   type Channel,
   type ChannelDeps,
@@ -220,30 +220,11 @@ export interface DeliverReport {
   durationMs: number;
 }
 
-function sameSecret(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  if (x.length !== y.length) return false;
-  let diff = 0;
-  for (let i = 0; i < x.length; i++) diff |= x[i]! ^ y[i]!;
-  return diff === 0;
-}
-
 function authorize(env: Env, req: Request): void {
-  const accepted = ["SUPABASE_SERVICE_ROLE_KEY", "SUPABASE_SECRET_KEY", "SCAN_SECRET"]
-    .map((name) => env(name)?.trim())
-    .filter((v): v is string => !!v);
-  if (accepted.length === 0) {
-    throw notConfigured("delivery_not_configured", ["SUPABASE_SERVICE_ROLE_KEY", "SCAN_SECRET"]);
-  }
-  const token = bearerToken(req);
-  if (!token || !accepted.some((secret) => sameSecret(token, secret))) {
-    throw new HttpError(
-      401,
-      "unauthorized",
-      "Delivery needs the service-role key or SCAN_SECRET.",
-    );
-  }
+  requireBearerSecret(env, req, {
+    notConfiguredCode: "delivery_not_configured",
+    unauthorizedMessage: "Delivery needs the service-role key or SCAN_SECRET.",
+  });
 }
 
 export function linksFrom(env: Env): Links {

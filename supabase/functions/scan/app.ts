@@ -7,7 +7,7 @@
 import { asJson, type Db, jsonObject, serviceClient } from "../_shared/clients.ts";
 import { functionApp, methodNotAllowed } from "../_shared/app.ts";
 import type { MarketSource, Quote, ScanResult } from "../_shared/domain/market.ts";
-import { denoEnv, type Env, notConfigured } from "../_shared/env.ts";
+import { denoEnv, type Env } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
 import { parseCadence, refreshSeconds } from "../_shared/domain/cadence.ts";
 import { createAdapters, enabledSources } from "../_shared/market/sources.ts";
@@ -17,7 +17,7 @@ import {
   MarketSourceError,
   NO_ROWS,
 } from "../_shared/market/types.ts";
-import { bearerToken } from "../_shared/supabase.ts";
+import { requireBearerSecret } from "../_shared/bearer-secret.ts";
 import { createSignalsStep, type SignalsStep } from "./signals.ts";
 
 /** What `public.ingest_scan` returns (`skipped`: quotes the database refused). */
@@ -217,28 +217,12 @@ export function supabaseScanDb(client: Db): ScanDb {
   };
 }
 
-/** Constant-time comparison of two strings (the length is not secret). */
-function sameSecret(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  if (x.length !== y.length) return false;
-  let diff = 0;
-  for (let i = 0; i < x.length; i++) diff |= x[i]! ^ y[i]!;
-  return diff === 0;
-}
-
 /** The bearer must be the service-role key (either name) or SCAN_SECRET; else 401. */
 function authorize(env: Env, req: Request): void {
-  const accepted = ["SUPABASE_SERVICE_ROLE_KEY", "SUPABASE_SECRET_KEY", "SCAN_SECRET"]
-    .map((name) => env(name)?.trim())
-    .filter((v): v is string => !!v);
-  if (accepted.length === 0) {
-    throw notConfigured("scan_not_configured", ["SUPABASE_SERVICE_ROLE_KEY", "SCAN_SECRET"]);
-  }
-  const token = bearerToken(req);
-  if (!token || !accepted.some((secret) => sameSecret(token, secret))) {
-    throw new HttpError(401, "unauthorized", "The scan needs the service-role key or SCAN_SECRET.");
-  }
+  requireBearerSecret(env, req, {
+    notConfiguredCode: "scan_not_configured",
+    unauthorizedMessage: "The scan needs the service-role key or SCAN_SECRET.",
+  });
 }
 
 function message(err: unknown): string {
