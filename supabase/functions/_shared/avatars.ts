@@ -1,8 +1,8 @@
 // Avatar storage for the avatar function: the port and its Supabase implementation (service
 // role; users cannot write to the avatars bucket themselves, see migration 20261121000800).
-import type { SupabaseClient } from "@supabase/supabase-js";
+import { type Db, serviceClient } from "./clients.ts";
 import type { Env } from "./env.ts";
-import { type AuthUser, createServiceClient, userFromToken, type UserLookup } from "./supabase.ts";
+import { type AuthUser, userFromToken, type UserLookup } from "./supabase.ts";
 
 export const AVATAR_BUCKET = "avatars";
 export const AVATAR_NOT_CONFIGURED = "avatar_not_configured";
@@ -20,7 +20,7 @@ export interface AvatarStore extends UserLookup {
 
 export type AvatarStoreFactory = (env: Env) => AvatarStore;
 
-export function supabaseAvatarStore(client: SupabaseClient): AvatarStore {
+export function supabaseAvatarStore(client: Db): AvatarStore {
   const bucket = () => client.storage.from(AVATAR_BUCKET);
   return {
     getUser: (token): Promise<AuthUser | null> => userFromToken(client, token),
@@ -56,4 +56,4 @@ export function supabaseAvatarStore(client: SupabaseClient): AvatarStore {
 }
 
 export const defaultAvatarStore: AvatarStoreFactory = (env) =>
-  supabaseAvatarStore(createServiceClient(env, AVATAR_NOT_CONFIGURED));
+  supabaseAvatarStore(serviceClient(env, AVATAR_NOT_CONFIGURED));

@@ -1,6 +1,6 @@
 // Billing for the checkout, billing-portal and stripe-webhook functions: settings from the
 // environment, the Stripe client, the database port and its Supabase implementation.
-import type { SupabaseClient } from "@supabase/supabase-js";
+import { type Db, serviceClient } from "./clients.ts";
 import Stripe from "stripe";
 import {
   expandableId,
@@ -13,7 +13,7 @@ import {
 import type { PaidPlanId } from "./domain/plans.ts";
 import { type Env, requireEnv } from "./env.ts";
 import { HttpError } from "./http.ts";
-import { type AuthUser, createServiceClient, userFromToken, type UserLookup } from "./supabase.ts";
+import { type AuthUser, userFromToken, type UserLookup } from "./supabase.ts";
 
 export const BILLING_NOT_CONFIGURED = "billing_not_configured";
 
@@ -246,7 +246,7 @@ function fail(what: string, error: { message: string; code?: string }): never {
 }
 
 /** The port on Supabase with a service-role client (RLS does not apply; the triggers do). */
-export function supabaseBillingDb(client: SupabaseClient): BillingDb {
+export function supabaseBillingDb(client: Db): BillingDb {
   return {
     getUser: (token): Promise<AuthUser | null> => userFromToken(client, token),
     async getCustomerId(userId) {
@@ -352,4 +352,4 @@ export function supabaseBillingDb(client: SupabaseClient): BillingDb {
 
 /** Without an injected port: Supabase with the service role from the environment. */
 export const defaultBillingDb: BillingDbFactory = (env) =>
-  supabaseBillingDb(createServiceClient(env, BILLING_NOT_CONFIGURED));
+  supabaseBillingDb(serviceClient(env, BILLING_NOT_CONFIGURED));

@@ -1,16 +1,16 @@
 // Chat GIF upload, shared by the `chat-gif` function and the /api layer
 // (POST /api/chat/upload-gif). Everything runs as the CALLER: the supabase-js client given here
-// must carry the caller's access token (`Authorization: Bearer <token>`, see `callerClient`), so
+// must carry the caller's access token (`Authorization: Bearer <token>`, see `userClient` in clients.ts), so
 // the Storage policies of the private bucket chat-gifs (migration 20261124100000) decide: only a
 // member of the group writes, only into `<group id>/<own id>/`. Nothing here uses the service role.
 //
 // Usage:
-//   const client = callerClient(env, token);
+//   const client = userClient(env, token, { code: CHAT_GIF_NOT_CONFIGURED });
 //   const { attachmentUrl } = await uploadChatGif(client, { userId, groupId, bytes });
 //   // errors are HttpError: 400 invalid_group, 403 not_a_member, 413 file_too_large,
 //   // 415 invalid_file, 429 too_fast (with Retry-After: the database's GIF upload limit,
 //   // migration 20261126000000); anything else (Storage down) is a plain Error → 500.
-import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import type { Db } from "./clients.ts";
 import {
   CHAT_GIF_BUCKET,
   CHAT_GIF_MAX_BYTES,
@@ -20,7 +20,6 @@ import {
   isUuid,
 } from "./domain/chat-gifs.ts";
 import { readLimited } from "./avatar-upload.ts";
-import { type Env, requireEnv } from "./env.ts";
 import { HttpError } from "./http.ts";
 
 export const CHAT_GIF_NOT_CONFIGURED = "chat_gif_not_configured";
@@ -49,20 +48,7 @@ export interface ChatGifStore {
   url(path: string): string;
 }
 
-/** A supabase-js client acting as the caller (publishable/anon key + their token). */
-export function callerClient(env: Env, accessToken: string): SupabaseClient {
-  const vars = requireEnv(
-    env,
-    ["SUPABASE_URL", ["SUPABASE_ANON_KEY", "SUPABASE_PUBLISHABLE_KEY"]],
-    CHAT_GIF_NOT_CONFIGURED,
-  );
-  return createClient(vars.SUPABASE_URL, vars.SUPABASE_ANON_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    global: { headers: { Authorization: `Bearer ${accessToken}` } },
-  });
-}
-
-export function supabaseChatGifStore(client: SupabaseClient): ChatGifStore {
+export function supabaseChatGifStore(client: Db): ChatGifStore {
   const bucket = () => client.storage.from(CHAT_GIF_BUCKET);
   return {
     async isMember(groupId, userId) {
@@ -130,7 +116,7 @@ export async function storeChatGif(
 
 /** `storeChatGif` with the caller's supabase-js client. */
 export function uploadChatGif(
-  client: SupabaseClient,
+  client: Db,
   upload: ChatGifUpload,
 ): Promise<{ attachmentUrl: string }> {
   return storeChatGif(supabaseChatGifStore(client), upload);

@@ -7,7 +7,8 @@
 // - `readPlanPriceHistory`: what a subscriber may see, `price_history_for(instrument)`: the last
 //   3 hours as each 5-minute bucket's open/high/low/close samples, at most 144 rows (the /api
 //   layer, with the caller's token; decision 0016).
-import type { PostgrestError, SupabaseClient } from "@supabase/supabase-js";
+import type { PostgrestError } from "@supabase/supabase-js";
+import type { Db } from "./clients.ts";
 
 export interface PriceHistoryRow {
   ts: string;
@@ -22,7 +23,7 @@ export const HISTORY_MAX_PAGES = 20;
 
 /** The rows read, or the first error with its HTTP status (the caller maps it). */
 export async function readPriceHistory(
-  client: SupabaseClient,
+  client: Db,
   instrumentId: number,
   sinceIso: string,
 ): Promise<{ rows: PriceHistoryRow[]; error: PostgrestError | null; status: number }> {
@@ -50,7 +51,7 @@ export async function readPriceHistory(
 
 /** `price_history_for(instrument)` as the caller: its rows, or the error with its HTTP status. */
 export async function readPlanPriceHistory(
-  client: SupabaseClient,
+  client: Db,
   instrumentId: number,
 ): Promise<{ rows: PriceHistoryRow[]; error: PostgrestError | null; status: number }> {
   const { data, error, status } = await client.rpc("price_history_for", {

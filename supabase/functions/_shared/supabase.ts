@@ -1,20 +1,7 @@
-// The service-role Supabase client (for what a function does on the system's behalf: billing
-// state, avatar storage) and resolving the caller from their bearer token.
-import { createClient, type SupabaseClient } from "@supabase/supabase-js";
-import { type Env, requireEnv } from "./env.ts";
+// Resolving the caller from their bearer token. The clients themselves are built in
+// `clients.ts`.
+import type { Db } from "./clients.ts";
 import { HttpError } from "./http.ts";
-
-/** The service-role client; a missing URL or key is a 500 `{ error: code }` naming it. */
-export function createServiceClient(env: Env, code: string): SupabaseClient {
-  const vars = requireEnv(
-    env,
-    ["SUPABASE_URL", ["SUPABASE_SERVICE_ROLE_KEY", "SUPABASE_SECRET_KEY"]],
-    code,
-  );
-  return createClient(vars.SUPABASE_URL, vars.SUPABASE_SERVICE_ROLE_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-  });
-}
 
 export interface AuthUser {
   id: string;
@@ -29,7 +16,7 @@ export interface UserLookup {
 
 /** Auth's verdict on the token (`GET /auth/v1/user`), then the profile's ban flag. */
 export async function userFromToken(
-  client: SupabaseClient,
+  client: Db,
   accessToken: string,
 ): Promise<AuthUser | null> {
   const { data, error } = await client.auth.getUser(accessToken);
@@ -46,7 +33,7 @@ export async function userFromToken(
     .maybeSingle();
   if (profileError) throw profileError;
   if (!profile) return null;
-  return { id: data.user.id, email: data.user.email ?? null, banned: profile.banned === true };
+  return { id: data.user.id, email: data.user.email ?? null, banned: profile.banned };
 }
 
 export function bearerToken(req: Request): string | null {

@@ -1,8 +1,8 @@
 // GET /api/health: the api is up, and each market source's state after the latest scan
 // (`public.source_health`, readable by anyone), camelCased. When the table cannot be read the
 // answer is still 200 with `status: "degraded"`: the api itself is up.
-import { createClient } from "@supabase/supabase-js";
-import { type Env, requireEnv } from "../_shared/env.ts";
+import { type TableRow, userClient } from "../_shared/clients.ts";
+import type { Env } from "../_shared/env.ts";
 
 export interface SourceHealthEntry {
   source: string;
@@ -18,22 +18,32 @@ export interface SourceHealthEntry {
 
 export type SourceHealthReader = () => Promise<SourceHealthEntry[]>;
 
-type Row = {
-  source: string;
-  state: SourceHealthEntry["state"];
-  quotes: number;
-  failure: string | null;
-  http_status: number | null;
-  message: string | null;
-  backoff_until: string | null;
-  last_attempt_at: string;
-  last_success_at: string | null;
-};
+type Row = Pick<
+  TableRow<"source_health">,
+  | "source"
+  | "state"
+  | "quotes"
+  | "failure"
+  | "http_status"
+  | "message"
+  | "backoff_until"
+  | "last_attempt_at"
+  | "last_success_at"
+>;
+
+const STATES: readonly string[] = [
+  "ok",
+  "backoff",
+  "failing",
+] satisfies SourceHealthEntry["state"][];
+const isState = (s: string): s is SourceHealthEntry["state"] => STATES.includes(s);
 
 export function toSourceHealth(row: Row): SourceHealthEntry {
   return {
     source: row.source,
-    state: row.state,
+    // The table's check constraint allows these three; anything else would be a new state
+    // this reader does not know, shown as failing rather than passed on unchecked.
+    state: isState(row.state) ? row.state : "failing",
     quotes: Number(row.quotes),
     failure: row.failure,
     httpStatus: row.http_status,
@@ -47,14 +57,7 @@ export function toSourceHealth(row: Row): SourceHealthEntry {
 /** Reads `source_health` with the publishable key (no caller needed). */
 export function supabaseSourceHealth(env: Env): SourceHealthReader {
   return async () => {
-    const vars = requireEnv(
-      env,
-      ["SUPABASE_URL", ["SUPABASE_ANON_KEY", "SUPABASE_PUBLISHABLE_KEY"]],
-      "api_not_configured",
-    );
-    const client = createClient(vars.SUPABASE_URL, vars.SUPABASE_ANON_KEY, {
-      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    });
+    const client = userClient(env, null, { code: "api_not_configured" });
     const { data, error } = await client
       .from("source_health")
       .select(
@@ -62,6 +65,6 @@ export function supabaseSourceHealth(env: Env): SourceHealthReader {
       )
       .order("source");
     if (error) throw new Error(error.message);
-    return ((data ?? []) as Row[]).map(toSourceHealth);
+    return (data ?? []).map(toSourceHealth);
   };
 }

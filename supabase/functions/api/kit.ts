@@ -7,11 +7,11 @@
 // the user ("server message"), so `error` is the human-readable message; `code` is the stable
 // machine-readable reason and `message` repeats the text for clients written to the functions'
 // `{ error, message }` convention (decision 0024).
-import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import { type Db, userClient } from "../_shared/clients.ts";
 import type { Context } from "hono";
 import { z } from "zod";
 import { corsHeaders, HttpError } from "../_shared/http.ts";
-import { type Env, requireEnv } from "../_shared/env.ts";
+import type { Env } from "../_shared/env.ts";
 import { API_NOT_CONFIGURED, type DbError } from "./errors.ts";
 import type { RequestSession } from "./session.ts";
 
@@ -117,7 +117,7 @@ export const uuid = (what: string) =>
 
 export interface Caller {
   /** A supabase-js client carrying the caller's access token (RLS applies). */
-  db: SupabaseClient;
+  db: Db;
   token: string;
   id: string;
   email: string | null;
@@ -129,20 +129,8 @@ export interface KitDeps {
 }
 
 /** The publishable-key client with the caller's token; the client's IP is passed on. */
-export function callerClient(env: Env, token: string | null, req?: Request): SupabaseClient {
-  const vars = requireEnv(
-    env,
-    ["SUPABASE_URL", ["SUPABASE_ANON_KEY", "SUPABASE_PUBLISHABLE_KEY"]],
-    API_NOT_CONFIGURED,
-  );
-  const headers: Record<string, string> = {};
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const ip = req?.headers.get("x-forwarded-for") ?? req?.headers.get("x-real-ip");
-  if (ip) headers["x-forwarded-for"] = ip;
-  return createClient(vars.SUPABASE_URL, vars.SUPABASE_ANON_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    global: { headers },
-  });
+export function callerClient(env: Env, token: string | null, req?: Request): Db {
+  return userClient(env, token, { code: API_NOT_CONFIGURED, ...(req ? { req } : {}) });
 }
 
 /** The logged-in caller (bearer token or cookie session), else 401. */

@@ -2,10 +2,10 @@
 // supabase-js client that carries the CALLER's access token (the publishable/anon key as
 // `apikey`), so the row-level security policies, movers_feed's plan checks and the Realtime
 // join policy decide what the caller sees. The service role is never used here.
-import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import { type Db, userClient } from "../_shared/clients.ts";
 import { isPlanId, type PlanId } from "../_shared/domain/plans.ts";
 import { MOVERS_EVENT, moversTopic } from "../_shared/domain/realtime.ts";
-import { type Env, requireEnv } from "../_shared/env.ts";
+import type { Env } from "../_shared/env.ts";
 import { type PriceHistoryRow, readPlanPriceHistory } from "../_shared/price-history.ts";
 import { API_NOT_CONFIGURED, type DbErrorContext, throwDbError } from "./errors.ts";
 import { type RealtimeHub, sharedHub } from "./realtime-hub.ts";
@@ -84,23 +84,15 @@ export function createCallerClient(
   env: Env,
   accessToken: string,
   fetchImpl?: typeof fetch,
-): SupabaseClient {
-  const vars = requireEnv(
-    env,
-    ["SUPABASE_URL", ["SUPABASE_ANON_KEY", "SUPABASE_PUBLISHABLE_KEY"]],
-    API_NOT_CONFIGURED,
-  );
-  return createClient(vars.SUPABASE_URL, vars.SUPABASE_ANON_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    global: {
-      headers: { Authorization: `Bearer ${accessToken}` },
-      ...(fetchImpl ? { fetch: fetchImpl } : {}),
-    },
+): Db {
+  return userClient(env, accessToken, {
+    code: API_NOT_CONFIGURED,
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
   });
 }
 
 export function supabaseMarketDb(
-  client: SupabaseClient,
+  client: Db,
   accessToken: string,
   hub: () => RealtimeHub,
 ): MarketDb {
@@ -123,7 +115,7 @@ export function supabaseMarketDb(
       if (profile.error) {
         throwDbError("reading the profile", profile.error, { status: profile.status });
       }
-      const row = profile.data as Record<string, unknown> | null;
+      const row = profile.data;
       if (!row) return null;
       return {
         id: String(row.id),
@@ -140,7 +132,7 @@ export function supabaseMarketDb(
         windowMinutes === null ? {} : { window_minutes: windowMinutes },
       );
       if (error) throwDbError("movers_feed", error, { ...ctx, windowMinutes, status });
-      return (data ?? []) as Record<string, unknown>[];
+      return data ?? [];
     },
 
     async instruments(symbol, exchange) {
@@ -173,7 +165,7 @@ export function supabaseMarketDb(
         .order("id", { ascending: false })
         .limit(limit);
       if (error) throwDbError("reading strategy signals", error, { status });
-      return (data ?? []) as Record<string, unknown>[];
+      return data ?? [];
     },
 
     async candles(instrumentId, resolution) {
@@ -182,7 +174,7 @@ export function supabaseMarketDb(
         resolution,
       });
       if (error) throwDbError("history_candles", error, { status });
-      return (data ?? []) as Record<string, unknown>[];
+      return data ?? [];
     },
 
     async insights(instrumentId) {
@@ -199,7 +191,7 @@ export function supabaseMarketDb(
         range,
       });
       if (error) throwDbError("history_compare", error, { status });
-      return (data ?? []) as Record<string, unknown>[];
+      return data ?? [];
     },
 
     async joinMovers(windowMinutes, handlers, timeoutMs) {

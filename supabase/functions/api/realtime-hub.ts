@@ -13,7 +13,8 @@
 // A join the server does not answer in time (a burst of streams while the database is busy) is
 // tried again with backoff while the streams waiting on it stay open; they fail with 503 and
 // Retry-After only when no join was made within `joinWaitMs` in all (issue 30).
-import { createClient, type RealtimeChannel, type SupabaseClient } from "@supabase/supabase-js";
+import type { RealtimeChannel, SupabaseClient } from "@supabase/supabase-js";
+import { serviceClient } from "../_shared/clients.ts";
 import { type Env, requireEnv } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
 import { API_NOT_CONFIGURED } from "./errors.ts";
@@ -350,10 +351,7 @@ export function sharedHub(env: Env): RealtimeHub {
     // API_REALTIME_PROBE_SECONDS: how often each shared channel proves it still hears (30 s).
     const probeSeconds = Number(env("API_REALTIME_PROBE_SECONDS") ?? 30);
     hub = createHub(
-      () =>
-        createClient(vars.SUPABASE_URL, vars.SUPABASE_SERVICE_ROLE_KEY, {
-          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-        }),
+      () => serviceClient(env, API_NOT_CONFIGURED),
       { probeMs: Number.isFinite(probeSeconds) && probeSeconds > 0 ? probeSeconds * 1000 : 0 },
     );
     hubs.set(key, hub);

@@ -3,7 +3,8 @@
 // (session.ts); every other route takes the cookie or a bearer token. Reads and writes go
 // through the caller's token: the profile policies, column privileges and plan triggers decide.
 import { Hono } from "hono";
-import type { SupabaseClient } from "@supabase/supabase-js";
+import type { Db, TableRow } from "../_shared/clients.ts";
+import type { TablesUpdate } from "../_shared/database.types.ts";
 import { uploadAvatar } from "../_shared/avatar-upload.ts";
 import { type AvatarStoreFactory, defaultAvatarStore } from "../_shared/avatars.ts";
 import { requireEnv } from "../_shared/env.ts";
@@ -23,7 +24,24 @@ export interface AccountDeps extends KitDeps {
 const PROFILE_COLUMNS =
   "id, email, username, avatar_url, role, plan, subscription_active, banned, selected_window_minutes, user_threshold, email_alert, selected_exchanges, discord_webhook_url, telegram_chat_id, created_at";
 
-type ProfileRow = Record<string, unknown>;
+type ProfileRow = Pick<
+  TableRow<"profiles">,
+  | "id"
+  | "email"
+  | "username"
+  | "avatar_url"
+  | "role"
+  | "plan"
+  | "subscription_active"
+  | "banned"
+  | "selected_window_minutes"
+  | "user_threshold"
+  | "email_alert"
+  | "selected_exchanges"
+  | "discord_webhook_url"
+  | "telegram_chat_id"
+  | "created_at"
+>;
 
 const str = (v: unknown) => (typeof v === "string" ? v : null);
 
@@ -61,12 +79,12 @@ export function toProfile(row: ProfileRow) {
   };
 }
 
-export async function readOwnProfile(db: SupabaseClient, userId: string): Promise<ProfileRow> {
+export async function readOwnProfile(db: Db, userId: string): Promise<ProfileRow> {
   const { data, error, status } = await db.from("profiles").select(PROFILE_COLUMNS).eq("id", userId)
     .maybeSingle();
   if (error) dbFail("reading the profile", error, { status });
   if (!data) throw new HttpError(401, "unauthorized", "Your account no longer exists.");
-  return data as ProfileRow;
+  return data;
 }
 
 const banned = () => new HttpError(403, "banned", "Your account is banned.");
@@ -219,7 +237,7 @@ export function accountRoutes(deps: AccountDeps): Hono {
   app.patch("/user/settings", async (c) => {
     const caller = await requireCaller(deps, c.req.raw);
     const input = await jsonBody(c, s.settingsInput);
-    const update: Record<string, unknown> = {};
+    const update: TablesUpdate<"profiles"> = {};
     if (input.selectedWindowMinutes !== undefined) {
       update.selected_window_minutes = input.selectedWindowMinutes;
     }
@@ -237,7 +255,7 @@ export function accountRoutes(deps: AccountDeps): Hono {
       .eq("id", caller.id).select(PROFILE_COLUMNS).maybeSingle();
     if (error) dbFail("saving settings", error, { status, fallback: "Failed to save settings." });
     if (!data) throw banned();
-    return c.json(toCurrentUser(data as ProfileRow));
+    return c.json(toCurrentUser(data));
   });
 
   doc({
@@ -278,7 +296,7 @@ export function accountRoutes(deps: AccountDeps): Hono {
       dbFail("saving the profile", error, { status, fallback: s.USERNAME_RULE });
     }
     if (!data) throw banned();
-    return c.json(toProfile(data as ProfileRow));
+    return c.json(toProfile(data));
   });
 
   doc({

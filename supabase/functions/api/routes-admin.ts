@@ -3,7 +3,10 @@
 // The admin RPCs (migration 20261121000600) check the caller and log every action; reads of
 // tables are answered by the admin policies. A non-admin is told so (403) rather than handed
 // the empty lists the policies would give them.
+import type { PostgrestError } from "@supabase/supabase-js";
 import { Hono } from "hono";
+import type { z } from "zod";
+import type { Db } from "../_shared/clients.ts";
 import { HttpError } from "../_shared/http.ts";
 import {
   type Caller,
@@ -55,7 +58,7 @@ export function adminRoutes(deps: KitDeps): Hono {
       )
       .order("created_at", { ascending: false }).limit(5000);
     if (error) dbFail("reading users", error, { status });
-    return c.json(((data ?? []) as Row[]).map((r) => ({
+    return c.json((data ?? []).map((r) => ({
       id: String(r.id),
       email: str(r.email),
       username: str(r.username),
@@ -83,7 +86,7 @@ export function adminRoutes(deps: KitDeps): Hono {
     const { db } = await requireCaller(deps, c.req.raw);
     const { data, error, status } = await db.rpc("admin_latest_alerts");
     if (error) dbFail("reading alerts", error, { status });
-    return c.json(((data ?? []) as Row[]).map((r) => ({
+    return c.json((data ?? []).map((r) => ({
       id: String(r.id),
       symbol: String(r.symbol),
       exchange: str(r.exchange),
@@ -111,7 +114,7 @@ export function adminRoutes(deps: KitDeps): Hono {
     const { db } = await requireCaller(deps, c.req.raw);
     const { data, error, status } = await db.rpc("admin_stats");
     if (error) dbFail("reading stats", error, { status });
-    const r = ((data ?? []) as Row[])[0] ?? {};
+    const r = (data ?? [])[0] ?? {};
     return c.json({
       totalUsers: num(r.total_users),
       activeSubscriptions: num(r.active_subscriptions),
@@ -140,7 +143,7 @@ export function adminRoutes(deps: KitDeps): Hono {
       .select("id, admin_id, action, target_user_id, target_user_email, details, created_at")
       .order("created_at", { ascending: false }).limit(200);
     if (error) dbFail("reading activity logs", error, { status });
-    return c.json(((data ?? []) as Row[]).map((r) => ({
+    return c.json((data ?? []).map((r) => ({
       id: String(r.id),
       action: String(r.action),
       adminId: str(r.admin_id),
@@ -165,7 +168,7 @@ export function adminRoutes(deps: KitDeps): Hono {
     const { db } = await requireCaller(deps, c.req.raw);
     const { data, error, status } = await db.rpc("admin_live_visitors");
     if (error) dbFail("reading live visitors", error, { status });
-    return c.json(((data ?? []) as Row[]).map((r) => ({
+    return c.json((data ?? []).map((r) => ({
       id: String(r.id),
       email: str(r.email),
       plan: str(r.plan) ?? "none",
@@ -174,12 +177,17 @@ export function adminRoutes(deps: KitDeps): Hono {
   });
 
   /** One admin action on a user through its RPC; answers `{ success: true }`. */
-  function action(
+  function action<B extends s.AdminBody | undefined>(
     method: "post" | "patch" | "delete",
     path: string,
     summary: string,
-    body: s.AdminBody | undefined,
-    call: (input: Record<string, unknown>, target: string) => [string, Record<string, unknown>],
+    body: B,
+    fn: string,
+    call: (
+      db: Db,
+      input: B extends s.AdminBody ? z.output<B> : undefined,
+      target: string,
+    ) => PromiseLike<{ error: PostgrestError | null; status: number }>,
   ) {
     doc({
       method,
@@ -196,9 +204,8 @@ export function adminRoutes(deps: KitDeps): Hono {
     app.on(method.toUpperCase(), path, async (c) => {
       const { db } = await requireCaller(deps, c.req.raw);
       const target = userId(c.req.param("userId") ?? "");
-      const input = body ? (await jsonBody(c, body)) as Record<string, unknown> : {};
-      const [fn, args] = call(input, target);
-      const { error, status } = await db.rpc(fn, args);
+      const input = (body ? await jsonBody(c, body) : undefined) as Parameters<typeof call>[1];
+      const { error, status } = await call(db, input, target);
       if (error) dbFail(fn, error, { status });
       return c.json({ success: true as const });
     });
@@ -209,35 +216,40 @@ export function adminRoutes(deps: KitDeps): Hono {
     "/admin/users/:userId/ban",
     "Ban a user (not an admin) with a reason",
     s.banInput,
-    (i, t) => ["admin_ban_user", { target: t, reason: String(i.reason).trim() }],
+    "admin_ban_user",
+    (db, i, t) => db.rpc("admin_ban_user", { target: t, reason: i.reason.trim() }),
   );
   action(
     "post",
     "/admin/users/:userId/unban",
     "Unban a user",
     undefined,
-    (_i, t) => ["admin_unban_user", { target: t }],
+    "admin_unban_user",
+    (db, _i, t) => db.rpc("admin_unban_user", { target: t }),
   );
   action(
     "delete",
     "/admin/users/:userId",
     "Delete a user (not an admin) permanently",
     undefined,
-    (_i, t) => ["admin_delete_user", { target: t }],
+    "admin_delete_user",
+    (db, _i, t) => db.rpc("admin_delete_user", { target: t }),
   );
   action(
     "patch",
     "/admin/users/:userId/plan",
     "Set a user's plan (not while banned)",
     s.planInput,
-    (i, t) => ["admin_set_plan", { target: t, new_plan: i.plan }],
+    "admin_set_plan",
+    (db, i, t) => db.rpc("admin_set_plan", { target: t, new_plan: i.plan }),
   );
   action(
     "patch",
     "/admin/users/:userId/subscription",
     "Set a user's subscription active or inactive (not while banned)",
     s.subscriptionInput,
-    (i, t) => ["admin_set_subscription", { target: t, active: i.subscriptionActive }],
+    "admin_set_subscription",
+    (db, i, t) => db.rpc("admin_set_subscription", { target: t, active: i.subscriptionActive }),
   );
 
   doc({

@@ -3,7 +3,7 @@
 // the community policies decide who sees and writes what; group_senders (migration
 // 20261124400000) names the senders for the group's members.
 import { Hono } from "hono";
-import type { SupabaseClient } from "@supabase/supabase-js";
+import type { Db } from "../_shared/clients.ts";
 import { readChatGifForm, uploadChatGif } from "../_shared/chat-gifs.ts";
 import { HttpError } from "../_shared/http.ts";
 import { dbFail, doc, jsonBody, type KitDeps, parseWith, requireCaller, uuid } from "./kit.ts";
@@ -42,11 +42,11 @@ export function unknownSender(id: string): Sender {
 }
 
 /** The group's senders by id; refuses (403) a caller who is not an active member. */
-export async function groupSenders(db: SupabaseClient, groupId: string) {
+export async function groupSenders(db: Db, groupId: string) {
   const { data, error, status } = await db.rpc("group_senders", { gid: groupId });
   if (error) dbFail("reading the group's senders", error, { status });
   const map = new Map<string, Sender>();
-  for (const r of (data ?? []) as Row[]) {
+  for (const r of data ?? []) {
     map.set(String(r.id), {
       id: String(r.id),
       username: str(r.username),
@@ -98,7 +98,7 @@ export function communityRoutes(deps: KitDeps): Hono {
     const roles = new Map((members.data ?? []).map((m) => [String(m.group_id), String(m.role)]));
     const userGroups = [];
     const publicGroups = [];
-    for (const row of (groups.data ?? []) as Row[]) {
+    for (const row of groups.data ?? []) {
       const role = roles.get(String(row.id)) ?? null;
       if (role) userGroups.push(toGroup(row, role));
       else if (row.is_public === true) publicGroups.push(toGroup(row, null));
@@ -132,7 +132,7 @@ export function communityRoutes(deps: KitDeps): Hono {
         fallback: error.code === "42501" ? "Your account cannot create groups." : undefined,
       });
     }
-    return c.json(toGroup(data as Row, "admin"), 201);
+    return c.json(toGroup(data, "admin"), 201);
   });
 
   doc({
@@ -167,7 +167,7 @@ export function communityRoutes(deps: KitDeps): Hono {
         fallback: "This group is private: you can join it only with an invitation.",
       });
     }
-    return c.json(toGroup(found.data as Row, role));
+    return c.json(toGroup(found.data, role));
   });
 
   doc({
@@ -215,7 +215,7 @@ export function communityRoutes(deps: KitDeps): Hono {
     const { data, error, status } = await query.order("created_at", { ascending: false })
       .order("id", { ascending: false }).limit(q.limit ?? CHAT_PAGE);
     if (error) dbFail("reading messages", error, { status });
-    return c.json(((data ?? []) as Row[]).reverse().map((r) => toChatMessage(r, senders)));
+    return c.json((data ?? []).reverse().map((r) => toChatMessage(r, senders)));
   });
 
   doc({
@@ -255,7 +255,7 @@ export function communityRoutes(deps: KitDeps): Hono {
       });
     }
     const senders = await groupSenders(caller.db, input.groupId);
-    return c.json(toChatMessage(data as Row, senders), 201);
+    return c.json(toChatMessage(data, senders), 201);
   });
 
   doc({
@@ -283,7 +283,7 @@ export function communityRoutes(deps: KitDeps): Hono {
   });
 
   /** Why a message could not be changed: someone else's (403) or not there (404). */
-  async function refuseChange(db: SupabaseClient, me: string, id: string, verb: string) {
+  async function refuseChange(db: Db, me: string, id: string, verb: string) {
     const { data } = await db.from("messages").select("sender_id").eq("id", id).maybeSingle();
     if (data && String(data.sender_id) !== me) {
       throw new HttpError(403, "forbidden", `You can only ${verb} your own messages.`);
@@ -312,7 +312,7 @@ export function communityRoutes(deps: KitDeps): Hono {
     if (error) dbFail("editing a message", error, { status });
     if (!data) return await refuseChange(caller.db, caller.id, id, "edit");
     const senders = await groupSenders(caller.db, String(data.group_id));
-    return c.json(toChatMessage(data as Row, senders));
+    return c.json(toChatMessage(data, senders));
   });
 
   doc({

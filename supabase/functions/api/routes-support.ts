@@ -3,7 +3,7 @@
 // token: the support policies, the closed-ticket trigger and admin_set_ticket_status decide;
 // ticket_senders (migration 20261124400000) names the thread's senders.
 import { Hono } from "hono";
-import type { SupabaseClient } from "@supabase/supabase-js";
+import type { Db } from "../_shared/clients.ts";
 import { HttpError } from "../_shared/http.ts";
 import { dbFail, doc, jsonBody, type KitDeps, parseWith, requireCaller, uuid } from "./kit.ts";
 import * as s from "./schemas.ts";
@@ -38,11 +38,11 @@ export type TicketSender = {
 };
 
 /** The ticket's senders by id; a ticket the caller may not read is a 404. */
-export async function ticketSenders(db: SupabaseClient, ticketId: string) {
+export async function ticketSenders(db: Db, ticketId: string) {
   const { data, error, status } = await db.rpc("ticket_senders", { tid: ticketId });
   if (error) dbFail("reading the ticket's senders", error, { status });
   const map = new Map<string, TicketSender>();
-  for (const r of (data ?? []) as Row[]) {
+  for (const r of data ?? []) {
     map.set(String(r.id), {
       id: String(r.id),
       username: str(r.username),
@@ -69,12 +69,12 @@ export function toTicketMessage(row: Row, senders: Map<string, TicketSender>) {
 const ticketId = (v: string) => parseWith(uuid("The ticket id"), v);
 const notFound = () => new HttpError(404, "not_found", "Ticket not found");
 
-async function readTicket(db: SupabaseClient, id: string): Promise<Row> {
+async function readTicket(db: Db, id: string): Promise<Row> {
   const { data, error, status } = await db.from("support_tickets").select(TICKET_COLUMNS)
     .eq("id", id).maybeSingle();
   if (error) dbFail("reading a ticket", error, { status });
   if (!data) throw notFound();
-  return data as Row;
+  return data;
 }
 
 export function supportRoutes(deps: KitDeps): Hono {
@@ -94,7 +94,7 @@ export function supportRoutes(deps: KitDeps): Hono {
     const { data, error, status } = await db.from("support_tickets").select(TICKET_COLUMNS)
       .order("created_at", { ascending: false }).limit(1000);
     if (error) dbFail("reading tickets", error, { status });
-    return c.json(((data ?? []) as Row[]).map(toTicket));
+    return c.json((data ?? []).map(toTicket));
   });
 
   doc({
@@ -122,7 +122,7 @@ export function supportRoutes(deps: KitDeps): Hono {
         fallback: error.code === "42501" ? "Your account cannot open tickets." : undefined,
       });
     }
-    return c.json(toTicket(data as Row), 201);
+    return c.json(toTicket(data), 201);
   });
 
   doc({
@@ -183,7 +183,7 @@ export function supportRoutes(deps: KitDeps): Hono {
     const { data, error, status } = await db.from("ticket_messages").select(TICKET_MESSAGE_COLUMNS)
       .eq("ticket_id", id).order("created_at", { ascending: true }).order("id").limit(2000);
     if (error) dbFail("reading a ticket's messages", error, { status });
-    return c.json(((data ?? []) as Row[]).map((r) => toTicketMessage(r, senders)));
+    return c.json((data ?? []).map((r) => toTicketMessage(r, senders)));
   });
 
   doc({
@@ -214,7 +214,7 @@ export function supportRoutes(deps: KitDeps): Hono {
       });
     }
     const senders = await ticketSenders(db, id);
-    return c.json(toTicketMessage(data as Row, senders), 201);
+    return c.json(toTicketMessage(data, senders), 201);
   });
 
   return app;

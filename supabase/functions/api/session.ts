@@ -11,8 +11,8 @@
 // access token expires within a minute is refreshed with its refresh token and set again.
 // Writes authenticated by cookie (anything but GET/HEAD/OPTIONS without a bearer token) must
 // come from an allowed origin (decision 0024): the `Origin` header, else `Sec-Fetch-Site`.
-import { createClient } from "@supabase/supabase-js";
-import { type Env, requireEnv } from "../_shared/env.ts";
+import { userClient } from "../_shared/clients.ts";
+import type { Env } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
 import { bearerToken } from "../_shared/supabase.ts";
 import { API_NOT_CONFIGURED } from "./errors.ts";
@@ -183,14 +183,7 @@ export type SessionRefresher = (refreshToken: string) => Promise<StoredSession |
 
 export function supabaseRefresher(env: Env): SessionRefresher {
   return async (refreshToken) => {
-    const vars = requireEnv(
-      env,
-      ["SUPABASE_URL", ["SUPABASE_ANON_KEY", "SUPABASE_PUBLISHABLE_KEY"]],
-      API_NOT_CONFIGURED,
-    );
-    const client = createClient(vars.SUPABASE_URL, vars.SUPABASE_ANON_KEY, {
-      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    });
+    const client = userClient(env, null, { code: API_NOT_CONFIGURED });
     const { data, error } = await client.auth.refreshSession({ refresh_token: refreshToken });
     if (error) {
       if (typeof error.status === "number" && error.status >= 400 && error.status < 500) {

@@ -13,7 +13,7 @@
 // `retry:` hint; the caller's access is checked again while the stream lasts. All streams of
 // an instance share one Realtime connection (realtime-hub.ts).
 import { Hono } from "hono";
-import type { SupabaseClient } from "@supabase/supabase-js";
+import type { Db } from "../_shared/clients.ts";
 import {
   type BroadcastChange,
   groupTopic,
@@ -70,7 +70,7 @@ function serial() {
   };
 }
 
-async function blockedIds(db: SupabaseClient): Promise<Set<string>> {
+async function blockedIds(db: Db): Promise<Set<string>> {
   const { data, error, status } = await db.from("user_blocks").select("blocked_id");
   if (error) dbFail("reading blocks", error, { status });
   return new Set((data ?? []).map((r) => String(r.blocked_id)));
@@ -178,7 +178,7 @@ export function streamRoutes(deps: StreamDeps): Hono {
           .eq("group_id", groupId).or(`created_at.gt.${from},updated_at.gt.${from}`)
           .order("created_at", { ascending: true }).limit(500);
         if (error) dbFail("replaying messages", error, { status });
-        for (const row of (data ?? []) as Row[]) {
+        for (const row of data ?? []) {
           if (blocked.has(String(row.sender_id))) continue;
           const message = toChatMessage(row, await sender(String(row.sender_id)));
           const created = ms(row.created_at, 0);
@@ -277,7 +277,7 @@ export function streamRoutes(deps: StreamDeps): Hono {
           .order("created_at", { ascending: true }).limit(500);
         if (error) dbFail("replaying ticket messages", error, { status });
         senders = await ticketSenders(caller.db, ticketId);
-        for (const row of (data ?? []) as Row[]) {
+        for (const row of data ?? []) {
           stream.send({
             id: String(ms(row.created_at, 0)),
             data: { type: "message", ...toTicketMessage(row, senders) },

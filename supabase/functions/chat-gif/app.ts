@@ -4,10 +4,10 @@
 // chat-gifs bucket's policies decide. Errors are `{ error, message }`: 400 invalid_request,
 // missing_file or invalid_group, 401 unauthorized, 403 banned or not_a_member,
 // 413 file_too_large, 415 invalid_file.
-import type { SupabaseClient } from "@supabase/supabase-js";
+import { userClient } from "../_shared/clients.ts";
 import { functionApp, methodNotAllowed } from "../_shared/app.ts";
 import {
-  callerClient,
+  CHAT_GIF_NOT_CONFIGURED,
   type ChatGifStore,
   readChatGifForm,
   storeChatGif,
@@ -24,7 +24,7 @@ export interface ChatGifDeps {
 }
 
 function supabaseForToken(env: Env, token: string): UserLookup & ChatGifStore {
-  const client: SupabaseClient = callerClient(env, token);
+  const client = userClient(env, token, { code: CHAT_GIF_NOT_CONFIGURED });
   return { getUser: (t) => userFromToken(client, t), ...supabaseChatGifStore(client) };
 }
 

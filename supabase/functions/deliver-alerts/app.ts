@@ -6,11 +6,11 @@
 //
 // POST /functions/v1/deliver-alerts/unsubscribe?token=…: one-click unsubscribe (RFC 8058) from
 // the List-Unsubscribe header of alert e-mails; no session needed, the token decides.
-import type { SupabaseClient } from "@supabase/supabase-js";
+import { type Db, serviceClient } from "../_shared/clients.ts";
 import { functionApp, methodNotAllowed } from "../_shared/app.ts";
-import { denoEnv, type Env, notConfigured } from "../_shared/env.ts";
+import { denoEnv, type Env } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
-import { bearerToken, createServiceClient } from "../_shared/supabase.ts";
+import { requireBearerSecret } from "../_shared/bearer-secret.ts";
 import {
   type Channel,
   type ChannelDeps,
@@ -54,7 +54,7 @@ export interface OutboxDb {
   buckets?: SharedBuckets;
 }
 
-export function supabaseOutboxDb(client: SupabaseClient): OutboxDb {
+export function supabaseOutboxDb(client: Db): OutboxDb {
   return {
     async claim(worker, max, leaseSeconds, channel) {
       const { data, error } = await client.rpc("claim_outbox", {
@@ -91,7 +91,7 @@ export function supabaseOutboxDb(client: SupabaseClient): OutboxDb {
         job_id: id,
         worker,
         error: message,
-        retry_after_seconds: retryAfter ?? null,
+        retry_after_seconds: retryAfter,
         permanent,
       });
       if (error) throw new Error(`fail_outbox failed: ${error.message}`);
@@ -220,30 +220,11 @@ export interface DeliverReport {
   durationMs: number;
 }
 
-function sameSecret(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  if (x.length !== y.length) return false;
-  let diff = 0;
-  for (let i = 0; i < x.length; i++) diff |= x[i]! ^ y[i]!;
-  return diff === 0;
-}
-
 function authorize(env: Env, req: Request): void {
-  const accepted = ["SUPABASE_SERVICE_ROLE_KEY", "SUPABASE_SECRET_KEY", "SCAN_SECRET"]
-    .map((name) => env(name)?.trim())
-    .filter((v): v is string => !!v);
-  if (accepted.length === 0) {
-    throw notConfigured("delivery_not_configured", ["SUPABASE_SERVICE_ROLE_KEY", "SCAN_SECRET"]);
-  }
-  const token = bearerToken(req);
-  if (!token || !accepted.some((secret) => sameSecret(token, secret))) {
-    throw new HttpError(
-      401,
-      "unauthorized",
-      "Delivery needs the service-role key or SCAN_SECRET.",
-    );
-  }
+  requireBearerSecret(env, req, {
+    notConfiguredCode: "delivery_not_configured",
+    unauthorizedMessage: "Delivery needs the service-role key or SCAN_SECRET.",
+  });
 }
 
 export function linksFrom(env: Env): Links {
@@ -295,7 +276,7 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
   const env = deps.env ?? denoEnv;
   const now = deps.now ?? Date.now;
   const makeDb = deps.db ??
-    ((e: Env) => supabaseOutboxDb(createServiceClient(e, "delivery_not_configured")));
+    ((e: Env) => supabaseOutboxDb(serviceClient(e, "delivery_not_configured")));
   const app = functionApp("deliver-alerts", { cors: false });
   const limits = limitsFrom(env);
   // Parallel senders per channel (DELIVERY_CONCURRENCY, default 64).

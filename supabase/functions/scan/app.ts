@@ -4,10 +4,10 @@
 // 0033) — and ingest each source's quotes with ONE call of public.ingest_scan as soon as that
 // venue answered, then compute strategy signals. A failing or slow source is reported and never
 // holds back the others. Callers authenticate with the service-role key or SCAN_SECRET.
-import type { SupabaseClient } from "@supabase/supabase-js";
+import { asJson, type Db, jsonObject, serviceClient } from "../_shared/clients.ts";
 import { functionApp, methodNotAllowed } from "../_shared/app.ts";
 import type { MarketSource, Quote, ScanResult } from "../_shared/domain/market.ts";
-import { denoEnv, type Env, notConfigured } from "../_shared/env.ts";
+import { denoEnv, type Env } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
 import { parseCadence, refreshSeconds } from "../_shared/domain/cadence.ts";
 import { createAdapters, enabledSources } from "../_shared/market/sources.ts";
@@ -17,7 +17,7 @@ import {
   MarketSourceError,
   NO_ROWS,
 } from "../_shared/market/types.ts";
-import { bearerToken, createServiceClient } from "../_shared/supabase.ts";
+import { requireBearerSecret } from "../_shared/bearer-secret.ts";
 import { createSignalsStep, type SignalsStep } from "./signals.ts";
 
 /** What `public.ingest_scan` returns (`skipped`: quotes the database refused). */
@@ -167,12 +167,15 @@ function num(value: unknown, name: string): number {
 }
 
 /** `ingest_scan` over the service-role client. */
-export function supabaseScanDb(client: SupabaseClient): ScanDb {
+export function supabaseScanDb(client: Db): ScanDb {
   return {
     async ingest(quotes, scannedAt) {
-      const { data, error } = await client.rpc("ingest_scan", { quotes, scanned_at: scannedAt });
+      const { data, error } = await client.rpc("ingest_scan", {
+        quotes: asJson(quotes),
+        scanned_at: scannedAt,
+      });
       if (error) throw new Error(`ingest_scan failed: ${error.message}`);
-      const r = (data ?? {}) as Record<string, unknown>;
+      const r = jsonObject(data);
       return {
         instruments: num(r.instruments, "instruments"),
         movers: num(r.movers, "movers"),
@@ -191,7 +194,7 @@ export function supabaseScanDb(client: SupabaseClient): ScanDb {
     },
     async recordHealth(health, scannedAt) {
       const { error } = await client.rpc("record_source_health", {
-        reports: health,
+        reports: asJson(health),
         scanned_at: scannedAt,
       });
       if (error) throw new Error(`record_source_health failed: ${error.message}`);
@@ -199,13 +202,13 @@ export function supabaseScanDb(client: SupabaseClient): ScanDb {
     async enqueueAlerts(scannedAt) {
       const { data, error } = await client.rpc("enqueue_alerts", { scanned_at: scannedAt });
       if (error) throw new Error(`enqueue_alerts failed: ${error.message}`);
-      const r = (data ?? {}) as Record<string, unknown>;
+      const r = jsonObject(data);
       return { alerts: num(r.alerts, "alerts"), jobs: num(r.jobs, "jobs") };
     },
     async backfill(batch, until) {
-      const { data, error } = await client.rpc("ingest_backfill", { batch, until });
+      const { data, error } = await client.rpc("ingest_backfill", { batch: asJson(batch), until });
       if (error) throw new Error(`ingest_backfill failed: ${error.message}`);
-      const r = (data ?? {}) as Record<string, unknown>;
+      const r = jsonObject(data);
       return {
         instruments: num(r.instruments, "instruments"),
         samples: num(r.samples, "samples"),
@@ -214,28 +217,12 @@ export function supabaseScanDb(client: SupabaseClient): ScanDb {
   };
 }
 
-/** Constant-time comparison of two strings (the length is not secret). */
-function sameSecret(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  if (x.length !== y.length) return false;
-  let diff = 0;
-  for (let i = 0; i < x.length; i++) diff |= x[i]! ^ y[i]!;
-  return diff === 0;
-}
-
 /** The bearer must be the service-role key (either name) or SCAN_SECRET; else 401. */
 function authorize(env: Env, req: Request): void {
-  const accepted = ["SUPABASE_SERVICE_ROLE_KEY", "SUPABASE_SECRET_KEY", "SCAN_SECRET"]
-    .map((name) => env(name)?.trim())
-    .filter((v): v is string => !!v);
-  if (accepted.length === 0) {
-    throw notConfigured("scan_not_configured", ["SUPABASE_SERVICE_ROLE_KEY", "SCAN_SECRET"]);
-  }
-  const token = bearerToken(req);
-  if (!token || !accepted.some((secret) => sameSecret(token, secret))) {
-    throw new HttpError(401, "unauthorized", "The scan needs the service-role key or SCAN_SECRET.");
-  }
+  requireBearerSecret(env, req, {
+    notConfiguredCode: "scan_not_configured",
+    unauthorizedMessage: "The scan needs the service-role key or SCAN_SECRET.",
+  });
 }
 
 function message(err: unknown): string {
@@ -311,9 +298,9 @@ export function createScanApp(deps: ScanDeps = {}) {
   const now = deps.now ?? (() => new Date());
   const adapters = deps.adapters ?? createAdapters(env);
   const makeDb = deps.db ??
-    ((e: Env) => supabaseScanDb(createServiceClient(e, "scan_not_configured")));
+    ((e: Env) => supabaseScanDb(serviceClient(e, "scan_not_configured")));
   const signals = deps.signals ??
-    createSignalsStep((e) => createServiceClient(e, "scan_not_configured"));
+    createSignalsStep((e) => serviceClient(e, "scan_not_configured"));
   const app = functionApp("scan", { cors: false });
   // Sources whose past this instance has replayed, or found kept by the scans already.
   const covered = new Set<MarketSource>();

@@ -2,7 +2,7 @@
 // of the scan's strongest movers, computed on their price history and stored in
 // public.strategy_signals, and the outcomes of the signals of an hour ago. Movers are what users look at; computing every instrument every
 // 10 s would cost far more than it tells.
-import type { SupabaseClient } from "@supabase/supabase-js";
+import type { Db } from "../_shared/clients.ts";
 import {
   CANDLE_BUCKET_MS,
   estimateIntervalVolumes,
@@ -10,7 +10,13 @@ import {
   toCandles,
 } from "../_shared/domain/candles.ts";
 import type { Quote } from "../_shared/domain/market.ts";
-import { computeSignals, MIN_SIGNAL_CANDLES } from "../_shared/domain/signals.ts";
+import {
+  computeSignals,
+  type ConfidenceTier,
+  type Direction,
+  MIN_SIGNAL_CANDLES,
+  type StrategyId,
+} from "../_shared/domain/signals.ts";
 import type { Env } from "../_shared/env.ts";
 import { readPriceHistory } from "../_shared/price-history.ts";
 
@@ -37,10 +43,10 @@ export interface StrategySignalRow {
   exchange: string;
   exchange_type: "cex" | "dex";
   timeframe: "5min";
-  strategy: string;
-  signal: string;
+  strategy: StrategyId;
+  signal: Direction;
   confidence: number;
-  confidence_tier: string;
+  confidence_tier: ConfidenceTier;
   price: number;
   volume_24h: number | null;
   indicator_values: Record<string, number | null>;
@@ -115,7 +121,7 @@ export async function computeScanSignals(store: SignalsStore, scannedAt: string)
 }
 
 /** The store over the service-role client (PostgREST; history read in pages, `readPriceHistory`). */
-export function supabaseSignalsStore(client: SupabaseClient): SignalsStore {
+export function supabaseSignalsStore(client: Db): SignalsStore {
   return {
     async lastComputedAt() {
       const { data, error } = await client.from("strategy_signals").select("computed_at")
@@ -176,7 +182,7 @@ export function supabaseSignalsStore(client: SupabaseClient): SignalsStore {
 }
 
 /** The default step: `computeScanSignals` over the service-role client. */
-export function createSignalsStep(clientFor: (env: Env) => SupabaseClient): SignalsStep {
+export function createSignalsStep(clientFor: (env: Env) => Db): SignalsStep {
   return ({ env, scannedAt }) =>
     computeScanSignals(supabaseSignalsStore(clientFor(env)), scannedAt);
 }
