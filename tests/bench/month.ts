@@ -11,11 +11,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createClient, type SupabaseClient } from "@supabase/supabase-js";
-import ws from "ws";
+import type { SupabaseClient } from "@supabase/supabase-js";
 import { defaultOptions } from "../../devstack/config.ts";
-import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
 import { freePort, startStack } from "../../devstack/stack.ts";
+import { signInDemo } from "./demo-client.ts";
 import { percentile } from "./stats.ts";
 
 const DAYS = 30;
@@ -260,15 +259,7 @@ export async function benchMonth(
   const lines: string[] = [];
   const head = `${label.padEnd(14)} month`;
   try {
-    const signIn = async (email: string) => {
-      const client = createClient(stack.url, stack.secrets.publishableKey, {
-        auth: { persistSession: false, autoRefreshToken: false },
-        realtime: { transport: ws as never },
-      });
-      const { error } = await client.auth.signInWithPassword({ email, password: DEMO_PASSWORD });
-      if (error) throw error;
-      return client;
-    };
+    const signIn = (email: string) => signInDemo(stack.url, stack.secrets.publishableKey, email);
     const pro = await signIn("pro@demo.local");
     const admin = await signIn("admin@demo.local");
     const adminId = (await admin.auth.getUser()).data.user!.id;

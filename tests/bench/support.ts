@@ -6,11 +6,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createClient } from "@supabase/supabase-js";
-import ws from "ws";
 import { defaultOptions } from "../../devstack/config.ts";
-import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
 import { freePort, startStack } from "../../devstack/stack.ts";
+import { signInDemo } from "./demo-client.ts";
 import { percentile } from "./stats.ts";
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 5000);
@@ -69,15 +67,7 @@ export async function benchSupportDesk(label: string, databaseUrl?: string): Pro
     await stack.db.query(`analyze public.ticket_messages`);
     const seedMs = performance.now() - t0;
 
-    const signIn = async (email: string) => {
-      const client = createClient(stack.url, stack.secrets.publishableKey, {
-        auth: { persistSession: false, autoRefreshToken: false },
-        realtime: { transport: ws as never },
-      });
-      const { error } = await client.auth.signInWithPassword({ email, password: DEMO_PASSWORD });
-      if (error) throw error;
-      return client;
-    };
+    const signIn = (email: string) => signInDemo(stack.url, stack.secrets.publishableKey, email);
     const admin = await signIn("admin@demo.local");
     const owner = await signIn("pro@demo.local");
     const ownerId = (await owner.auth.getUser()).data.user!.id;
