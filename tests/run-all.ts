@@ -25,6 +25,8 @@ const CI = process.env.CI === "true" || process.env.CI === "1";
 const only = process.argv.slice(2);
 const tmp = mkdtempSync(path.join(tmpdir(), "npm-test-"));
 const results: Result[] = [];
+/** Output of suites that run beside others, printed whole once their group has ended. */
+const held = new Map<string, string>();
 
 /** Runs a command; its output is echoed as it comes unless `echo` is false (then only returned). */
 function run(
@@ -80,9 +82,14 @@ async function together(...checks: Array<Promise<{ result: Result; out: string }
   }
 }
 
-async function vitest(suite: string, config: string, env: Record<string, string> = {}) {
+async function vitest(
+  suite: string,
+  config: string,
+  env: Record<string, string> = {},
+  echo = true,
+) {
   const report = path.join(tmp, `${suite}.json`);
-  const { code } = await run(
+  const { code, out } = await run(
     bin("vitest"),
     [
       "run",
@@ -93,7 +100,9 @@ async function vitest(suite: string, config: string, env: Record<string, string>
       `--outputFile.json=${report}`,
     ],
     env,
+    echo,
   );
+  if (!echo) held.set(suite, out);
   if (!existsSync(report))
     return results.push({ suite, passed: 0, failed: 1, skipped: 0, note: `runner exited ${code}` });
   const r = JSON.parse(readFileSync(report, "utf8"));
@@ -118,7 +127,7 @@ async function vitest(suite: string, config: string, env: Record<string, string>
   });
 }
 
-async function deno(suite: string) {
+async function deno(suite: string, echo = true) {
   const { code, out } = await run(
     bin("deno"),
     [
@@ -135,7 +144,9 @@ async function deno(suite: string) {
       "supabase/functions",
     ],
     { ...denoEnv({ full: true }), NO_COLOR: "1" },
+    echo,
   );
+  if (!echo) held.set(suite, out);
   const m = /(ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/.exec(out);
   const passed = m ? Number(m[2]) : 0;
   const failed = m ? Number(m[3]) : 1;
@@ -149,8 +160,9 @@ async function deno(suite: string) {
   });
 }
 
-async function tap(suite: string, cmd: string, args: string[]) {
-  const { code, out } = await run(cmd, args);
+async function tap(suite: string, cmd: string, args: string[], echo = true) {
+  const { code, out } = await run(cmd, args, {}, echo);
+  if (!echo) held.set(suite, out);
   const passed = (out.match(/^\s*ok \d+/gm) ?? []).length;
   const failures = (out.match(/^\s*not ok \d+.*$/gm) ?? []).map((l) => l.trim());
   results.push({
@@ -205,78 +217,102 @@ async function missing(suite: string, why: string) {
   }
 }
 
-const suites: Array<[string, () => Promise<unknown>]> = [
+const suites: Record<string, (echo: boolean) => Promise<unknown>> = {
+  checks: () =>
+    together(
+      ...(["typecheck", "lint", "format"] as const)
+        .filter((name) => only.length === 0 || only.includes(name) || only.includes("checks"))
+        .map((name) =>
+          check(name, "npm", ["run", "--silent", name === "format" ? "format:check" : name]),
+        ),
+    ),
+  unit: (echo) => vitest("unit", "web/vitest.config.ts", {}, echo),
+  devstack: (echo) => vitest("devstack", "tests/vitest.devstack.config.ts", {}, echo),
+  functions: (echo) => deno("functions", echo),
+  "stack-pglite": (echo) =>
+    vitest("stack-pglite", "tests/vitest.stack.config.ts", { STACK_DB: "pglite" }, echo),
+  "stack-postgres": (echo) =>
+    postgresAvailable()
+      ? vitest("stack-postgres", "tests/vitest.stack.config.ts", { STACK_DB: "postgres" }, echo)
+      : missing("stack-postgres", "PostgreSQL 15 binaries not found in /usr/lib/postgresql/15/bin"),
+  security: (echo) => vitest("security", "tests/vitest.security.config.ts", {}, echo),
+  // The pinned Supabase CLI (db push, migration list), generated types and schemas, Vault, deploy.
+  platform: (echo) =>
+    postgresAvailable()
+      ? vitest("platform", "tests/vitest.platform.config.ts", {}, echo)
+      : missing("platform", "PostgreSQL 15 binaries not found in /usr/lib/postgresql/15/bin"),
+  pgtap: (echo) =>
+    postgresAvailable() && existsSync("/usr/bin/pg_prove")
+      ? tap("pgtap", bin("tsx"), ["tests/pgtap/run.ts"], echo)
+      : missing("pgtap", "PostgreSQL 15 or pg_prove (postgresql-15-pgtap) not installed"),
+  e2e: () =>
+    existsSync("/usr/bin/chromium")
+      ? playwright("e2e")
+      : missing("e2e", "Debian chromium not installed"),
+};
+
+/**
+ * The order of the run. A step is one suite, or lanes that run at the same time, each lane its
+ * suites one after another. Every suite starts its own stack, database and ports (free ports,
+ * temporary folders), so lanes share nothing but the two cores: the two stack suites are each
+ * bound by one process (PGlite's WASM, or the stack beside a PostgreSQL server), and the short
+ * suites pair up. Their output is printed whole, suite by suite, when the step ends.
+ */
+const STEPS: Array<string | string[][]> = [
+  "checks",
+  "unit",
+  [["stack-pglite"], ["stack-postgres"]],
   [
-    "checks",
-    () =>
-      together(
-        ...(["typecheck", "lint", "format"] as const)
-          .filter((name) => only.length === 0 || only.includes(name) || only.includes("checks"))
-          .map((name) =>
-            check(name, "npm", ["run", "--silent", name === "format" ? "format:check" : name]),
-          ),
-      ),
+    ["devstack", "functions"],
+    ["platform", "pgtap"],
   ],
-  ["unit", () => vitest("unit", "web/vitest.config.ts")],
-  ["devstack", () => vitest("devstack", "tests/vitest.devstack.config.ts")],
-  ["functions", () => deno("functions")],
-  [
-    "stack-pglite",
-    () => vitest("stack-pglite", "tests/vitest.stack.config.ts", { STACK_DB: "pglite" }),
-  ],
-  [
-    "stack-postgres",
-    () =>
-      postgresAvailable()
-        ? vitest("stack-postgres", "tests/vitest.stack.config.ts", { STACK_DB: "postgres" })
-        : missing(
-            "stack-postgres",
-            "PostgreSQL 15 binaries not found in /usr/lib/postgresql/15/bin",
-          ),
-  ],
-  ["security", () => vitest("security", "tests/vitest.security.config.ts")],
-  [
-    // The pinned Supabase CLI (db push, migration list), generated types and schemas, Vault, deploy.
-    "platform",
-    () =>
-      postgresAvailable()
-        ? vitest("platform", "tests/vitest.platform.config.ts")
-        : missing("platform", "PostgreSQL 15 binaries not found in /usr/lib/postgresql/15/bin"),
-  ],
-  [
-    "pgtap",
-    () =>
-      postgresAvailable() && existsSync("/usr/bin/pg_prove")
-        ? tap("pgtap", bin("tsx"), ["tests/pgtap/run.ts"])
-        : missing("pgtap", "PostgreSQL 15 or pg_prove (postgresql-15-pgtap) not installed"),
-  ],
-  [
-    "e2e",
-    () =>
-      existsSync("/usr/bin/chromium")
-        ? playwright("e2e")
-        : missing("e2e", "Debian chromium not installed"),
-  ],
+  // Alone: its rate-limit windows are counted in real seconds.
+  "security",
+  "e2e",
 ];
 
 const CHECKS = ["checks", "typecheck", "lint", "format"];
-for (const [name, fn] of suites) {
-  if (
-    only.length &&
-    !only.includes(name) &&
-    !(name === "checks" && only.some((o) => CHECKS.includes(o)))
-  )
-    continue;
-  if (name === "checks") {
-    await fn();
+const wanted = (name: string) =>
+  only.length === 0 ||
+  only.includes(name) ||
+  (name === "checks" && only.some((o) => CHECKS.includes(o)));
+
+async function timed(name: string, echo: boolean) {
+  if (echo) console.log(`\n=== ${name} ===`);
+  const started = performance.now();
+  const before = results.length;
+  await suites[name]!(echo);
+  for (const r of results.slice(before))
+    if (r.suite === name) r.seconds = Math.round((performance.now() - started) / 1000);
+}
+
+for (const step of STEPS) {
+  if (typeof step === "string") {
+    if (!wanted(step)) continue;
+    if (step === "checks") await suites.checks!(true);
+    else await timed(step, true);
     continue;
   }
-  console.log(`\n=== ${name} ===`);
-  const started = performance.now();
-  await fn();
-  const last = results.at(-1);
-  if (last?.suite === name) last.seconds = Math.round((performance.now() - started) / 1000);
+  const lanes = step.map((lane) => lane.filter(wanted)).filter((lane) => lane.length > 0);
+  if (lanes.length === 0) continue;
+  const names = lanes.flat();
+  console.log(`\n=== ${names.join(", ")}: at the same time, output below as each ends ===`);
+  await Promise.all(
+    lanes.map(async (lane) => {
+      for (const name of lane) await timed(name, lanes.length === 1);
+    }),
+  );
+  for (const name of names) {
+    if (!held.has(name)) continue;
+    console.log(`\n=== ${name} ===`);
+    process.stdout.write(held.get(name)!);
+  }
 }
+// The summary lists the suites in the order of the table above, whatever order they ended in.
+const order = Object.keys(suites);
+const rank = (suite: string) =>
+  CHECKS.includes(suite) ? CHECKS.indexOf(suite) - CHECKS.length : order.indexOf(suite);
+results.sort((a, b) => rank(a.suite) - rank(b.suite));
 rmSync(tmp, { recursive: true, force: true });
 
 const failures = results.flatMap((r) => (r.failures ?? []).map((f) => `${r.suite}: ${f}`));
