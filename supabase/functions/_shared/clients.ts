@@ -10,7 +10,15 @@
 //   token as bearer, so RLS and the RPCs see `auth.uid()`; with a null token it acts as `anon`
 //   (public reads, sign-in, sign-up). The caller's IP (`x-forwarded-for` / `x-real-ip` of `req`)
 //   is passed on for the database's per-IP limits.
+// - `cookieClient(env, { code, req, cookies, cookieOptions })`: @supabase/ssr's
+//   `createServerClient` over one request's cookies: the publishable key, the session read from
+//   (and written back to) the cookie, for the `/api` cookie session (api/session.ts).
 // A missing URL or key is a 500 `{ error: code }` naming the variable (never its value).
+import {
+  type CookieMethodsServer,
+  type CookieOptionsWithName,
+  createServerClient,
+} from "@supabase/ssr";
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import type { Database, Json } from "./database.types.ts";
 import { type Env, requireEnv } from "./env.ts";
@@ -51,20 +59,51 @@ export interface UserClientOptions {
   fetch?: typeof fetch;
 }
 
+function publishableVars(env: Env, code: string) {
+  return requireEnv(env, ["SUPABASE_URL", ["SUPABASE_ANON_KEY", "SUPABASE_PUBLISHABLE_KEY"]], code);
+}
+
+/** The caller's IP, passed on so Auth and the database apply their per-IP limits. */
+function forwardedFor(req: Request | undefined): Record<string, string> {
+  const ip = req?.headers.get("x-forwarded-for") ?? req?.headers.get("x-real-ip");
+  return ip ? { "x-forwarded-for": ip } : {};
+}
+
 /** The publishable-key client acting as the caller (`token`), or as `anon` when it is null. */
 export function userClient(env: Env, token: string | null, opts: UserClientOptions): Db {
-  const vars = requireEnv(
-    env,
-    ["SUPABASE_URL", ["SUPABASE_ANON_KEY", "SUPABASE_PUBLISHABLE_KEY"]],
-    opts.code,
-  );
-  const headers: Record<string, string> = {};
+  const vars = publishableVars(env, opts.code);
+  const headers: Record<string, string> = forwardedFor(opts.req);
   if (token) headers.Authorization = `Bearer ${token}`;
-  const ip = opts.req?.headers.get("x-forwarded-for") ?? opts.req?.headers.get("x-real-ip");
-  if (ip) headers["x-forwarded-for"] = ip;
   return createClient<Database>(vars.SUPABASE_URL, vars.SUPABASE_ANON_KEY, {
     auth: NO_SESSION,
     global: { headers, ...(opts.fetch ? { fetch: opts.fetch } : {}) },
+  });
+}
+
+export interface CookieClientOptions extends UserClientOptions {
+  /** The request's cookies in, the answer's Set-Cookie out. */
+  cookies: CookieMethodsServer;
+  /** The cookie's name (the session's storage key) and attributes. */
+  cookieOptions: CookieOptionsWithName;
+}
+
+/**
+ * The cookie client's type. @supabase/ssr's declarations reach supabase-js through its CommonJS
+ * typings, so its `SupabaseClient` is a distinct class declaration from `Db`'s (same version).
+ */
+export type CookieDb = ReturnType<typeof createServerClient<Database>>;
+
+/**
+ * @supabase/ssr's server client over one request's cookies: `auth.getSession()` reads (and,
+ * near expiry, refreshes) the cookie session; sign-in, refresh and sign-out write it back
+ * through `cookies.setAll`.
+ */
+export function cookieClient(env: Env, opts: CookieClientOptions): CookieDb {
+  const vars = publishableVars(env, opts.code);
+  return createServerClient<Database>(vars.SUPABASE_URL, vars.SUPABASE_ANON_KEY, {
+    cookies: opts.cookies,
+    cookieOptions: opts.cookieOptions,
+    global: { headers: forwardedFor(opts.req), ...(opts.fetch ? { fetch: opts.fetch } : {}) },
   });
 }
 

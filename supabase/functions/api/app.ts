@@ -26,19 +26,14 @@ import { accountRoutes } from "./routes-account.ts";
 import { adminRoutes } from "./routes-admin.ts";
 import { communityRoutes } from "./routes-community.ts";
 import { supportRoutes } from "./routes-support.ts";
-import {
-  RequestSession,
-  type SessionConfig,
-  sessionConfig,
-  type SessionRefresher,
-} from "./session.ts";
+import { RequestSession, type SessionConfig, sessionConfig } from "./session.ts";
 import { streamRoutes } from "./streams.ts";
 
 export interface ApiDeps extends MarketDeps {
   /** Each market source's state; default: `source_health` read with the publishable key. */
   sourceHealth?: SourceHealthReader;
-  /** Refreshes a cookie session; default: Supabase Auth. */
-  refresh?: SessionRefresher;
+  /** The fetch of the cookie session's Auth calls (refresh, sign-in, sign-out); default: fetch. */
+  authFetch?: typeof fetch;
   /** The Realtime hub of chat and support streams; default: the instance's shared hub. */
   hub?: () => RealtimeHub;
   avatarStore?: AvatarStoreFactory;
@@ -57,7 +52,7 @@ export function createApiApp(deps: ApiDeps = {}) {
   const readHealth = deps.sourceHealth ?? supabaseSourceHealth(env);
 
   let config: SessionConfig | undefined;
-  const sessionCfg = () => config ??= sessionConfig(env, deps.refresh, now);
+  const sessionCfg = () => config ??= sessionConfig(env, deps.authFetch);
   const sessions = new WeakMap<Request, RequestSession>();
   const session = (req: Request) => {
     let s = sessions.get(req);

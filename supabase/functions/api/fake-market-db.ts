@@ -2,20 +2,30 @@
 // rules that the routes rely on: movers_feed refuses non-subscribers and windows the plan does
 // not offer with PT403 (as migration 20261121001300 does), the market tables show nothing to a
 // non-subscriber (RLS), and a Realtime join is refused unless the plan offers the window.
+import type { Json } from "../_shared/database.types.ts";
 import { isWindowAllowed } from "../_shared/domain/plans.ts";
 import type { Env } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
 import { type DbError, throwDbError } from "./errors.ts";
 import type {
   Caller,
+  CandleRow,
   HistoryRow,
   InstrumentRow,
   MarketDb,
   MarketDbFactory,
+  MoversFeedRow,
   MoversHandlers,
+  SignalRow,
 } from "./market-db.ts";
+import type { Fields } from "./shapes.ts";
 
-type Row = Record<string, unknown>;
+/**
+ * A test seeds rows with only the fields it needs, numerics sometimes as strings (PostgREST's
+ * `numeric`), which the mappers accept; the fake hands them to the routes as the port's row
+ * types. This is the file's one cast.
+ */
+const asRows = <T>(rows: readonly Fields<T>[]): T[] => rows as T[];
 
 export interface FakeJoin {
   token: string;
@@ -27,14 +37,14 @@ export interface FakeJoin {
 export class FakeMarket {
   readonly callers = new Map<string, Caller>();
   /** movers_feed rows per window, strongest first. */
-  readonly feeds = new Map<number, Row[]>();
+  readonly feeds = new Map<number, Fields<MoversFeedRow>[]>();
   readonly instrumentRows: InstrumentRow[] = [];
   readonly history = new Map<number, HistoryRow[]>();
-  signals: Row[] = [];
+  signals: Fields<SignalRow>[] = [];
   /** history_candles rows per `<instrument id>:<resolution>`. */
-  readonly candleRows = new Map<string, Row[]>();
+  readonly candleRows = new Map<string, Fields<CandleRow>[]>();
   /** history_insights' jsonb per instrument id. */
-  readonly insightRows = new Map<number, Row>();
+  readonly insightRows = new Map<number, Json>();
   /** history_compare's points per instrument id (`[epoch ms, %]`). */
   readonly comparePoints = new Map<number, [number, number][]>();
   /** Every call the routes made, with the token it carried. */
@@ -121,7 +131,7 @@ export class FakeMarket {
           }, { ...ctx, windowMinutes: w });
         }
         return Promise.resolve(
-          (this.feeds.get(w) ?? []).map((r) => ({ ...r, window_used: w })),
+          asRows<MoversFeedRow>((this.feeds.get(w) ?? []).map((r) => ({ ...r, window_used: w }))),
         );
       },
       instruments: (symbol, exchange) => {
@@ -148,13 +158,15 @@ export class FakeMarket {
       recentSignals: (limit) => {
         this.#check(token, "recentSignals", [limit]);
         if (!this.#subscriber(token)) return Promise.resolve([]);
-        return Promise.resolve(this.signals.slice(0, limit));
+        return Promise.resolve(asRows<SignalRow>(this.signals.slice(0, limit)));
       },
       candles: (instrumentId, resolution) => {
         this.#check(token, "candles", [instrumentId, resolution]);
         this.#requirePro(token, "history_candles");
         this.#requireInstrument("history_candles", instrumentId);
-        return Promise.resolve(this.candleRows.get(`${instrumentId}:${resolution}`) ?? []);
+        return Promise.resolve(
+          asRows<CandleRow>(this.candleRows.get(`${instrumentId}:${resolution}`) ?? []),
+        );
       },
       insights: (instrumentId) => {
         this.#check(token, "insights", [instrumentId]);
@@ -209,7 +221,7 @@ export class FakeMarket {
 }
 
 /** A movers_feed row (snake_case, numerics as PostgREST may send them). */
-export function feedRow(over: Row = {}): Row {
+export function feedRow(over: Fields<MoversFeedRow> = {}): Fields<MoversFeedRow> {
   return {
     id: 11,
     instrument_id: 7,

@@ -2,7 +2,8 @@
 // supabase-js client that carries the CALLER's access token (the publishable/anon key as
 // `apikey`), so the row-level security policies, movers_feed's plan checks and the Realtime
 // join policy decide what the caller sees. The service role is never used here.
-import { type Db, userClient } from "../_shared/clients.ts";
+import { type Db, type TableRow, userClient } from "../_shared/clients.ts";
+import type { Database, Json } from "../_shared/database.types.ts";
 import { isPlanId, type PlanId } from "../_shared/domain/plans.ts";
 import { MOVERS_EVENT, moversTopic } from "../_shared/domain/realtime.ts";
 import type { Env } from "../_shared/env.ts";
@@ -26,6 +27,37 @@ export interface InstrumentRow {
 }
 
 export type HistoryRow = PriceHistoryRow;
+
+// Rows as the generated types describe them (`npm run gen:types`). postgres-meta marks every
+// column a function returns as NOT NULL and `numeric` as number; movers_feed's network,
+// pool_url or pct_3hour do arrive null, so the mappers (shapes.ts) still check each value.
+type Returns<F extends keyof Database["public"]["Functions"]> =
+  Database["public"]["Functions"][F]["Returns"];
+/** One row of `movers_feed(window)`. */
+export type MoversFeedRow = Returns<"movers_feed">[number];
+/** One row of `history_candles(instrument, resolution)`. */
+export type CandleRow = Returns<"history_candles">[number];
+/** One row of `history_compare(instruments, range)`; `points` is jsonb (`[epoch ms, %][]`). */
+export type ComparedRow = Returns<"history_compare">[number];
+/** The strategy_signals columns the api reads. */
+export const SIGNAL_COLUMNS =
+  "id, symbol, exchange, exchange_type, timeframe, strategy, signal, confidence, confidence_tier, price, volume_24h, indicator_values, computed_at";
+export type SignalRow = Pick<
+  TableRow<"strategy_signals">,
+  | "id"
+  | "symbol"
+  | "exchange"
+  | "exchange_type"
+  | "timeframe"
+  | "strategy"
+  | "signal"
+  | "confidence"
+  | "confidence_tier"
+  | "price"
+  | "volume_24h"
+  | "indicator_values"
+  | "computed_at"
+>;
 
 export const CANDLE_RESOLUTIONS = ["5m", "1h", "4h"] as const;
 export type CandleResolution = (typeof CANDLE_RESOLUTIONS)[number];
@@ -53,19 +85,19 @@ export interface MarketDb {
   moversFeed(
     windowMinutes: number | null,
     ctx?: DbErrorContext,
-  ): Promise<Record<string, unknown>[]>;
+  ): Promise<MoversFeedRow[]>;
   /** Instruments with this symbol (on this exchange when given), oldest first. */
   instruments(symbol: string, exchange?: string): Promise<InstrumentRow[]>;
   /** An instrument's samples since `sinceIso`, oldest first. */
   priceHistory(instrumentId: number, sinceIso: string): Promise<HistoryRow[]>;
   /** The newest strategy signals, newest first. */
-  recentSignals(limit: number): Promise<Record<string, unknown>[]>;
+  recentSignals(limit: number): Promise<SignalRow[]>;
   /** `history_candles(instrument, resolution)`: Pro and Enterprise (PT403 `pro_required`). */
-  candles(instrumentId: number, resolution: CandleResolution): Promise<Record<string, unknown>[]>;
+  candles(instrumentId: number, resolution: CandleResolution): Promise<CandleRow[]>;
   /** `history_insights(instrument)`: the comparison and the analytics (Pro and Enterprise). */
-  insights(instrumentId: number): Promise<Record<string, unknown> | null>;
+  insights(instrumentId: number): Promise<Json | null>;
   /** `history_compare(instruments, range)`: 2–4 instruments normalised (Pro and Enterprise). */
-  compare(instrumentIds: number[], range: CompareRange): Promise<Record<string, unknown>[]>;
+  compare(instrumentIds: number[], range: CompareRange): Promise<ComparedRow[]>;
   /**
    * Joins the private channel `market:movers:<window>`. Resolves once joined; rejects with a
    * 403 when the join is refused and a 503 when Realtime does not answer in time.
@@ -158,9 +190,7 @@ export function supabaseMarketDb(
     async recentSignals(limit) {
       const { data, error, status } = await client
         .from("strategy_signals")
-        .select(
-          "id, symbol, exchange, exchange_type, timeframe, strategy, signal, confidence, confidence_tier, price, volume_24h, indicator_values, computed_at",
-        )
+        .select(SIGNAL_COLUMNS)
         .order("computed_at", { ascending: false })
         .order("id", { ascending: false })
         .limit(limit);
@@ -182,7 +212,7 @@ export function supabaseMarketDb(
         instrument: instrumentId,
       });
       if (error) throwDbError("history_insights", error, { status });
-      return (data ?? null) as Record<string, unknown> | null;
+      return data ?? null;
     },
 
     async compare(instrumentIds, range) {

@@ -272,7 +272,10 @@ export function marketRoutes(deps: MarketDeps = {}): Hono {
     const { exchange } = parse(symbolQuery, c.req.query());
     const { instrument } = await resolve(db, caller, symbol, exchange);
     const insights = await db.insights(instrument.id);
-    if (!insights) throw new HttpError(404, "unknown_symbol", `No market data for ${symbol}.`);
+    // A jsonb object, or null when the instrument has no history.
+    if (!insights || typeof insights !== "object" || Array.isArray(insights)) {
+      throw new HttpError(404, "unknown_symbol", `No market data for ${symbol}.`);
+    }
     return c.json(toInsights(insights, instrument.exchange));
   });
 

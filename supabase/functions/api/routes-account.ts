@@ -12,7 +12,6 @@ import { HttpError } from "../_shared/http.ts";
 import { API_NOT_CONFIGURED } from "./errors.ts";
 import { callerClient, dbFail, doc, jsonBody, type KitDeps, requireCaller } from "./kit.ts";
 import * as s from "./schemas.ts";
-import type { StoredSession } from "./session.ts";
 
 export interface AccountDeps extends KitDeps {
   avatarStore?: AvatarStoreFactory;
@@ -113,8 +112,9 @@ export function accountRoutes(deps: AccountDeps): Hono {
   });
   app.post("/auth/login", async (c) => {
     const input = await jsonBody(c, s.loginInput);
-    const auth = callerClient(env, null, c.req.raw).auth;
-    const { data, error } = await auth.signInWithPassword(input);
+    // Signed in through the cookie client: the session becomes the cookie (session.ts).
+    const session = deps.session(c.req.raw);
+    const { data, error } = await session.signIn(input);
     if (error || !data.session) {
       if (error?.status === 429) {
         throw new HttpError(429, "too_many_requests", "Too many attempts. Please try again later.");
@@ -132,10 +132,14 @@ export function accountRoutes(deps: AccountDeps): Hono {
     const db = callerClient(env, data.session.access_token, c.req.raw);
     const row = await readOwnProfile(db, data.user.id);
     if (row.banned === true) {
-      await auth.admin.signOut(data.session.access_token, "local").catch(() => {});
+      session.discard();
+      await callerClient(env, null, c.req.raw).auth.admin.signOut(
+        data.session.access_token,
+        "local",
+      )
+        .catch(() => {});
       throw banned();
     }
-    deps.session(c.req.raw).store(data.session as unknown as StoredSession);
     await db.rpc("touch_activity");
     return c.json({ user: toCurrentUser(row) });
   });
@@ -192,14 +196,7 @@ export function accountRoutes(deps: AccountDeps): Hono {
     response: s.ok,
   });
   app.post("/auth/logout", async (c) => {
-    const session = deps.session(c.req.raw);
-    const token = await session.token().catch(() => null);
-    if (token) {
-      await callerClient(env, null, c.req.raw).auth.admin.signOut(token, "local").catch((err) => {
-        console.warn(`[api] logout: ${err instanceof Error ? err.message : err}`);
-      });
-    }
-    session.clear();
+    await deps.session(c.req.raw).signOut();
     return c.json({ success: true as const });
   });
 

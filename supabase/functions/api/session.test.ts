@@ -1,27 +1,86 @@
-// The cookie session's format (@supabase/ssr's: name, base64url value, chunking), the cookie
-// attributes, refresh, and the cross-site write guard.
-import { deepStrictEqual, ok, strictEqual as assertEquals, throws } from "node:assert/strict";
+// The cookie session through @supabase/ssr's server client: the cookie's name and attributes,
+// a fresh session read as is, refresh near expiry (and a refused refresh clearing the cookie),
+// sign-in setting (and chunking) the cookie, sign-out, and the cross-site write guard. Auth is
+// a fake fetch that records its calls.
+import {
+  deepStrictEqual,
+  ok,
+  rejects,
+  strictEqual as assertEquals,
+  throws,
+} from "node:assert/strict";
+import { stringFromBase64URL, stringToBase64URL } from "@supabase/ssr";
 import { envFrom } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
-import {
-  chunkCookie,
-  decodeSession,
-  encodeSession,
-  MAX_CHUNK_SIZE,
-  parseCookies,
-  readSessionCookie,
-  RequestSession,
-  sessionConfig,
-  storageKey,
-  type StoredSession,
-} from "./session.ts";
+import { RequestSession, sessionConfig, storageKey } from "./session.ts";
 
-const SESSION: StoredSession = {
-  access_token: "a.b.c",
-  refresh_token: "r1",
-  expires_at: 2_000_000_000,
-  user: { email: "zoë@example.test" },
-};
+const env = envFrom({
+  SUPABASE_URL: "http://127.0.0.1:54321",
+  SUPABASE_ANON_KEY: "anon-key",
+  SITE_URL: "http://127.0.0.1:5173",
+});
+const KEY = "sb-127-auth-token";
+const nowS = () => Math.floor(Date.now() / 1000);
+
+function session(overrides: Record<string, unknown> = {}) {
+  return {
+    access_token: "a.b.c",
+    refresh_token: "r1",
+    token_type: "bearer",
+    expires_in: 3600,
+    expires_at: nowS() + 3600,
+    user: { id: "u1", email: "zoë@example.test" },
+    ...overrides,
+  };
+}
+
+/** A cookie value as @supabase/ssr writes it. */
+const encode = (value: unknown) => `base64-${stringToBase64URL(JSON.stringify(value))}`;
+const decode = (value: string) =>
+  JSON.parse(stringFromBase64URL(decodeURIComponent(value).slice("base64-".length)));
+
+interface AuthCall {
+  path: string;
+  body: Record<string, unknown> | null;
+}
+
+/** A fake Auth: `answer(path, body)` gives the status and JSON of each call. */
+function fakeAuth(
+  answer: (path: string, body: Record<string, unknown> | null) => [number, unknown],
+) {
+  const calls: AuthCall[] = [];
+  const authFetch: typeof fetch = async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const text = init?.body ? String(init.body) : "";
+    const body = text ? JSON.parse(text) as Record<string, unknown> : null;
+    const path = url.pathname.replace("/auth/v1", "") + url.search;
+    calls.push({ path, body });
+    const [status, json] = answer(path, body);
+    return await Promise.resolve(
+      new Response(status === 204 ? null : JSON.stringify(json), {
+        status,
+        headers: { "content-type": "application/json" },
+      }),
+    );
+  };
+  return { calls, authFetch };
+}
+
+const noAuth = fakeAuth((path) => {
+  throw new Error(`no Auth call expected: ${path}`);
+});
+
+function request(headers: Record<string, string>, method = "GET") {
+  return new Request("http://fn.local/api/user/me", { method, headers });
+}
+
+/** name → value of the answer's Set-Cookie headers (empty value: cleared). */
+function setCookieMap(lines: string[]): Map<string, string> {
+  return new Map(lines.map((line) => {
+    const pair = line.split(";")[0]!;
+    return [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)];
+  }));
+}
 
 Deno.test("the cookie is named as supabase-js names its storage key", () => {
   assertEquals(storageKey("https://abcdefgh.supabase.co"), "sb-abcdefgh-auth-token");
@@ -29,86 +88,185 @@ Deno.test("the cookie is named as supabase-js names its storage key", () => {
   assertEquals(storageKey("http://localhost:54321"), "sb-localhost-auth-token");
 });
 
-Deno.test("values are base64- + base64url of the UTF-8 JSON, and decode back", () => {
-  const value = encodeSession(SESSION);
-  ok(value.startsWith("base64-"));
-  ok(/^base64-[A-Za-z0-9_-]+$/.test(value), value);
-  deepStrictEqual(decodeSession(value), SESSION);
-  // @supabase/ssr's raw (older) encoding is read too; garbage is no session.
-  deepStrictEqual(decodeSession(JSON.stringify(SESSION)), SESSION);
-  assertEquals(decodeSession("base64-!!!"), null);
-  assertEquals(decodeSession(encodeSession({ nope: 1 } as unknown as StoredSession)), null);
-});
-
-Deno.test("long values are chunked at 3180 URL-encoded characters and joined back", () => {
-  const big = encodeSession({ ...SESSION, user: { bio: "é".repeat(5000) } });
-  const chunks = chunkCookie("sb-x-auth-token", big);
-  ok(chunks.length >= 2);
-  deepStrictEqual(chunks.map((c) => c.name), chunks.map((_, i) => `sb-x-auth-token.${i}`));
-  for (const c of chunks) ok(encodeURIComponent(c.value).length <= MAX_CHUNK_SIZE);
-  const jar = new Map(chunks.map((c) => [c.name, c.value]));
-  assertEquals(readSessionCookie(jar, "sb-x-auth-token"), big);
-  deepStrictEqual(chunkCookie("k", "short"), [{ name: "k", value: "short" }]);
-});
-
-Deno.test("Cookie headers are parsed and URL-decoded", () => {
-  const jar = parseCookies('a=1; b="two"; c=%3D; broken');
-  deepStrictEqual([...jar], [["a", "1"], ["b", "two"], ["c", "="]]);
-});
-
-function request(headers: Record<string, string>, method = "GET") {
-  return new Request("http://fn.local/api/user/me", { method, headers });
-}
-
-const env = envFrom({ SUPABASE_URL: "http://127.0.0.1:54321", SITE_URL: "http://127.0.0.1:5173" });
-
-Deno.test("a bearer token wins; a fresh cookie session is used as is", async () => {
-  const cfg = sessionConfig(env, () => Promise.reject(new Error("no refresh expected")));
+Deno.test("a bearer token wins; a fresh cookie session is used as is, without Auth", async () => {
+  const cfg = sessionConfig(env, noAuth.authFetch);
   const bearer = new RequestSession(request({ authorization: "Bearer tok" }), cfg);
   assertEquals(await bearer.token(), "tok");
   assertEquals(bearer.via, "bearer");
-  const cookie = new RequestSession(
-    request({ cookie: `sb-127-auth-token=${encodeSession(SESSION)}` }),
-    cfg,
-  );
+  const cookie = new RequestSession(request({ cookie: `${KEY}=${encode(session())}` }), cfg);
   assertEquals(await cookie.token(), "a.b.c");
   assertEquals(cookie.via, "cookie");
   deepStrictEqual(cookie.setCookies, []);
+  const none = new RequestSession(request({ cookie: "other=1" }), cfg);
+  assertEquals(await none.token(), null);
+  deepStrictEqual(none.setCookies, []);
 });
 
-Deno.test("an expiring cookie session is refreshed and set again; a refused refresh clears it", async () => {
-  const now = 2_000_000_000 * 1000 - 30_000; // 30 s before expiry: within the margin
-  const fresh = { ...SESSION, access_token: "new", refresh_token: "r2", expires_at: 2_000_003_600 };
-  const cfg = sessionConfig(env, (rt) => Promise.resolve(rt === "r1" ? fresh : null), () => now);
+Deno.test("a session chunked by @supabase/ssr (.0, .1) is joined and read", async () => {
+  const value = encode(session({ user: { id: "u1", bio: "é".repeat(3000) } }));
+  const cut = Math.ceil(value.length / 2);
+  const cfg = sessionConfig(env, noAuth.authFetch);
   const s = new RequestSession(
-    request({ cookie: `sb-127-auth-token=${encodeSession(SESSION)}` }),
+    request({ cookie: `${KEY}.0=${value.slice(0, cut)}; ${KEY}.1=${value.slice(cut)}` }),
     cfg,
   );
+  assertEquals(await s.token(), "a.b.c");
+  deepStrictEqual(s.cookieNames, [`${KEY}.0`, `${KEY}.1`]);
+});
+
+Deno.test("an expiring cookie session is refreshed and set again with the cookie's attributes", async () => {
+  const fresh = session({ access_token: "new", refresh_token: "r2" });
+  const auth = fakeAuth((path, body) =>
+    path === "/token?grant_type=refresh_token" && body?.refresh_token === "r1"
+      ? [200, fresh]
+      : [400, { error_code: "refresh_token_not_found", msg: "Invalid Refresh Token" }]
+  );
+  const cfg = sessionConfig(env, auth.authFetch);
+  const expiring = encode(session({ expires_at: nowS() + 30 })); // within the 90 s margin
+  const s = new RequestSession(request({ cookie: `${KEY}=${expiring}` }), cfg);
   assertEquals(await s.token(), "new");
+  deepStrictEqual(auth.calls.map((c) => c.path), ["/token?grant_type=refresh_token"]);
   assertEquals(s.setCookies.length, 1);
   const set = s.setCookies[0]!;
-  ok(
-    set.startsWith(
-      `sb-127-auth-token=${encodeSession(fresh)}; Path=/; Max-Age=34560000; HttpOnly; SameSite=Lax`,
-    ),
-    set,
-  );
+  ok(set.startsWith(`${KEY}=base64-`), set);
+  for (const attr of ["Max-Age=34560000", "Path=/", "HttpOnly", "SameSite=Lax"]) {
+    ok(set.split("; ").includes(attr), `${attr} in ${set}`);
+  }
   ok(!set.includes("Secure"), "no Secure on http://127.0.0.1");
+  const stored = decode(setCookieMap(s.setCookies).get(KEY)!);
+  assertEquals(stored.access_token, "new");
+  assertEquals(stored.refresh_token, "r2");
+});
 
-  const refused = new RequestSession(
-    request({ cookie: `sb-127-auth-token=${encodeSession({ ...SESSION, refresh_token: "bad" })}` }),
+Deno.test("a refresh Auth refuses, or a garbled cookie, is no session and clears the cookie", async () => {
+  const auth = fakeAuth(() => [400, { error_code: "refresh_token_not_found", msg: "Invalid" }]);
+  const cfg = sessionConfig(env, auth.authFetch);
+  const expired = encode(session({ expires_at: nowS() - 10, refresh_token: "bad" }));
+  const refused = new RequestSession(request({ cookie: `${KEY}=${expired}` }), cfg);
+  assertEquals(await refused.token(), null);
+  assertEquals(auth.calls.length, 1);
+  ok(refused.setCookies.some((c) => c.startsWith(`${KEY}=; Max-Age=0`)), refused.setCookies[0]);
+
+  const garbled = new RequestSession(request({ cookie: `${KEY}=base64-%25%25%25` }), cfg);
+  assertEquals(await garbled.token(), null);
+  assertEquals(auth.calls.length, 1, "a garbled cookie is not sent to Auth");
+  assertEquals(garbled.setCookies.length, 1);
+  ok(garbled.setCookies[0]!.startsWith(`${KEY}=; Max-Age=0`), garbled.setCookies[0]);
+  ok(garbled.setCookies[0]!.includes("Expires=Thu, 01 Jan 1970 00:00:00 GMT"));
+});
+
+Deno.test("Auth failing briefly during a refresh is retried (auth-js's backoff)", async () => {
+  let failures = 2;
+  const auth = fakeAuth(() =>
+    failures-- > 0 ? [503, { msg: "unavailable" }] : [200, session({ access_token: "new" })]
+  );
+  const expired = encode(session({ expires_at: nowS() - 10 }));
+  const s = new RequestSession(
+    request({ cookie: `${KEY}=${expired}` }),
+    sessionConfig(env, auth.authFetch),
+  );
+  assertEquals(await s.token(), "new");
+  assertEquals(auth.calls.length, 3);
+  assertEquals(decode(setCookieMap(s.setCookies).get(KEY)!).access_token, "new");
+});
+
+Deno.test("Auth down during a refresh is an error, and the cookie is kept", async () => {
+  // auth-js retries 5xx answers with backoff for up to 30 s: each call here moves the clock
+  // 10 s on, so it gives up after a few attempts without the test waiting.
+  const realNow = Date.now;
+  let offset = 0;
+  Date.now = () => realNow() + offset;
+  try {
+    const auth = fakeAuth(() => {
+      offset += 10_000;
+      return [500, { msg: "database is down" }];
+    });
+    const expired = encode(session({ expires_at: nowS() - 10 }));
+    const s = new RequestSession(
+      request({ cookie: `${KEY}=${expired}` }),
+      sessionConfig(env, auth.authFetch),
+    );
+    await rejects(s.token(), (e: unknown) => (e as { status?: number }).status === 500);
+    ok(auth.calls.length >= 2, `${auth.calls.length} calls`);
+    deepStrictEqual(s.setCookies, []);
+  } finally {
+    Date.now = realNow;
+  }
+});
+
+Deno.test("sign-in sets the session cookie, chunked when large, clearing older chunks", async () => {
+  const big = session({ user: { id: "u1", bio: "é".repeat(4000) } });
+  const auth = fakeAuth((path, body) =>
+    path === "/token?grant_type=password" && body?.password === "pw"
+      ? [200, body.email === "big@x.test" ? big : session()]
+      : [400, { error_code: "invalid_credentials", msg: "Invalid login credentials" }]
+  );
+  const cfg = sessionConfig(env, auth.authFetch);
+
+  const chunked = new RequestSession(request({}, "POST"), cfg);
+  const { error } = await chunked.signIn({ email: "big@x.test", password: "pw" });
+  assertEquals(error, null);
+  const set = setCookieMap(chunked.setCookies);
+  const names = [...set.keys()];
+  ok(names.length >= 2, names.join());
+  deepStrictEqual(names, names.map((_, i) => `${KEY}.${i}`));
+  for (const v of set.values()) ok(v.length <= 3180, `chunk of ${v.length}`);
+  deepStrictEqual(decode(names.map((n) => set.get(n)!).join("")), big);
+
+  // A short session over a chunked one: one cookie, the chunks cleared.
+  const again = new RequestSession(
+    request({ cookie: names.map((n) => `${n}=${set.get(n)}`).join("; ") }, "POST"),
     cfg,
   );
-  assertEquals(await refused.token(), null);
-  ok(refused.setCookies[0]!.startsWith("sb-127-auth-token=; Path=/; Max-Age=0"));
+  await again.signIn({ email: "small@x.test", password: "pw" });
+  const after = setCookieMap(again.setCookies);
+  assertEquals(decode(after.get(KEY)!).access_token, "a.b.c");
+  for (const n of names) assertEquals(after.get(n), "", `${n} cleared`);
+
+  const wrong = new RequestSession(request({}, "POST"), cfg);
+  const refused = await wrong.signIn({ email: "a@x.test", password: "nope" });
+  assertEquals(refused.error?.status, 400);
+  deepStrictEqual(wrong.setCookies, []);
+
+  const taken = new RequestSession(request({}, "POST"), cfg);
+  await taken.signIn({ email: "small@x.test", password: "pw" });
+  assertEquals(taken.setCookies.length, 1);
+  taken.discard();
+  deepStrictEqual(taken.setCookies, []);
+});
+
+Deno.test("sign-out ends the cookie's session at Auth and clears it; a bearer's too", async () => {
+  const auth = fakeAuth(() => [204, null]);
+  const cfg = sessionConfig(env, auth.authFetch);
+  const s = new RequestSession(request({ cookie: `${KEY}=${encode(session())}` }, "POST"), cfg);
+  await s.signOut();
+  deepStrictEqual(auth.calls.map((c) => c.path), ["/logout?scope=local"]);
+  deepStrictEqual([...setCookieMap(s.setCookies)], [[KEY, ""]]);
+
+  const b = new RequestSession(request({ authorization: "Bearer tok" }, "POST"), cfg);
+  await b.signOut();
+  assertEquals(auth.calls.length, 2);
+  assertEquals(auth.calls[1]!.path, "/logout?scope=local");
+  deepStrictEqual([...setCookieMap(b.setCookies)], [[KEY, ""]]);
+
+  // Auth down: the cookie is cleared anyway.
+  const down = fakeAuth(() => [500, { msg: "down" }]);
+  const d = new RequestSession(
+    request({ cookie: `${KEY}=${encode(session())}` }, "POST"),
+    sessionConfig(env, down.authFetch),
+  );
+  await d.signOut();
+  deepStrictEqual([...setCookieMap(d.setCookies)], [[KEY, ""]]);
 });
 
 Deno.test("cookies are Secure unless the site is local over http", () => {
   const hosted = sessionConfig(envFrom({ SUPABASE_URL: "https://ref.supabase.co" }));
   const s = new RequestSession(request({ origin: "https://app.example" }), hosted);
-  s.store(SESSION);
-  ok(s.setCookies[0]!.endsWith("; Secure"));
+  s.clear();
+  ok(s.setCookies[0]!.endsWith("; Secure; SameSite=Lax"), s.setCookies[0]);
   assertEquals(s.key, "sb-ref-auth-token");
+  const local = new RequestSession(request({}), sessionConfig(env));
+  assertEquals(local.secure, false);
 });
 
 Deno.test("cookie writes from other sites are refused; reads, bearer calls and the app's origins pass", () => {

@@ -1,153 +1,39 @@
-// Cookie sessions of the /api layer, in @supabase/ssr's format so a server using @supabase/ssr
-// reads the session this function sets, and this function reads the one @supabase/ssr sets:
+// Cookie sessions of the /api layer, kept by @supabase/ssr's `createServerClient`
+// (`cookieClient` in _shared/clients.ts) over the request's Cookie header and the answer's
+// Set-Cookie, so a server using @supabase/ssr reads the session this function sets and this
+// function reads the one @supabase/ssr sets (decision 0060). The library owns the format:
 //   name      `sb-<ref>-auth-token`, <ref> the first label of the project URL's hostname, as
 //             supabase-js names its storage key (`sb-127-auth-token` for http://127.0.0.1:54321);
-//   value     `base64-` + base64url(UTF-8 JSON of the session), no padding;
+//   value     `base64-` + base64url(UTF-8 JSON of the session);
 //   chunking  values longer than 3180 URL-encoded characters are split into `<name>.0`,
-//             `<name>.1`, … (and the unchunked name is then absent).
-// Cookies are httpOnly, SameSite=Lax, Path=/, Max-Age 400 days (the browser limit @supabase/ssr
-// uses), and Secure unless the site is served from localhost/127.0.0.1. A request is
-// authenticated by `Authorization: Bearer <access token>` or by this cookie; a cookie whose
-// access token expires within a minute is refreshed with its refresh token and set again.
+//             `<name>.1`, … (older chunks are cleared when the value shrinks).
+// This module sets the attributes: httpOnly, SameSite=Lax, Path=/, Max-Age 400 days
+// (@supabase/ssr's default), and Secure unless the site is served from localhost/127.0.0.1.
+// A request is authenticated by `Authorization: Bearer <access token>` or by this cookie; a
+// cookie whose access token expires within 90 s (auth-js's margin) is refreshed with its refresh
+// token and set again; one Auth refuses to refresh is cleared.
 // Writes authenticated by cookie (anything but GET/HEAD/OPTIONS without a bearer token) must
 // come from an allowed origin (decision 0024): the `Origin` header, else `Sec-Fetch-Site`.
-import { userClient } from "../_shared/clients.ts";
+import {
+  type CookieOptions,
+  DEFAULT_COOKIE_OPTIONS,
+  isChunkLike,
+  parseCookieHeader,
+  serializeCookieHeader,
+} from "@supabase/ssr";
+import type { SignInWithPasswordCredentials } from "@supabase/supabase-js";
+import { cookieClient, type CookieDb, userClient } from "../_shared/clients.ts";
 import type { Env } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
 import { bearerToken } from "../_shared/supabase.ts";
 import { API_NOT_CONFIGURED } from "./errors.ts";
 
-/** @supabase/ssr's chunk size (utils/chunker.ts MAX_CHUNK_SIZE). */
-export const MAX_CHUNK_SIZE = 3180;
-export const BASE64_PREFIX = "base64-";
 /** @supabase/ssr's default cookie lifetime: 400 days, the longest browsers keep a cookie. */
-export const COOKIE_MAX_AGE_S = 400 * 24 * 60 * 60;
-/** A cookie session is refreshed when its access token expires within this many seconds. */
-export const REFRESH_MARGIN_S = 60;
-
-/** The session as supabase-js stores it (what @supabase/ssr writes into the cookie). */
-export interface StoredSession {
-  access_token: string;
-  refresh_token: string;
-  token_type?: string;
-  expires_in?: number;
-  expires_at?: number;
-  user?: unknown;
-  [key: string]: unknown;
-}
+export const COOKIE_MAX_AGE_S: number = DEFAULT_COOKIE_OPTIONS.maxAge ?? 400 * 24 * 60 * 60;
 
 /** `sb-<ref>-auth-token` for a project URL, as supabase-js derives its storage key. */
 export function storageKey(projectUrl: string): string {
   return `sb-${new URL(projectUrl).hostname.split(".")[0]}-auth-token`;
-}
-
-function toBase64Url(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function fromBase64Url(text: string): string {
-  const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
-  const binary = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
-  return new TextDecoder("utf-8", { fatal: true }).decode(
-    Uint8Array.from(binary, (ch) => ch.charCodeAt(0)),
-  );
-}
-
-export function encodeSession(session: StoredSession): string {
-  return BASE64_PREFIX + toBase64Url(JSON.stringify(session));
-}
-
-/** A cookie value as a session; null when it is not one (garbled, not JSON, no tokens). */
-export function decodeSession(value: string): StoredSession | null {
-  try {
-    const json = value.startsWith(BASE64_PREFIX)
-      ? fromBase64Url(value.slice(BASE64_PREFIX.length))
-      : value;
-    const parsed = JSON.parse(json) as unknown;
-    if (typeof parsed !== "object" || parsed === null) return null;
-    const s = parsed as Record<string, unknown>;
-    if (typeof s.access_token !== "string" || typeof s.refresh_token !== "string") return null;
-    return s as StoredSession;
-  } catch {
-    return null;
-  }
-}
-
-/** `name=value` pairs of a Cookie header (values URL-decoded when they can be). */
-export function parseCookies(header: string | null): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const part of (header ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq < 0) continue;
-    const name = part.slice(0, eq).trim();
-    let value = part.slice(eq + 1).trim();
-    if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-    try {
-      value = decodeURIComponent(value);
-    } catch {
-      // Keep the raw value.
-    }
-    if (name && !out.has(name)) out.set(name, value);
-  }
-  return out;
-}
-
-/** The value split as @supabase/ssr splits it: one cookie, or `<key>.0`, `<key>.1`, …. */
-export function chunkCookie(key: string, value: string): { name: string; value: string }[] {
-  const encoded = encodeURIComponent(value);
-  if (encoded.length <= MAX_CHUNK_SIZE) return [{ name: key, value }];
-  const chunks: string[] = [];
-  let rest = encoded;
-  while (rest.length > 0) {
-    let head = rest.slice(0, MAX_CHUNK_SIZE);
-    const lastEscape = head.lastIndexOf("%");
-    if (lastEscape > MAX_CHUNK_SIZE - 3) head = head.slice(0, lastEscape);
-    chunks.push(decodeURIComponent(head));
-    rest = rest.slice(head.length);
-  }
-  return chunks.map((v, i) => ({ name: `${key}.${i}`, value: v }));
-}
-
-/** The session cookie's value, joined from its chunks when chunked. */
-export function readSessionCookie(cookies: Map<string, string>, key: string): string | null {
-  const whole = cookies.get(key);
-  if (whole) return whole;
-  const parts: string[] = [];
-  for (let i = 0;; i++) {
-    const chunk = cookies.get(`${key}.${i}`);
-    if (!chunk) break;
-    parts.push(chunk);
-  }
-  return parts.length > 0 ? parts.join("") : null;
-}
-
-/** The names of the session cookie (whole and chunks) the request carries. */
-export function sessionCookieNames(cookies: Map<string, string>, key: string): string[] {
-  const re = new RegExp(`^${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\.(0|[1-9][0-9]*))?$`);
-  return [...cookies.keys()].filter((name) => re.test(name));
-}
-
-export interface CookieOptions {
-  secure: boolean;
-  maxAge: number;
-}
-
-export function serializeCookie(name: string, value: string, opts: CookieOptions): string {
-  const parts = [
-    `${name}=${encodeURIComponent(value)}`,
-    "Path=/",
-    `Max-Age=${opts.maxAge}`,
-    "HttpOnly",
-    "SameSite=Lax",
-  ];
-  if (opts.maxAge === 0) parts.push("Expires=Thu, 01 Jan 1970 00:00:00 GMT");
-  if (opts.secure) parts.push("Secure");
-  return parts.join("; ");
 }
 
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
@@ -156,59 +42,27 @@ export function isLocalHost(hostname: string): boolean {
   return LOCAL_HOSTS.has(hostname) || hostname.endsWith(".localhost");
 }
 
-/** Set-Cookie headers storing `session`, and clearing chunks of an older, longer value. */
-export function sessionSetCookies(
-  key: string,
-  session: StoredSession,
-  existing: string[],
-  secure: boolean,
-): string[] {
-  const chunks = chunkCookie(key, encodeSession(session));
-  const names = new Set(chunks.map((c) => c.name));
-  return [
-    ...chunks.map((c) => serializeCookie(c.name, c.value, { secure, maxAge: COOKIE_MAX_AGE_S })),
-    ...existing.filter((n) => !names.has(n)).map((n) =>
-      serializeCookie(n, "", { secure, maxAge: 0 })
-    ),
-  ];
-}
-
-export function clearSessionCookies(names: string[], key: string, secure: boolean): string[] {
-  const all = new Set([key, ...names]);
-  return [...all].map((n) => serializeCookie(n, "", { secure, maxAge: 0 }));
-}
-
-/** Refreshes a session with its refresh token; null when Auth refuses it. */
-export type SessionRefresher = (refreshToken: string) => Promise<StoredSession | null>;
-
-export function supabaseRefresher(env: Env): SessionRefresher {
-  return async (refreshToken) => {
-    const client = userClient(env, null, { code: API_NOT_CONFIGURED });
-    const { data, error } = await client.auth.refreshSession({ refresh_token: refreshToken });
-    if (error) {
-      if (typeof error.status === "number" && error.status >= 400 && error.status < 500) {
-        return null;
-      }
-      throw error;
-    }
-    return data.session ? (data.session as unknown as StoredSession) : null;
-  };
+/** One Set-Cookie header; a removal (empty value or Max-Age 0) also carries an epoch Expires. */
+export function setCookieHeader(name: string, value: string, options: CookieOptions): string {
+  const removal = value === "" || options.maxAge === 0;
+  return serializeCookieHeader(
+    name,
+    value,
+    removal ? { ...options, maxAge: 0, expires: new Date(0) } : options,
+  );
 }
 
 export interface SessionConfig {
+  env: Env;
   /** The project URL the cookie name is derived from. */
   projectUrl: string;
   /** Origins allowed to make cookie-authenticated writes. */
   allowedOrigins: Set<string>;
-  refresh: SessionRefresher;
-  now: () => number;
+  /** The fetch the session's Auth calls (refresh, sign-in, sign-out) use; default: fetch. */
+  authFetch?: typeof fetch;
 }
 
-export function sessionConfig(
-  env: Env,
-  refresh?: SessionRefresher,
-  now: () => number = Date.now,
-): SessionConfig {
+export function sessionConfig(env: Env, authFetch?: typeof fetch): SessionConfig {
   // Without SUPABASE_URL every route that reaches Supabase answers 500 api_not_configured.
   const supabaseUrl = env("SUPABASE_URL")?.trim() || "http://localhost";
   const projectUrl = env("API_COOKIE_PROJECT_URL")?.trim() || supabaseUrl;
@@ -224,7 +78,12 @@ export function sessionConfig(
       console.warn(`[api] ignoring an allowed origin that is not a URL: ${value}`);
     }
   }
-  return { projectUrl, allowedOrigins: origins, refresh: refresh ?? supabaseRefresher(env), now };
+  return { env, projectUrl, allowedOrigins: origins, ...(authFetch ? { authFetch } : {}) };
+}
+
+/** An Auth error that is the caller's (4xx), not Auth being down. */
+function isClientError(error: { status?: number }): boolean {
+  return typeof error.status === "number" && error.status >= 400 && error.status < 500;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -235,14 +94,18 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export class RequestSession {
   readonly key: string;
-  readonly cookies: Map<string, string>;
+  readonly cookies: { name: string; value: string }[];
   readonly setCookies: string[] = [];
+  #client: CookieDb | undefined;
   #token: Promise<string | null> | undefined;
   #via: "bearer" | "cookie" | null = null;
 
   constructor(readonly req: Request, readonly config: SessionConfig) {
     this.key = storageKey(config.projectUrl);
-    this.cookies = parseCookies(req.headers.get("cookie"));
+    this.cookies = parseCookieHeader(req.headers.get("cookie") ?? "").map((c) => ({
+      name: c.name,
+      value: c.value ?? "",
+    }));
   }
 
   /** Secure cookies unless the browser talks to a local host over http. */
@@ -262,12 +125,43 @@ export class RequestSession {
     return true;
   }
 
+  /** The session cookie's attributes (@supabase/ssr adds Max-Age). */
+  get cookieOptions(): CookieOptions {
+    return { path: "/", sameSite: "lax", httpOnly: true, secure: this.secure };
+  }
+
+  get #clientOptions() {
+    return {
+      code: API_NOT_CONFIGURED,
+      req: this.req,
+      ...(this.config.authFetch ? { fetch: this.config.authFetch } : {}),
+    };
+  }
+
+  /** @supabase/ssr's server client over this request's cookies and this answer's Set-Cookie. */
+  get client(): CookieDb {
+    this.#client ??= cookieClient(this.config.env, {
+      ...this.#clientOptions,
+      cookieOptions: { name: this.key, ...this.cookieOptions },
+      cookies: {
+        getAll: () => this.cookies,
+        setAll: (cookies) => {
+          for (const { name, value, options } of cookies) {
+            this.setCookies.push(setCookieHeader(name, value, options));
+          }
+        },
+      },
+    });
+    return this.#client;
+  }
+
   get via(): "bearer" | "cookie" | null {
     return this.#via;
   }
 
+  /** The names of the session cookie (whole and chunks) the request carries. */
   get cookieNames(): string[] {
-    return sessionCookieNames(this.cookies, this.key);
+    return this.cookies.map((c) => c.name).filter((name) => isChunkLike(name, this.key));
   }
 
   hasSessionCookie(): boolean {
@@ -286,35 +180,66 @@ export class RequestSession {
       this.#via = "bearer";
       return bearer;
     }
-    const raw = readSessionCookie(this.cookies, this.key);
-    if (!raw) return null;
-    const session = decodeSession(raw);
-    if (!session) {
-      this.clear();
-      return null;
+    if (!this.hasSessionCookie()) return null;
+    const { data, error } = await this.client.auth.getSession();
+    if (data.session) {
+      this.#via = "cookie";
+      return data.session.access_token;
     }
-    this.#via = "cookie";
-    const expiresAt = Number(session.expires_at ?? 0);
-    if (expiresAt && expiresAt - REFRESH_MARGIN_S > this.config.now() / 1000) {
-      return session.access_token;
+    // Auth unreachable or failing: the cookie stays (auth-js drops a session whose refresh
+    // failed this way; that is taken back), and the request fails (500).
+    if (error && !isClientError(error)) {
+      this.discard();
+      throw error;
     }
-    const fresh = await this.config.refresh(session.refresh_token);
-    if (!fresh) {
-      this.clear();
-      return null;
-    }
-    this.store(fresh);
-    return fresh.access_token;
+    // A garbled cookie, or a refresh Auth refused (the library has then cleared it already).
+    if (this.setCookies.length === 0) this.clear();
+    return null;
   }
 
-  /** Sets the session cookie(s) on the answer. */
-  store(session: StoredSession): void {
-    this.setCookies.push(...sessionSetCookies(this.key, session, this.cookieNames, this.secure));
+  /**
+   * Signs in with e-mail and password through the cookie client: on success the session is
+   * set as the cookie (older chunks cleared). `discard()` takes it back (a banned account).
+   */
+  async signIn(
+    credentials: SignInWithPasswordCredentials,
+  ): ReturnType<CookieDb["auth"]["signInWithPassword"]> {
+    return await this.client.auth.signInWithPassword(credentials);
+  }
+
+  /** Drops every cookie this answer was going to set. */
+  discard(): void {
+    this.setCookies.length = 0;
+  }
+
+  /**
+   * Ends the session at Auth (this device only) and clears the cookie: the bearer token's
+   * session when there is one, else the cookie's. Auth failing is logged; the cookie is
+   * cleared anyway.
+   */
+  async signOut(): Promise<void> {
+    const bearer = bearerToken(this.req);
+    let error: { message: string; status?: number } | null;
+    try {
+      ({ error } = bearer
+        ? await userClient(this.config.env, null, this.#clientOptions).auth.admin.signOut(
+          bearer,
+          "local",
+        )
+        : await this.client.auth.signOut({ scope: "local" }));
+    } catch (err) {
+      error = { message: err instanceof Error ? err.message : String(err) };
+    }
+    if (error && !isClientError(error)) console.warn(`[api] logout: ${error.message}`);
+    // The library clears the cookie it signed out; otherwise (a bearer call, Auth failing, no
+    // cookie) the answer clears it here.
+    if (bearer || error || this.setCookies.length === 0) this.clear();
   }
 
   /** Clears the session cookie(s) on the answer. */
   clear(): void {
-    this.setCookies.push(...clearSessionCookies(this.cookieNames, this.key, this.secure));
+    const names = new Set([this.key, ...this.cookieNames]);
+    for (const name of names) this.setCookies.push(setCookieHeader(name, "", this.cookieOptions));
   }
 
   /**

@@ -1,8 +1,18 @@
 // The client shapes of the /api layer (specification section 3): database rows (snake_case,
 // from PostgREST or a Realtime broadcast) as the camelCase objects the original clients read.
 // Postgres `numeric` may arrive as a number or a string; timestamps leave as ISO 8601 (UTC).
+//
+// Each mapper's parameter names the generated row type's fields (`Fields<MoversFeedRow>`), so a
+// misspelt column does not compile; the values are `unknown` because they are checked here:
+// the generated types mark a function's columns NOT NULL and `numeric` as number, and a
+// `movers` broadcast entry (the same fields) is JSON nobody typed.
+import type { Json } from "../_shared/database.types.ts";
 import { toNumber } from "../_shared/domain/numbers.ts";
 import { isMoverFlag, type MoverFlag } from "../_shared/domain/realtime.ts";
+import type { CandleRow, ComparedRow, MoversFeedRow, SignalRow } from "./market-db.ts";
+
+/** A row's fields by the generated type's names, each value still to be checked. */
+export type Fields<T> = { readonly [K in keyof T]?: unknown };
 
 /** The percent field of each window (0 is the 10-second window), as the spec names them. */
 export const WINDOW_PCT_KEYS = {
@@ -86,8 +96,6 @@ export interface Signal {
   computedAt: string;
 }
 
-type Row = Record<string, unknown>;
-
 export { toNumber };
 
 /** A timestamp as ISO 8601 in UTC; null when it is not one. */
@@ -101,7 +109,7 @@ const text = (value: unknown): string | null => (typeof value === "string" ? val
 const exchangeType = (value: unknown): "cex" | "dex" => (value === "cex" ? "cex" : "dex");
 
 /** A feed row as a gainer; rows without an instrument, symbol, price, percent or time are dropped. */
-export function toGainer(row: Row): Gainer | null {
+export function toGainer(row: Fields<MoversFeedRow>): Gainer | null {
   const instrumentId = toNumber(row.instrument_id);
   const symbol = text(row.symbol);
   const price = toNumber(row.price);
@@ -147,7 +155,7 @@ export function toGainer(row: Row): Gainer | null {
   return gainer;
 }
 
-export function toGainers(rows: readonly Row[]): Gainer[] {
+export function toGainers(rows: readonly Fields<MoversFeedRow>[]): Gainer[] {
   return rows.map(toGainer).filter((g): g is Gainer => g !== null);
 }
 
@@ -165,7 +173,7 @@ export function toHistoryPoints(
 }
 
 /** A strategy_signals row as a signal; a row without an id, symbol or time is dropped. */
-export function toSignal(row: Row): Signal | null {
+export function toSignal(row: Fields<SignalRow>): Signal | null {
   const id = toNumber(row.id);
   const symbol = text(row.symbol);
   const computedAt = toIso(row.computed_at);
@@ -190,7 +198,7 @@ export function toSignal(row: Row): Signal | null {
   };
 }
 
-export function toSignals(rows: readonly Row[]): Signal[] {
+export function toSignals(rows: readonly Fields<SignalRow>[]): Signal[] {
   return rows.map(toSignal).filter((s): s is Signal => s !== null);
 }
 
@@ -206,7 +214,7 @@ export interface Candle {
 }
 
 /** history_candles rows as candles; a row without a time or a price is dropped. */
-export function toCandles(rows: readonly Row[]): Candle[] {
+export function toCandles(rows: readonly Fields<CandleRow>[]): Candle[] {
   const out: Candle[] = [];
   for (const row of rows) {
     const ts = toIso(row.bucket);
@@ -223,19 +231,23 @@ export function toCandles(rows: readonly Row[]): Candle[] {
 const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 /** history_insights' jsonb with camelCase keys, numbers as numbers and times as ISO 8601. */
-export function toInsights(value: Row, exchange: string): Row {
+export function toInsights(
+  value: { [key: string]: Json | undefined },
+  exchange: string,
+): Record<string, unknown> {
   const walk = (v: unknown, key: string): unknown => {
     if (Array.isArray(v)) return v.map((x) => walk(x, key));
     if (v && typeof v === "object") {
-      return Object.fromEntries(
-        Object.entries(v as Row).map(([k, x]) => [camel(k), walk(x, k)]),
-      );
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [camel(k), walk(x, k)]));
     }
     if (/(_at|^as_of)$/.test(key)) return v === null ? null : toIso(v);
     if (typeof v === "string" && key !== "symbol" && key !== "regime") return toNumber(v);
     return v;
   };
-  return { ...(walk(value, "") as Row), exchange };
+  return {
+    ...Object.fromEntries(Object.entries(value).map(([k, x]) => [camel(k), walk(x, k)])),
+    exchange,
+  };
 }
 
 export interface ComparedSeries {
@@ -246,7 +258,7 @@ export interface ComparedSeries {
 }
 
 /** history_compare rows: points `[epoch ms, %]` as `{ ts, pct }`. */
-export function toComparison(rows: readonly Row[]): ComparedSeries[] {
+export function toComparison(rows: readonly Fields<ComparedRow>[]): ComparedSeries[] {
   return rows.map((row) => ({
     instrumentId: Number(row.instrument_id),
     symbol: String(row.symbol),
