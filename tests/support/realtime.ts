@@ -23,7 +23,14 @@ export interface Joined {
 export async function join(
   client: SupabaseClient<never> | SupabaseClient,
   topic: string,
-  opts: { private?: boolean; self?: boolean; ack?: boolean; presenceKey?: string } = {},
+  opts: {
+    private?: boolean;
+    self?: boolean;
+    ack?: boolean;
+    presenceKey?: string;
+    /** How long the join may wait for its answer (supabase-js's subscribe timeout). */
+    timeoutMs?: number;
+  } = {},
 ): Promise<Joined> {
   await client.realtime.setAuth();
   const channel = client.channel(topic, {
@@ -57,7 +64,7 @@ export async function join(
       joined.status = status;
       joined.error = err?.message;
       resolve();
-    }, 10_000);
+    }, opts.timeoutMs ?? 10_000);
   });
   if (joined.status !== "SUBSCRIBED") await client.removeChannel(channel);
   return joined;
