@@ -12,8 +12,7 @@
 // A channel the server closes is rejoined too; only a refused rejoin ends its streams.
 // A join the server does not answer in time (a burst of streams while the database is busy) is
 // tried again with backoff while the streams waiting on it stay open; they fail with 503 and
-// Retry-After only when no join was made within `joinWaitMs` in all (issue 30). Each attempt
-// waits twice as long as the one before, so a slow answer is not given up on each time.
+// Retry-After only when no join was made within `joinWaitMs` in all (issue 30).
 import type { RealtimeChannel, SupabaseClient } from "@supabase/supabase-js";
 import { serviceClient } from "../_shared/clients.ts";
 import { type Env, requireEnv } from "../_shared/env.ts";
@@ -208,11 +207,7 @@ export function createHub(
     const deadline = started + Math.max(entry.timeoutMs, joinWaitMs);
     for (let attempt = 1;; attempt++) {
       const left = Math.max(1, deadline - now());
-      // Each attempt waits twice as long as the one before (within the deadline): a server that
-      // answers joins slowly under load (the local stack's PGlite during a soak) would otherwise
-      // see every attempt given up just before its answer, and each new join queued behind it.
-      const wait = Math.min(entry.timeoutMs * 2 ** (attempt - 1), left);
-      const { channel, status, err } = await attach(topic, entry, wait);
+      const { channel, status, err } = await attach(topic, entry, Math.min(entry.timeoutMs, left));
       if (status === "SUBSCRIBED") {
         if (attempt > 1) {
           log(
