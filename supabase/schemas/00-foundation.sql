@@ -309,6 +309,40 @@ begin
 end;
 $$;
 
+-- function private.roll_signal_outcomes(timestamp with time zone)
+CREATE FUNCTION private.roll_signal_outcomes(at timestamp with time zone DEFAULT now()) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  upto date := ((at - interval '1 hour') at time zone 'UTC')::date;
+  oldest date := ((at - interval '31 days') at time zone 'UTC')::date;
+  from_day date;
+begin
+  select r.rolled_until into from_day from private.signal_outcome_rollup r for update;
+  from_day := greatest(coalesce(from_day, oldest), oldest);
+  if from_day >= upto then
+    return 0;
+  end if;
+  delete from private.signal_outcome_days d where d.day >= from_day and d.day < upto;
+  insert into private.signal_outcome_days (day, strategy, horizon_hours, ret, was_correct, outcomes)
+  select (x.created_at at time zone 'UTC')::date, x.strategy,
+         greatest(1, round(x.hours_elapsed))::integer,
+         case x.signal when 'bullish' then x.pct_change when 'bearish' then -x.pct_change end,
+         x.was_correct, count(*)::integer
+  from public.strategy_signal_outcomes x
+  where x.created_at >= (from_day::timestamp at time zone 'UTC')
+    and x.created_at < (upto::timestamp at time zone 'UTC')
+  group by 1, 2, 3, 4, 5;
+  insert into private.signal_outcome_rollup (id, rolled_until) values (true, upto)
+  on conflict (id) do update set rolled_until = excluded.rolled_until;
+  return upto - from_day;
+end;
+$$;
+
+-- comment on function private.roll_signal_outcomes(at timestamp with time zone)
+COMMENT ON FUNCTION private.roll_signal_outcomes(at timestamp with time zone) IS 'Rolls the signal outcomes of closed UTC days up into private.signal_outcome_days; returns the days rolled up.';
+
 -- function private.rollup_candles(timestamp with time zone, timestamp with time zone)
 CREATE FUNCTION private.rollup_candles(upto timestamp with time zone DEFAULT now(), since timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS TABLE(candles_5m integer, candles_1h integer, pruned integer)
     LANGUAGE plpgsql SECURITY DEFINER
@@ -458,12 +492,18 @@ begin
   get diagnostics n = row_count;
   removed := removed || jsonb_build_object('alert_messages', n);
 
+  delete from private.signal_outcome_days where day < ((at - interval '31 days') at time zone 'UTC')::date;
+  get diagnostics n = row_count;
+  removed := removed || jsonb_build_object('signal_outcome_days', n);
+
+  perform private.roll_signal_outcomes(at);
+
   return removed;
 end;
 $$;
 
 -- comment on function private.run_retention(at timestamp with time zone)
-COMMENT ON FUNCTION private.run_retention(at timestamp with time zone) IS 'Deletes rows past their retention rule (docs/retention.md); returns the count per rule.';
+COMMENT ON FUNCTION private.run_retention(at timestamp with time zone) IS 'Deletes rows past their retention rule (docs/retention.md) and rolls up the closed days of signal outcomes; returns the count per rule.';
 
 -- function private.set_ticket_support_plan()
 CREATE FUNCTION private.set_ticket_support_plan() RETURNS trigger
@@ -477,6 +517,32 @@ begin
   new.first_response_at := null;
   new.overdue_notified_at := null;
   return new;
+end;
+$$;
+
+-- function private.signal_outcomes_changed()
+CREATE FUNCTION private.signal_outcomes_changed() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  changed date;
+begin
+  if tg_op = 'INSERT' then
+    select (min(n.created_at) at time zone 'UTC')::date into changed from new_rows n
+    where n.created_at > now() - interval '31 days';
+  elsif tg_op = 'DELETE' then
+    select (min(o.created_at) at time zone 'UTC')::date into changed from old_rows o
+    where o.created_at > now() - interval '31 days';
+  else
+    select (min(c.created_at) at time zone 'UTC')::date into changed
+    from (select n.created_at from new_rows n union all select o.created_at from old_rows o) c
+    where c.created_at > now() - interval '31 days';
+  end if;
+  if changed is not null then
+    update private.signal_outcome_rollup r set rolled_until = changed where r.rolled_until > changed;
+  end if;
+  return null;
 end;
 $$;
 
@@ -1045,6 +1111,30 @@ CREATE TABLE private.delivery_buckets (
 -- comment on table private.delivery_buckets
 COMMENT ON TABLE private.delivery_buckets IS 'One token bucket per shared delivery limit (a Telegram bot, a Resend team), taken by every worker.';
 
+-- table private.signal_outcome_days
+CREATE TABLE private.signal_outcome_days (
+    day date NOT NULL,
+    strategy public.strategy NOT NULL,
+    horizon_hours integer NOT NULL,
+    ret numeric,
+    was_correct boolean NOT NULL,
+    outcomes integer NOT NULL,
+    CONSTRAINT signal_outcome_days_outcomes_check CHECK ((outcomes > 0))
+);
+
+-- comment on table private.signal_outcome_days
+COMMENT ON TABLE private.signal_outcome_days IS 'Signal outcomes per UTC day, strategy, horizon (hours), return of following the signal (null: neutral) and verdict, with their count; read by signal_track_record.';
+
+-- table private.signal_outcome_rollup
+CREATE TABLE private.signal_outcome_rollup (
+    id boolean DEFAULT true NOT NULL,
+    rolled_until date NOT NULL,
+    CONSTRAINT signal_outcome_rollup_id_check CHECK (id)
+);
+
+-- comment on table private.signal_outcome_rollup
+COMMENT ON TABLE private.signal_outcome_rollup IS 'One row: every UTC day before rolled_until is in private.signal_outcome_days.';
+
 -- table private.write_events
 CREATE TABLE private.write_events (
     user_id uuid NOT NULL,
@@ -1119,6 +1209,10 @@ ALTER TABLE ONLY private.chat_gif_reservations
 ALTER TABLE ONLY private.delivery_buckets
     ADD CONSTRAINT delivery_buckets_pkey PRIMARY KEY (name);
 
+-- constraint private.signal_outcome_rollup signal_outcome_rollup_pkey
+ALTER TABLE ONLY private.signal_outcome_rollup
+    ADD CONSTRAINT signal_outcome_rollup_pkey PRIMARY KEY (id);
+
 -- constraint public.candles_1h candles_1h_pkey
 ALTER TABLE ONLY public.candles_1h
     ADD CONSTRAINT candles_1h_pkey PRIMARY KEY (instrument_id, bucket);
@@ -1129,6 +1223,9 @@ ALTER TABLE ONLY public.candles_5m
 
 -- index private.chat_gif_reservations_created_idx
 CREATE INDEX chat_gif_reservations_created_idx ON private.chat_gif_reservations USING btree (created_at);
+
+-- index private.signal_outcome_days_day_idx
+CREATE INDEX signal_outcome_days_day_idx ON private.signal_outcome_days USING btree (day);
 
 -- index private.write_events_user_kind_idx
 CREATE INDEX write_events_user_kind_idx ON private.write_events USING btree (user_id, kind, scope, at DESC);
@@ -1154,6 +1251,18 @@ ALTER TABLE private.chat_gif_reservations ENABLE ROW LEVEL SECURITY;
 
 -- row security private.delivery_buckets
 ALTER TABLE private.delivery_buckets ENABLE ROW LEVEL SECURITY;
+
+-- policy private.signal_outcome_days signal outcome days: subscribers read
+CREATE POLICY "signal outcome days: subscribers read" ON private.signal_outcome_days FOR SELECT TO authenticated USING (( SELECT private.has_active_plan() AS has_active_plan));
+
+-- policy private.signal_outcome_rollup signal outcome rollup: subscribers read
+CREATE POLICY "signal outcome rollup: subscribers read" ON private.signal_outcome_rollup FOR SELECT TO authenticated USING (( SELECT private.has_active_plan() AS has_active_plan));
+
+-- row security private.signal_outcome_days
+ALTER TABLE private.signal_outcome_days ENABLE ROW LEVEL SECURITY;
+
+-- row security private.signal_outcome_rollup
+ALTER TABLE private.signal_outcome_rollup ENABLE ROW LEVEL SECURITY;
 
 -- row security private.write_events
 ALTER TABLE private.write_events ENABLE ROW LEVEL SECURITY;
@@ -1198,6 +1307,10 @@ REVOKE ALL ON FUNCTION private.require_instrument(instrument bigint) FROM PUBLIC
 -- grants on function private.require_pro_plan()
 REVOKE ALL ON FUNCTION private.require_pro_plan() FROM PUBLIC;
 
+-- grants on function private.roll_signal_outcomes(at timestamp with time zone)
+REVOKE ALL ON FUNCTION private.roll_signal_outcomes(at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.roll_signal_outcomes(at timestamp with time zone) TO service_role;
+
 -- grants on function private.rollup_candles(upto timestamp with time zone, since timestamp with time zone)
 REVOKE ALL ON FUNCTION private.rollup_candles(upto timestamp with time zone, since timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.rollup_candles(upto timestamp with time zone, since timestamp with time zone) TO service_role;
@@ -1208,6 +1321,9 @@ GRANT ALL ON FUNCTION private.run_retention(at timestamp with time zone) TO serv
 
 -- grants on function private.set_ticket_support_plan()
 REVOKE ALL ON FUNCTION private.set_ticket_support_plan() FROM PUBLIC;
+
+-- grants on function private.signal_outcomes_changed()
+REVOKE ALL ON FUNCTION private.signal_outcomes_changed() FROM PUBLIC;
 
 -- grants on function private.stamp_first_response()
 REVOKE ALL ON FUNCTION private.stamp_first_response() FROM PUBLIC;
@@ -1273,6 +1389,12 @@ GRANT ALL ON FUNCTION public.take_delivery_tokens(name text, rate double precisi
 -- grants on function public.take_plan_change_slot(target uuid)
 REVOKE ALL ON FUNCTION public.take_plan_change_slot(target uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.take_plan_change_slot(target uuid) TO service_role;
+
+-- grants on table private.signal_outcome_days
+GRANT SELECT ON TABLE private.signal_outcome_days TO authenticated;
+
+-- grants on table private.signal_outcome_rollup
+GRANT SELECT ON TABLE private.signal_outcome_rollup TO authenticated;
 
 -- grants on table public.candles_1h
 GRANT ALL ON TABLE public.candles_1h TO service_role;

@@ -913,6 +913,11 @@ CREATE FUNCTION public.signal_track_record(period text DEFAULT '7d'::text) RETUR
     AS $$
 declare
   span interval;
+  since timestamptz;
+  first_day date;
+  rolled date;
+  whole_from timestamptz;
+  raw_from timestamptz;
 begin
   span := case period when '24h' then interval '24 hours' when '7d' then interval '7 days'
                       when '30d' then interval '30 days' end;
@@ -923,23 +928,64 @@ begin
     raise exception 'Active subscription required' using errcode = 'PT403',
       hint = 'Subscribe to a plan to see market data.';
   end if;
+  since := now() - span;
+  -- The first whole UTC day after `since`, and the end of what is rolled up (never past today).
+  first_day := (since at time zone 'UTC')::date + 1;
+  select least(r.rolled_until, (now() at time zone 'UTC')::date) into rolled
+  from private.signal_outcome_rollup r;
+  rolled := greatest(coalesce(rolled, first_day), first_day);
+  whole_from := first_day::timestamp at time zone 'UTC';
+  raw_from := rolled::timestamp at time zone 'UTC';
   return query
-    with o as (
-      select x.strategy,
-             greatest(1, round(x.hours_elapsed))::integer as horizon,
-             x.was_correct,
-             case x.signal when 'bullish' then x.pct_change when 'bearish' then -x.pct_change end as ret
+    with w as (
+      select d.strategy, d.horizon_hours as horizon, d.ret, d.was_correct, d.outcomes::bigint as n
+      from private.signal_outcome_days d
+      where d.day >= first_day and d.day < rolled
+      union all
+      select x.strategy, greatest(1, round(x.hours_elapsed))::integer,
+             case x.signal when 'bullish' then x.pct_change when 'bearish' then -x.pct_change end,
+             x.was_correct, 1::bigint
       from public.strategy_signal_outcomes x
-      where x.created_at > now() - span
+      where x.created_at > since and x.created_at < whole_from
+      union all
+      select x.strategy, greatest(1, round(x.hours_elapsed))::integer,
+             case x.signal when 'bullish' then x.pct_change when 'bearish' then -x.pct_change end,
+             x.was_correct, 1::bigint
+      from public.strategy_signal_outcomes x
+      where x.created_at >= greatest(raw_from, since)
+    ),
+    totals as (
+      select w.strategy, w.horizon, sum(w.n) as total,
+             coalesce(sum(w.n) filter (where w.was_correct), 0) as hit,
+             coalesce(sum(w.n) filter (where w.ret is not null), 0) as dir,
+             sum(w.ret * w.n) filter (where w.ret is not null) as ret_sum
+      from w group by w.strategy, w.horizon
+    ),
+    -- Each distinct return with how many outcomes had it, and how many had a lower one.
+    returns as (
+      select r.strategy, r.horizon, r.ret, r.n,
+             sum(r.n) over (partition by r.strategy, r.horizon order by r.ret) - r.n as below
+      from (select w.strategy, w.horizon, w.ret, sum(w.n) as n from w where w.ret is not null
+            group by w.strategy, w.horizon, w.ret) r
+    ),
+    -- percentile_cont(0.5) over dir values: positions floor and ceil of (dir - 1) / 2 (0-based).
+    medians as (
+      select t.strategy, t.horizon,
+             (select r.ret from returns r where r.strategy = t.strategy and r.horizon = t.horizon
+                and r.below <= floor((t.dir - 1) / 2.0) and floor((t.dir - 1) / 2.0) < r.below + r.n) as lo,
+             (select r.ret from returns r where r.strategy = t.strategy and r.horizon = t.horizon
+                and r.below <= ceil((t.dir - 1) / 2.0) and ceil((t.dir - 1) / 2.0) < r.below + r.n) as hi,
+             ((t.dir - 1) / 2.0 - floor((t.dir - 1) / 2.0))::float8 as frac
+      from totals t where t.dir > 0
     )
-    select o.strategy, o.horizon, count(*)::integer, count(*) filter (where o.was_correct)::integer,
-           round(count(*) filter (where o.was_correct)::numeric / count(*), 4),
-           count(o.ret)::integer,
-           round(avg(o.ret), 4),
-           round((percentile_cont(0.5) within group (order by o.ret))::numeric, 4)
-    from o
-    group by o.strategy, o.horizon
-    order by o.strategy, o.horizon;
+    select t.strategy, t.horizon, t.total::integer, t.hit::integer,
+           round(t.hit::numeric / t.total, 4),
+           t.dir::integer,
+           round(t.ret_sum / nullif(t.dir, 0), 4),
+           round((m.lo::float8 + (m.hi::float8 - m.lo::float8) * m.frac)::numeric, 4)
+    from totals t
+    left join medians m on m.strategy = t.strategy and m.horizon = t.horizon
+    order by t.strategy, t.horizon;
 end;
 $$;
 
@@ -1367,6 +1413,15 @@ CREATE TRIGGER instruments_venue_key BEFORE INSERT ON public.instruments FOR EAC
 
 -- trigger public.movers movers_refresh_top
 CREATE TRIGGER movers_refresh_top AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.movers FOR EACH STATEMENT EXECUTE FUNCTION private.movers_changed();
+
+-- trigger public.strategy_signal_outcomes signal_outcomes_deleted
+CREATE TRIGGER signal_outcomes_deleted AFTER DELETE ON public.strategy_signal_outcomes REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.signal_outcomes_changed();
+
+-- trigger public.strategy_signal_outcomes signal_outcomes_inserted
+CREATE TRIGGER signal_outcomes_inserted AFTER INSERT ON public.strategy_signal_outcomes REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.signal_outcomes_changed();
+
+-- trigger public.strategy_signal_outcomes signal_outcomes_updated
+CREATE TRIGGER signal_outcomes_updated AFTER UPDATE ON public.strategy_signal_outcomes REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.signal_outcomes_changed();
 
 -- fk constraint public.movers movers_instrument_id_fkey
 ALTER TABLE ONLY public.movers

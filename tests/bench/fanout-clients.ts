@@ -14,6 +14,11 @@ let round = -1;
 let received: number[] = [];
 const sockets: WebSocket[] = [];
 
+// The heartbeat runs from the first socket on, as realtime-js's does: joining every socket can
+// take longer than the stand-in's idle timeout (60 s) on a busy machine, and a socket that waited
+// silently that long is closed by the stand-in's idle sweep (the fan-out bench once counted 808
+// subscriptions of 1,000 that way).
+const beat = heartbeat(sockets, 20_000);
 await openAll(count, (i) => {
   const { socket, joined } = openJoined(url!, i, { topic: topic!, token: token! }, () => {
     // A user broadcast: record its arrival for the current round.
@@ -24,7 +29,6 @@ await openAll(count, (i) => {
   return joined;
 });
 send({ type: "ready" });
-const beat = heartbeat(sockets, 20_000);
 
 process.on("message", (msg: { type: string }) => {
   if (msg.type === "round") {

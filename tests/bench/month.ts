@@ -15,7 +15,7 @@ import type { SupabaseClient } from "@supabase/supabase-js";
 import { defaultOptions } from "../../devstack/config.ts";
 import { freePort, startStack } from "../../devstack/stack.ts";
 import { signInDemo } from "./demo-client.ts";
-import { percentile } from "./stats.ts";
+import { mb, timeRequests } from "./stats.ts";
 
 const DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -180,17 +180,9 @@ async function tableSizes(stack: Stack): Promise<Map<string, TableSize>> {
   return sizes;
 }
 
+/** The p95 of a read, after 10 untimed calls. */
 async function p95(requests: number, run: () => PromiseLike<{ error: unknown }>): Promise<number> {
-  const times: number[] = [];
-  const warmUp = 10;
-  for (let i = 0; i < requests + warmUp; i++) {
-    const t0 = performance.now();
-    const { error } = await run();
-    if (error) throw new Error(`month bench query failed: ${JSON.stringify(error)}`);
-    if (i >= warmUp) times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return percentile(times, 95);
+  return (await timeRequests("month bench query", requests, 10, run)).p95;
 }
 
 const READS = ["signals feed", "desk", "admin user table", "track record", "chat"] as const;
@@ -237,8 +229,6 @@ async function measure(
     ),
   };
 }
-
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 export async function benchMonth(
   label: string,
@@ -307,8 +297,8 @@ export async function benchMonth(
     for (const [name, end] of last!.sizes) {
       const start1 = day1!.sizes.get(name) ?? { rows: 0, bytes: 0 };
       lines.push(
-        `${head}   ${name.padEnd(34)} ${String(start1.rows).padStart(8)} rows ${mb(start1.bytes).padStart(9)}` +
-          ` → ${String(end.rows).padStart(8)} rows ${mb(end.bytes).padStart(9)}`,
+        `${head}   ${name.padEnd(34)} ${String(start1.rows).padStart(8)} rows ${mb(start1.bytes, 1).padStart(9)}` +
+          ` → ${String(end.rows).padStart(8)} rows ${mb(end.bytes, 1).padStart(9)}`,
       );
     }
     const pruned = Object.entries(removed)

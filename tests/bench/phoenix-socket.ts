@@ -66,11 +66,14 @@ export async function openAll(
   }
 }
 
-/** The Phoenix heartbeat realtime-js sends, on every open socket; returns the timer. */
+/**
+ * The Phoenix heartbeat realtime-js sends, on every open socket of `sockets` (which may still be
+ * filling up while the sockets join); returns the timer.
+ */
 export function heartbeat(sockets: WebSocket[], everyMs: number): ReturnType<typeof setInterval> {
   return setInterval(() => {
     for (const ws of sockets) {
-      if (ws.readyState === WebSocket.OPEN) {
+      if (ws?.readyState === WebSocket.OPEN) {
         ws.send(JSON.stringify([null, "hb", "phoenix", "heartbeat", {}]));
       }
     }

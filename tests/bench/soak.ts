@@ -23,7 +23,7 @@ import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
 import { freePort, startStack } from "../../devstack/stack.ts";
 import { accessToken } from "./chat.ts";
 import { denoHostRss } from "./sse.ts";
-import { percentile } from "./stats.ts";
+import { mb, percentile } from "./stats.ts";
 
 const FULL = process.argv.includes("--full");
 const MINUTES = Number(process.env.BENCH_SOAK_MINUTES ?? (FULL ? 30 : 3));
@@ -35,7 +35,6 @@ const CHAT_RATE = 5;
 const WINDOW = 30;
 
 type Stats = { type: "stats"; broadcasts: number[]; open: boolean[]; chat: number[][] };
-const mb = (b: number | null) => (b === null ? "n/a" : `${(b / 1048576).toFixed(0)} MB`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function benchSoak(label: string, databaseUrl?: string): Promise<string> {

@@ -9,7 +9,7 @@ import path from "node:path";
 import { defaultOptions } from "../../devstack/config.ts";
 import { freePort, startStack } from "../../devstack/stack.ts";
 import { signInDemo } from "./demo-client.ts";
-import { percentile } from "./stats.ts";
+import { timeRequests } from "./stats.ts";
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 5000);
 const RUNS = Number(process.env.BENCH_SUPPORT_RUNS ?? 200);
@@ -17,18 +17,8 @@ const COLUMNS =
   "id, ticket_number, user_id, subject, content, status, priority, awaiting_admin, created_at, updated_at";
 const OWNER = "owner:profiles!support_tickets_user_id_fkey(username, email, avatar_url)";
 
-async function timed(
-  run: () => PromiseLike<{ error: unknown }>,
-): Promise<{ p50: number; p95: number }> {
-  const times: number[] = [];
-  for (let i = 0; i < RUNS + 5; i++) {
-    const t0 = performance.now();
-    const { error } = await run();
-    if (error) throw new Error(`support bench query failed: ${JSON.stringify(error)}`);
-    if (i >= 5) times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+function timed(run: () => PromiseLike<{ error: unknown }>): Promise<{ p50: number; p95: number }> {
+  return timeRequests("support bench query", RUNS, 5, run);
 }
 
 export async function benchSupportDesk(label: string, databaseUrl?: string): Promise<string> {

@@ -73,7 +73,17 @@ export interface HubOptions {
   /** The longest pause between join attempts; default 4 s. */
   joinBackoffMaxMs?: number;
   now?: () => number;
+  /**
+   * Runs `run` every `ms` until the returned stop is called (the probe's clock; setInterval by
+   * default, a manual clock in tests).
+   */
+  every?: (run: () => void, ms: number) => () => void;
   log?: (line: string) => void;
+}
+
+function everyInterval(run: () => void, ms: number): () => void {
+  const timer = setInterval(run, ms);
+  return () => clearInterval(timer);
 }
 
 /** A hub over one supabase-js client (one Realtime socket). */
@@ -85,12 +95,14 @@ export function createHub(
     joinBackoffMs = 500,
     joinBackoffMaxMs = 4_000,
     now = Date.now,
+    every = everyInterval,
     log = (line) => console.warn(line),
   }: HubOptions = {},
 ): RealtimeHub {
   let client: SupabaseClient | null = null;
   const topics = new Map<string, Entry>();
-  let probeTimer: ReturnType<typeof setInterval> | null = null;
+  /** Stops the probe's clock while it runs (one for all channels). */
+  let probeTimer: (() => void) | null = null;
   let probes = 0;
   /** Listeners whose stream was closed (a rejoin must not bring them back). */
   const closed = new WeakSet<HubListener>();
@@ -101,7 +113,7 @@ export function createHub(
     if (topics.get(topic) !== entry) return;
     topics.delete(topic);
     if (topics.size === 0 && probeTimer !== null) {
-      clearInterval(probeTimer);
+      probeTimer();
       probeTimer = null;
     }
     const left = (client?.removeChannel(entry.channel) ?? Promise.resolve()).catch(() => {})
@@ -281,7 +293,7 @@ export function createHub(
           settled = true;
           if (status === "SUBSCRIBED") {
             entry.joined = true;
-            if (probeMs > 0 && probeTimer === null) probeTimer = setInterval(probeAll, probeMs);
+            if (probeMs > 0 && probeTimer === null) probeTimer = every(probeAll, probeMs);
           }
           resolve({ channel, status, err });
           return;
