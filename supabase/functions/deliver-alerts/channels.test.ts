@@ -6,6 +6,7 @@ import {
   discordUrl,
   emailChannel,
   type Job,
+  RenderCache,
   retryAfterHeader,
   telegramChannel,
 } from "./channels.ts";
@@ -443,4 +444,42 @@ Deno.test("an overdue Enterprise ticket becomes an e-mail to the admin in their 
   ok(
     email.text.includes("https://app.example/support/ticket/3f0c7a52-8b7e-4d7e-9a4e-5c1d2e3f4a5b"),
   );
+});
+
+Deno.test("RenderCache: one rendering per locale, zone and payload; any difference renders again", () => {
+  const cache = new RenderCache<string>(3);
+  let renders = 0;
+  const render = (label: string) => () => `${label}:${++renders}`;
+  const a = job("discord", WEBHOOK);
+  assertEquals(cache.get(a, render("a")), "a:1");
+  // Another subscriber with the same payload, locale and zone: the same message, not rendered.
+  assertEquals(cache.get({ ...a, id: 8, target: "other" }, render("x")), "a:1");
+  assertEquals(cache.hits, 1);
+  // The reader's language, zone or any field of the payload makes it another message.
+  assertEquals(cache.get({ ...a, locale: "de" }, render("de")), "de:2");
+  assertEquals(cache.get({ ...a, timeZone: "Europe/Berlin" }, render("tz")), "tz:3");
+  assertEquals(
+    cache.get({ ...a, payload: { ...single, capReached: true, dailyCap: 5 } }, render("cap")),
+    "cap:4",
+  );
+  assertEquals(cache.hits, 1);
+});
+
+Deno.test("Discord: subscribers with identical digests get identical bodies, each in their own language", async () => {
+  const f = fakeFetch([
+    Response.json({ id: "1" }),
+    Response.json({ id: "2" }),
+    Response.json({ id: "3" }),
+  ]);
+  const ch = discordChannel(deps({}, f.fetch));
+  const other = "https://discord.com/api/webhooks/987654321/xyz";
+  await ch.send(job("discord", WEBHOOK));
+  await ch.send({ ...job("discord", other), id: 8 });
+  await ch.send({ ...job("discord", other), id: 9, locale: "de" });
+  assertEquals(f.calls[0]!.init.body, f.calls[1]!.init.body);
+  deepStrictEqual(
+    JSON.parse(String(f.calls[2]!.init.body)),
+    JSON.parse(JSON.stringify(discordBody(single, "de", links))),
+  );
+  ok(f.calls[2]!.init.body !== f.calls[0]!.init.body);
 });
