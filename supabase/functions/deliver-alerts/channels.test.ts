@@ -4,6 +4,7 @@ import {
   type ChannelDeps,
   discordChannel,
   discordUrl,
+  EMAIL_ONLY_FIELDS,
   emailChannel,
   type Job,
   RenderCache,
@@ -447,7 +448,7 @@ Deno.test("an overdue Enterprise ticket becomes an e-mail to the admin in their 
 });
 
 Deno.test("RenderCache: one rendering per locale, zone and payload; any difference renders again", () => {
-  const cache = new RenderCache<string>(3);
+  const cache = new RenderCache<string>([], 3);
   let renders = 0;
   const render = (label: string) => () => `${label}:${++renders}`;
   const a = job("discord", WEBHOOK);
@@ -482,4 +483,46 @@ Deno.test("Discord: subscribers with identical digests get identical bodies, eac
     JSON.parse(JSON.stringify(discordBody(single, "de", links))),
   );
   ok(f.calls[2]!.init.body !== f.calls[0]!.init.body);
+});
+
+Deno.test("RenderCache: the e-mail-only fields are left out of the key, everything else is in it", () => {
+  const cache = new RenderCache<string>(EMAIL_ONLY_FIELDS);
+  let renders = 0;
+  const a = job("discord", WEBHOOK);
+  cache.get(a, () => `r${++renders}`);
+  const otherToken = { ...single, unsubscribeToken: "5f0c9a7e-1d2b-4c3d-8e4f-a5b6c7d8e9f0" };
+  assertEquals(cache.get({ ...a, id: 8, payload: otherToken }, () => `r${++renders}`), "r1");
+  assertEquals(
+    cache.get(
+      { ...a, id: 9, payload: { ...otherToken, scannedAt: "2026-11-24T10:05:00.000Z" } },
+      () => `r${++renders}`,
+    ),
+    "r2",
+  );
+});
+
+Deno.test("Discord and Telegram messages do not depend on the e-mail-only fields (what lets the render cache share them)", () => {
+  const capped: MarketAlertPayload = {
+    ...single,
+    shape: "digest",
+    items: [item(1), item(2, -7.5), item(3)],
+    total: 30,
+    capReached: true,
+    dailyCap: 5,
+  };
+  const without = { ...capped };
+  for (const field of EMAIL_ONLY_FIELDS) delete (without as Record<string, unknown>)[field];
+  for (const locale of ["de", "en", "fr", "es"] as const) {
+    for (const p of [single, capped]) {
+      const bare = p === single ? { ...single, unsubscribeToken: undefined } : without;
+      deepStrictEqual(
+        discordBody(p, locale, links, "Europe/Berlin"),
+        discordBody(bare, locale, links, "Europe/Berlin"),
+      );
+      assertEquals(
+        telegramText(p, locale, links, "Europe/Berlin"),
+        telegramText(bare, locale, links, "Europe/Berlin"),
+      );
+    }
+  }
 });

@@ -121,20 +121,34 @@ function sharedLimit(deps: ChannelDeps, name: string, rate: number, burst: numbe
 
 /**
  * Rendered messages by (locale, zone, payload). A message is a pure function of them (and of the
- * links, fixed per worker), and subscribers grouped by identical rules (decision 0029) get
- * identical payloads: one rendering serves all of them. Rendering a 20-item digest costs about
- * 1-2 ms of CPU (an `Intl` formatter per item), more than the request itself (decision 0055).
- * Bounded: the cache is emptied when it holds `max` renderings.
+ * links, fixed per worker), and subscribers grouped by identical rules (decision 0029) share one
+ * message (`alert_messages`): one rendering serves all of them. Rendering a 20-item digest cost
+ * about 4 ms of CPU per job (an `Intl` formatter built per item), more than the request itself:
+ * it was where the worker's ~250 jobs/s went (decision 0055). `omit` names the payload's
+ * per-user fields the rendering does not read (Discord and Telegram do not show the
+ * unsubscribe token that every job carries; tests hold them to it). Bounded: emptied when it
+ * holds `max` renderings.
  */
 export class RenderCache<T> {
   private readonly entries = new Map<string, T>();
   hits = 0;
-  constructor(private readonly max = 5000) {}
+  constructor(
+    private readonly omit: readonly string[] = [],
+    private readonly max = 5000,
+  ) {}
+
+  private keyOf(job: Job): string {
+    let payload = job.payload;
+    if (this.omit.length > 0 && payload && typeof payload === "object") {
+      const rest = { ...(payload as Record<string, unknown>) };
+      for (const field of this.omit) delete rest[field];
+      payload = rest;
+    }
+    return `${job.locale ?? ""}\u0000${job.timeZone ?? ""}\u0000${JSON.stringify(payload)}`;
+  }
 
   get(job: Job, render: () => T): T {
-    const key = `${job.locale ?? ""}\u0000${job.timeZone ?? ""}\u0000${
-      JSON.stringify(job.payload)
-    }`;
+    const key = this.keyOf(job);
     const known = this.entries.get(key);
     if (known !== undefined) {
       this.hits++;
@@ -146,6 +160,9 @@ export class RenderCache<T> {
     return value;
   }
 }
+
+/** Fields of a market alert's payload that only the e-mail shows. */
+export const EMAIL_ONLY_FIELDS = ["unsubscribeToken"] as const;
 
 const zones = new Map<string, string>();
 
@@ -370,7 +387,7 @@ export function discordChannel(deps: ChannelDeps): Channel {
   const sleep = deps.sleep ?? defaultSleep;
   const now = deps.now ?? Date.now;
   const resetAt = new Map<string, number>();
-  const bodies = new RenderCache<string>();
+  const bodies = new RenderCache<string>(EMAIL_ONLY_FIELDS);
   return {
     async send(job) {
       if (job.kind !== "market_alert") {
@@ -457,7 +474,7 @@ export function telegramChannel(deps: ChannelDeps): Channel {
     limits.telegramPerSecond,
     Math.max(1, Math.floor(limits.telegramPerSecond / 3)),
   );
-  const texts = new RenderCache<string>();
+  const texts = new RenderCache<string>(EMAIL_ONLY_FIELDS);
   const perChat = new BucketMap(limits.telegramChatPerSecond, 1, clock);
   const perGroup = new BucketMap(limits.telegramGroupPerMinute / 60, 5, clock);
   async function post(token: string, chatId: string, text: string) {
