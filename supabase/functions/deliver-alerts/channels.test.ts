@@ -12,6 +12,7 @@ import {
   telegramChannel,
 } from "./channels.ts";
 import {
+  alertEmail,
   type AlertItem,
   DISCORD_LIMITS,
   discordBody,
@@ -523,6 +524,45 @@ Deno.test("Discord and Telegram messages do not depend on the e-mail-only fields
         telegramText(p, locale, links, "Europe/Berlin"),
         telegramText(bare, locale, links, "Europe/Berlin"),
       );
+    }
+  }
+});
+
+Deno.test("E-mail: cached alert e-mails carry each user's own token, exactly as a direct rendering", async () => {
+  const tokens = [
+    "0b7c5d52-5a43-4a4c-9a0e-2f7f3b0e9a11",
+    "5f0c9a7e-1d2b-4c3d-8e4f-a5b6c7d8e9f0",
+  ];
+  const capped: MarketAlertPayload = {
+    ...single,
+    shape: "digest",
+    items: [item(1), item(2, -7.5)],
+    total: 12,
+    capReached: true,
+    dailyCap: 5,
+  };
+  for (const locale of ["de", "en", "fr", "es"] as const) {
+    for (const base of [single, capped]) {
+      const f = fakeFetch(tokens.map(() => Response.json({ id: "re_1" })));
+      const ch = emailChannel(deps({ RESEND_API_KEY: "re_test", RESEND_BATCH_SIZE: "1" }, f.fetch));
+      for (const [i, token] of tokens.entries()) {
+        const payload = { ...base, unsubscribeToken: token };
+        const r = await ch.send({ ...job("email", `u${i}@example.com`, payload), id: i, locale });
+        ok(r.ok);
+        const sent = JSON.parse(String(f.calls[i]!.init.body)) as {
+          subject: string;
+          text: string;
+          html: string;
+          headers: Record<string, string>;
+        };
+        const direct = alertEmail(payload, locale, links, "UTC");
+        assertEquals(sent.subject, direct.subject);
+        assertEquals(sent.text, direct.text);
+        assertEquals(sent.html, direct.html);
+        deepStrictEqual(sent.headers, direct.headers);
+        ok(sent.html.includes(token));
+        ok(!sent.html.includes(tokens[1 - i]!));
+      }
     }
   }
 });

@@ -190,10 +190,49 @@ export function retryAfterHeader(value: string | null, now = Date.now()): number
   return Number.isFinite(at) ? Math.max(0, (at - now) / 1000) : undefined;
 }
 
-function emailFor(job: Job, links: Links): Email {
+/** Stands in for the unsubscribe token in a cached alert e-mail (a UUID no user gets: version 4, all f). */
+const TOKEN_MARK = "ffffffff-ffff-4fff-bfff-ffffffffffff";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * An alert e-mail through the render cache: rendered once per message with a mark for the
+ * token, then the user's own token put in its place (subject, text, HTML, headers). A token that
+ * is not a UUID (never from the database) is rendered on its own.
+ */
+function cachedAlertEmail(job: Job, links: Links, cache: RenderCache<Email>): Email {
+  const payload = job.payload as MarketAlertPayload;
+  const locale = localeOf(job.locale);
+  const zone = zoneFor(job.timeZone);
+  const token = payload.unsubscribeToken;
+  if (token !== undefined && !(typeof token === "string" && UUID.test(token))) {
+    return alertEmail(payload, locale, links, zone);
+  }
+  const template = cache.get(
+    job,
+    () =>
+      alertEmail(
+        { ...payload, unsubscribeToken: token ? TOKEN_MARK : undefined },
+        locale,
+        links,
+        zone,
+      ),
+  );
+  if (!token) return { ...template, headers: { ...template.headers } };
+  const put = (s: string) => s.replaceAll(TOKEN_MARK, token);
+  return {
+    subject: put(template.subject),
+    text: put(template.text),
+    html: put(template.html),
+    headers: Object.fromEntries(Object.entries(template.headers).map(([k, v]) => [k, put(v)])),
+  };
+}
+
+function emailFor(job: Job, links: Links, cache?: RenderCache<Email>): Email {
   const locale = localeOf(job.locale);
   if (job.kind === "market_alert") {
-    return alertEmail(job.payload as MarketAlertPayload, locale, links, zoneFor(job.timeZone));
+    return cache
+      ? cachedAlertEmail(job, links, cache)
+      : alertEmail(job.payload as MarketAlertPayload, locale, links, zoneFor(job.timeZone));
   }
   if (job.kind === "ticket_reply" || job.kind === "ticket_status") {
     return ticketEmail(job.kind, job.payload as TicketPayload, locale, links);
@@ -224,6 +263,8 @@ export function emailChannel(deps: ChannelDeps): Channel {
   const limits = deps.limits ?? limitsFrom(env);
   // One Resend team: RESEND_RATE_PER_SECOND requests per second across all its keys.
   const resendBucket = sharedLimit(deps, "resend:team", limits.resendPerSecond, 1);
+  // Alert e-mails of one message share one rendering; the token is put in per user.
+  const alertEmails = new RenderCache<Email>(EMAIL_ONLY_FIELDS);
   const resend = () => !!env("RESEND_API_KEY")?.trim();
   const resendBase = () => (env("RESEND_API_URL")?.trim() || RESEND_API_URL).replace(/\/+$/, "");
   const resendBody = (job: Job, email: Email) => ({
@@ -260,7 +301,7 @@ export function emailChannel(deps: ChannelDeps): Channel {
       const emails: { i: number; body: ReturnType<typeof resendBody> }[] = [];
       for (const [i, job] of jobs.entries()) {
         try {
-          emails.push({ i, body: resendBody(job, emailFor(job, deps.links)) });
+          emails.push({ i, body: resendBody(job, emailFor(job, deps.links, alertEmails)) });
         } catch (err) {
           results[i] = { ok: false, error: describe(err), permanent: true };
         }
@@ -309,7 +350,7 @@ export function emailChannel(deps: ChannelDeps): Channel {
     async send(job) {
       let email: Email;
       try {
-        email = emailFor(job, deps.links);
+        email = emailFor(job, deps.links, alertEmails);
       } catch (err) {
         return { ok: false, error: describe(err), permanent: true };
       }
