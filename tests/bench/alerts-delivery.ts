@@ -74,7 +74,8 @@ async function deliverOnce(stack: Stack): Promise<{ claimed: number }> {
 /**
  * Writes one job per subscriber (the first `n` bench subscribers) on `channel`, each a digest of
  * `symbols` crossings quoted at `quoteTs` that lists the 20 largest and counts the rest (as
- * `enqueue_alerts` builds it, decision 0029), then drains with WORKERS invocations at once. Times are
+ * `enqueue_alerts` builds it, decision 0029, with its own unsubscribe token as every real job
+ * carries), then drains with WORKERS invocations at once. Times are
  * from the commit of the jobs (the scan); hand-offs are read from the outbox (sent_at).
  */
 async function runCase(
@@ -97,7 +98,8 @@ async function runCase(
      insert into private.outbox (kind, channel, user_id, dedup_key, payload, seq)
      select 'market_alert', $1, p.id, 'bench:' || $5 || ':' || p.id,
             jsonb_build_object('shape', case when $3::int >= 3 then 'digest' else 'single' end,
-              'scannedAt', $4::text, 'total', $3::int, 'items', items.j), 1
+              'scannedAt', $4::text, 'total', $3::int, 'items', items.j,
+              'unsubscribeToken', gen_random_uuid()::text), 1
      from (select id from public.profiles where email like 'bench-delivery-%' order by email limit $2::int) p,
           items`,
     [channel, n, symbols, scanned, tag],
@@ -143,7 +145,10 @@ async function runCase(
   };
 }
 
-async function setSubscribers(stack: Stack, total: number): Promise<void> {
+/** Profiles whose plan changes in one statement (see setSubscribers). */
+const PROFILES_PER_STATEMENT = 10_000;
+
+export async function setSubscribers(stack: Stack, total: number): Promise<void> {
   const db = stack.db;
   await db.query(
     `insert into auth.users (id, email)
@@ -151,15 +156,24 @@ async function setSubscribers(stack: Stack, total: number): Promise<void> {
      from generate_series(1, $1::int) g`,
     [total],
   );
-  await db.query(
-    `update public.profiles p set plan = 'enterprise', subscription_active = true,
-       email_alert = p.email,
-       discord_webhook_url = 'https://discord.com/api/webhooks/' || (20000000 + s.n) || '/bench',
-       telegram_chat_id = (3000000000 + s.n)::text
-     from (select id, row_number() over (order by email) as n from public.profiles
-           where email like 'bench-delivery-%') s
-     where p.id = s.id`,
-  );
+  // In statements of 10,000 profiles: a changed plan sends two Realtime broadcasts per profile
+  // (profiles_authorization_changed, profiles_broadcast_changed: pg_notify), and PGlite 0.4
+  // returns a statement's notifications with its Sync answer, spread into one
+  // `results.push(...messages)` (@electric-sql/pglite src/base.ts). About 100,000 of them
+  // overflow the call stack: "Maximum call stack size exceeded" at 100,000 subscribers.
+  // PostgreSQL delivers notifications apart and is unaffected.
+  for (let from = 1; from <= total; from += PROFILES_PER_STATEMENT) {
+    await db.query(
+      `update public.profiles p set plan = 'enterprise', subscription_active = true,
+         email_alert = p.email,
+         discord_webhook_url = 'https://discord.com/api/webhooks/' || (20000000 + s.n) || '/bench',
+         telegram_chat_id = (3000000000 + s.n)::text
+       from (select id, row_number() over (order by email) as n from public.profiles
+             where email like 'bench-delivery-%') s
+       where p.id = s.id and s.n between $1::int and $2::int`,
+      [from, from + PROFILES_PER_STATEMENT - 1],
+    );
+  }
   await db.query(`analyze public.profiles`);
 }
 
@@ -343,9 +357,17 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     type Caused = Error & { cause?: Caused; code?: string };
     let cause = (err as Caused).cause;
     while (cause?.cause) cause = cause.cause;
+    // Where it failed: the first frames of the stack (a RangeError says nothing else).
+    const where = ((err as Error).stack ?? "")
+      .split("\n")
+      .filter((l) => /^\s+at /.test(l))
+      .slice(0, 4)
+      .map((l) => l.trim().replace(/^at /, ""))
+      .join(" ← ");
     out.push(
       `alerts ${label}: delivery bench failed: ${(err as Error).message}` +
-        (cause ? ` (${[cause.code, cause.message].filter(Boolean).join(" ")})` : ""),
+        (cause ? ` (${[cause.code, cause.message].filter(Boolean).join(" ")})` : "") +
+        (where ? ` at ${where}` : ""),
     );
   } finally {
     await stack?.stop();

@@ -4,12 +4,15 @@ import {
   type ChannelDeps,
   discordChannel,
   discordUrl,
+  EMAIL_ONLY_FIELDS,
   emailChannel,
   type Job,
+  RenderCache,
   retryAfterHeader,
   telegramChannel,
 } from "./channels.ts";
 import {
+  alertEmail,
   type AlertItem,
   DISCORD_LIMITS,
   discordBody,
@@ -443,4 +446,123 @@ Deno.test("an overdue Enterprise ticket becomes an e-mail to the admin in their 
   ok(
     email.text.includes("https://app.example/support/ticket/3f0c7a52-8b7e-4d7e-9a4e-5c1d2e3f4a5b"),
   );
+});
+
+Deno.test("RenderCache: one rendering per locale, zone and payload; any difference renders again", () => {
+  const cache = new RenderCache<string>([], 3);
+  let renders = 0;
+  const render = (label: string) => () => `${label}:${++renders}`;
+  const a = job("discord", WEBHOOK);
+  assertEquals(cache.get(a, render("a")), "a:1");
+  // Another subscriber with the same payload, locale and zone: the same message, not rendered.
+  assertEquals(cache.get({ ...a, id: 8, target: "other" }, render("x")), "a:1");
+  assertEquals(cache.hits, 1);
+  // The reader's language, zone or any field of the payload makes it another message.
+  assertEquals(cache.get({ ...a, locale: "de" }, render("de")), "de:2");
+  assertEquals(cache.get({ ...a, timeZone: "Europe/Berlin" }, render("tz")), "tz:3");
+  assertEquals(
+    cache.get({ ...a, payload: { ...single, capReached: true, dailyCap: 5 } }, render("cap")),
+    "cap:4",
+  );
+  assertEquals(cache.hits, 1);
+});
+
+Deno.test("Discord: subscribers with identical digests get identical bodies, each in their own language", async () => {
+  const f = fakeFetch([
+    Response.json({ id: "1" }),
+    Response.json({ id: "2" }),
+    Response.json({ id: "3" }),
+  ]);
+  const ch = discordChannel(deps({}, f.fetch));
+  const other = "https://discord.com/api/webhooks/987654321/xyz";
+  await ch.send(job("discord", WEBHOOK));
+  await ch.send({ ...job("discord", other), id: 8 });
+  await ch.send({ ...job("discord", other), id: 9, locale: "de" });
+  assertEquals(f.calls[0]!.init.body, f.calls[1]!.init.body);
+  deepStrictEqual(
+    JSON.parse(String(f.calls[2]!.init.body)),
+    JSON.parse(JSON.stringify(discordBody(single, "de", links))),
+  );
+  ok(f.calls[2]!.init.body !== f.calls[0]!.init.body);
+});
+
+Deno.test("RenderCache: the e-mail-only fields are left out of the key, everything else is in it", () => {
+  const cache = new RenderCache<string>(EMAIL_ONLY_FIELDS);
+  let renders = 0;
+  const a = job("discord", WEBHOOK);
+  cache.get(a, () => `r${++renders}`);
+  const otherToken = { ...single, unsubscribeToken: "5f0c9a7e-1d2b-4c3d-8e4f-a5b6c7d8e9f0" };
+  assertEquals(cache.get({ ...a, id: 8, payload: otherToken }, () => `r${++renders}`), "r1");
+  assertEquals(
+    cache.get(
+      { ...a, id: 9, payload: { ...otherToken, scannedAt: "2026-11-24T10:05:00.000Z" } },
+      () => `r${++renders}`,
+    ),
+    "r2",
+  );
+});
+
+Deno.test("Discord and Telegram messages do not depend on the e-mail-only fields (what lets the render cache share them)", () => {
+  const capped: MarketAlertPayload = {
+    ...single,
+    shape: "digest",
+    items: [item(1), item(2, -7.5), item(3)],
+    total: 30,
+    capReached: true,
+    dailyCap: 5,
+  };
+  const without = { ...capped };
+  for (const field of EMAIL_ONLY_FIELDS) delete (without as Record<string, unknown>)[field];
+  for (const locale of ["de", "en", "fr", "es"] as const) {
+    for (const p of [single, capped]) {
+      const bare = p === single ? { ...single, unsubscribeToken: undefined } : without;
+      deepStrictEqual(
+        discordBody(p, locale, links, "Europe/Berlin"),
+        discordBody(bare, locale, links, "Europe/Berlin"),
+      );
+      assertEquals(
+        telegramText(p, locale, links, "Europe/Berlin"),
+        telegramText(bare, locale, links, "Europe/Berlin"),
+      );
+    }
+  }
+});
+
+Deno.test("E-mail: cached alert e-mails carry each user's own token, exactly as a direct rendering", async () => {
+  const tokens = [
+    "0b7c5d52-5a43-4a4c-9a0e-2f7f3b0e9a11",
+    "5f0c9a7e-1d2b-4c3d-8e4f-a5b6c7d8e9f0",
+  ];
+  const capped: MarketAlertPayload = {
+    ...single,
+    shape: "digest",
+    items: [item(1), item(2, -7.5)],
+    total: 12,
+    capReached: true,
+    dailyCap: 5,
+  };
+  for (const locale of ["de", "en", "fr", "es"] as const) {
+    for (const base of [single, capped]) {
+      const f = fakeFetch(tokens.map(() => Response.json({ id: "re_1" })));
+      const ch = emailChannel(deps({ RESEND_API_KEY: "re_test", RESEND_BATCH_SIZE: "1" }, f.fetch));
+      for (const [i, token] of tokens.entries()) {
+        const payload = { ...base, unsubscribeToken: token };
+        const r = await ch.send({ ...job("email", `u${i}@example.com`, payload), id: i, locale });
+        ok(r.ok);
+        const sent = JSON.parse(String(f.calls[i]!.init.body)) as {
+          subject: string;
+          text: string;
+          html: string;
+          headers: Record<string, string>;
+        };
+        const direct = alertEmail(payload, locale, links, "UTC");
+        assertEquals(sent.subject, direct.subject);
+        assertEquals(sent.text, direct.text);
+        assertEquals(sent.html, direct.html);
+        deepStrictEqual(sent.headers, direct.headers);
+        ok(sent.html.includes(token));
+        ok(!sent.html.includes(tokens[1 - i]!));
+      }
+    }
+  }
 });

@@ -119,6 +119,64 @@ function sharedLimit(deps: ChannelDeps, name: string, rate: number, burst: numbe
     : new TokenBucket(rate, burst, clock);
 }
 
+/**
+ * Rendered messages by (locale, zone, payload). A message is a pure function of them (and of the
+ * links, fixed per worker), and subscribers grouped by identical rules (decision 0029) share one
+ * message (`alert_messages`): one rendering serves all of them. Rendering a 20-item digest cost
+ * about 4 ms of CPU per job (an `Intl` formatter built per item), more than the request itself:
+ * it was where the worker's ~250 jobs/s went (decision 0055). `omit` names the payload's
+ * per-user fields the rendering does not read (Discord and Telegram do not show the
+ * unsubscribe token that every job carries; tests hold them to it). Bounded: emptied when it
+ * holds `max` renderings.
+ */
+export class RenderCache<T> {
+  private readonly entries = new Map<string, T>();
+  hits = 0;
+  constructor(
+    private readonly omit: readonly string[] = [],
+    private readonly max = 5000,
+  ) {}
+
+  private keyOf(job: Job): string {
+    let payload = job.payload;
+    if (this.omit.length > 0 && payload && typeof payload === "object") {
+      const rest = { ...(payload as Record<string, unknown>) };
+      for (const field of this.omit) delete rest[field];
+      payload = rest;
+    }
+    return `${job.locale ?? ""}\u0000${job.timeZone ?? ""}\u0000${JSON.stringify(payload)}`;
+  }
+
+  get(job: Job, render: () => T): T {
+    const key = this.keyOf(job);
+    const known = this.entries.get(key);
+    if (known !== undefined) {
+      this.hits++;
+      return known;
+    }
+    const value = render();
+    if (this.entries.size >= this.max) this.entries.clear();
+    this.entries.set(key, value);
+    return value;
+  }
+}
+
+/** Fields of a market alert's payload that only the e-mail shows. */
+export const EMAIL_ONLY_FIELDS = ["unsubscribeToken"] as const;
+
+const zones = new Map<string, string>();
+
+/** `zoneOf` (it builds an `Intl.DateTimeFormat` to check the zone), remembered per value. */
+function zoneFor(value: string | null | undefined): string {
+  if (!value) return "UTC";
+  let zone = zones.get(value);
+  if (zone === undefined) {
+    zone = zoneOf(value);
+    if (zones.size < 1000) zones.set(value, zone);
+  }
+  return zone;
+}
+
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -132,10 +190,49 @@ export function retryAfterHeader(value: string | null, now = Date.now()): number
   return Number.isFinite(at) ? Math.max(0, (at - now) / 1000) : undefined;
 }
 
-function emailFor(job: Job, links: Links): Email {
+/** Stands in for the unsubscribe token in a cached alert e-mail (a UUID no user gets: version 4, all f). */
+const TOKEN_MARK = "ffffffff-ffff-4fff-bfff-ffffffffffff";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * An alert e-mail through the render cache: rendered once per message with a mark for the
+ * token, then the user's own token put in its place (subject, text, HTML, headers). A token that
+ * is not a UUID (never from the database) is rendered on its own.
+ */
+function cachedAlertEmail(job: Job, links: Links, cache: RenderCache<Email>): Email {
+  const payload = job.payload as MarketAlertPayload;
+  const locale = localeOf(job.locale);
+  const zone = zoneFor(job.timeZone);
+  const token = payload.unsubscribeToken;
+  if (token !== undefined && !(typeof token === "string" && UUID.test(token))) {
+    return alertEmail(payload, locale, links, zone);
+  }
+  const template = cache.get(
+    job,
+    () =>
+      alertEmail(
+        { ...payload, unsubscribeToken: token ? TOKEN_MARK : undefined },
+        locale,
+        links,
+        zone,
+      ),
+  );
+  if (!token) return { ...template, headers: { ...template.headers } };
+  const put = (s: string) => s.replaceAll(TOKEN_MARK, token);
+  return {
+    subject: put(template.subject),
+    text: put(template.text),
+    html: put(template.html),
+    headers: Object.fromEntries(Object.entries(template.headers).map(([k, v]) => [k, put(v)])),
+  };
+}
+
+function emailFor(job: Job, links: Links, cache?: RenderCache<Email>): Email {
   const locale = localeOf(job.locale);
   if (job.kind === "market_alert") {
-    return alertEmail(job.payload as MarketAlertPayload, locale, links, zoneOf(job.timeZone));
+    return cache
+      ? cachedAlertEmail(job, links, cache)
+      : alertEmail(job.payload as MarketAlertPayload, locale, links, zoneFor(job.timeZone));
   }
   if (job.kind === "ticket_reply" || job.kind === "ticket_status") {
     return ticketEmail(job.kind, job.payload as TicketPayload, locale, links);
@@ -145,7 +242,7 @@ function emailFor(job: Job, links: Links): Email {
       job.payload as TicketOverduePayload,
       locale,
       links,
-      zoneOf(job.timeZone),
+      zoneFor(job.timeZone),
     );
   }
   throw new Error(`no e-mail for jobs of kind ${job.kind}`);
@@ -166,6 +263,8 @@ export function emailChannel(deps: ChannelDeps): Channel {
   const limits = deps.limits ?? limitsFrom(env);
   // One Resend team: RESEND_RATE_PER_SECOND requests per second across all its keys.
   const resendBucket = sharedLimit(deps, "resend:team", limits.resendPerSecond, 1);
+  // Alert e-mails of one message share one rendering; the token is put in per user.
+  const alertEmails = new RenderCache<Email>(EMAIL_ONLY_FIELDS);
   const resend = () => !!env("RESEND_API_KEY")?.trim();
   const resendBase = () => (env("RESEND_API_URL")?.trim() || RESEND_API_URL).replace(/\/+$/, "");
   const resendBody = (job: Job, email: Email) => ({
@@ -202,7 +301,7 @@ export function emailChannel(deps: ChannelDeps): Channel {
       const emails: { i: number; body: ReturnType<typeof resendBody> }[] = [];
       for (const [i, job] of jobs.entries()) {
         try {
-          emails.push({ i, body: resendBody(job, emailFor(job, deps.links)) });
+          emails.push({ i, body: resendBody(job, emailFor(job, deps.links, alertEmails)) });
         } catch (err) {
           results[i] = { ok: false, error: describe(err), permanent: true };
         }
@@ -251,7 +350,7 @@ export function emailChannel(deps: ChannelDeps): Channel {
     async send(job) {
       let email: Email;
       try {
-        email = emailFor(job, deps.links);
+        email = emailFor(job, deps.links, alertEmails);
       } catch (err) {
         return { ok: false, error: describe(err), permanent: true };
       }
@@ -329,6 +428,7 @@ export function discordChannel(deps: ChannelDeps): Channel {
   const sleep = deps.sleep ?? defaultSleep;
   const now = deps.now ?? Date.now;
   const resetAt = new Map<string, number>();
+  const bodies = new RenderCache<string>(EMAIL_ONLY_FIELDS);
   return {
     async send(job) {
       if (job.kind !== "market_alert") {
@@ -341,18 +441,21 @@ export function discordChannel(deps: ChannelDeps): Channel {
         return { ok: false, error: "Discord rate limit (bucket empty)", retryAfter: wait / 1000 };
       }
       if (wait > 0) await sleep(wait);
-      const body = discordBody(
-        job.payload as MarketAlertPayload,
-        localeOf(job.locale),
-        deps.links,
-        zoneOf(job.timeZone),
-      );
+      const body = bodies.get(job, () =>
+        JSON.stringify(
+          discordBody(
+            job.payload as MarketAlertPayload,
+            localeOf(job.locale),
+            deps.links,
+            zoneFor(job.timeZone),
+          ),
+        ));
       let res: Response;
       try {
         res = await doFetch(url, {
           method: "POST",
           headers: { "Content-Type": "application/json" },
-          body: JSON.stringify(body),
+          body,
           signal: AbortSignal.timeout(15_000),
         });
       } catch (err) {
@@ -412,6 +515,7 @@ export function telegramChannel(deps: ChannelDeps): Channel {
     limits.telegramPerSecond,
     Math.max(1, Math.floor(limits.telegramPerSecond / 3)),
   );
+  const texts = new RenderCache<string>(EMAIL_ONLY_FIELDS);
   const perChat = new BucketMap(limits.telegramChatPerSecond, 1, clock);
   const perGroup = new BucketMap(limits.telegramGroupPerMinute / 60, 5, clock);
   async function post(token: string, chatId: string, text: string) {
@@ -452,12 +556,13 @@ export function telegramChannel(deps: ChannelDeps): Channel {
       }
       const token = deps.env("TELEGRAM_BOT_TOKEN")?.trim();
       if (!token) return { ok: false, error: "TELEGRAM_BOT_TOKEN is not set" };
-      const text = telegramText(
-        job.payload as MarketAlertPayload,
-        localeOf(job.locale),
-        deps.links,
-        zoneOf(job.timeZone),
-      );
+      const text = texts.get(job, () =>
+        telegramText(
+          job.payload as MarketAlertPayload,
+          localeOf(job.locale),
+          deps.links,
+          zoneFor(job.timeZone),
+        ));
       let chat = job.target;
       for (let hop = 0; hop < 2; hop++) {
         let answer;
