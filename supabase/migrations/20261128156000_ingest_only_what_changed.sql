@@ -253,6 +253,8 @@ returns jsonb
   set search_path = ''
   -- The window query's estimated cost crosses jit_above_cost; compiling it costs more than it saves.
   set jit = off
+  -- The batch's materialized steps (10,000 wide rows) stay in memory instead of spilling to disk.
+  set work_mem = '64MB'
 as $$
 declare
   retention constant interval := interval '200 minutes';
