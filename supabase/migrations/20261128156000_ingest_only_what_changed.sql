@@ -11,8 +11,9 @@
 --    changed ones (the same lists a full ranking gives: see the function's comment).
 --    private.refresh_movers_top() (every row) is kept for the movers trigger.
 -- 3. ingest_scan collects the rows it wrote and the assets it touched (written, renamed away
---    from, gone stale) and hands them to both. Everything else is the statement of
---    20261126200000 unchanged.
+--    from, gone stale) and hands them to both; reads the window's start only for the quotes
+--    whose flags can use it (a move of 3 % or more, or a pool); and keeps its materialized
+--    batch in memory (work_mem). Everything else is the statement of 20261126200000 unchanged.
 
 -- ---------------------------------------------------------------------------------------------
 -- 1. Rescore the touched assets
@@ -511,12 +512,7 @@ begin
            and h.ts >= b.ts - interval '270 minutes' order by h.ts desc limit 1),
         (select h.price from public.price_history h where h.instrument_id = b.instrument_id
            and h.ts > b.ts - interval '3 hours' and h.ts <= b.ts - interval '90 minutes' order by h.ts limit 1)
-      ) as r_3hour,
-      -- The window's start (decision 0046): the oldest sample of the last 30 minutes, for its
-      -- 24 h volume (did volume rise with the move?) and its pool liquidity (was the pool pulled?).
-      (select array[h.volume_24h, h.liquidity_usd] from public.price_history h
-         where h.instrument_id = b.instrument_id and h.ts >= b.ts - interval '30 minutes' and h.ts < b.ts
-         order by h.ts limit 1) as start_figures
+      ) as r_3hour
     from unnest(ids, symbols, exchanges, types, networks, sources, pool_urls, stamps, prices, volumes,
                 volumes_usd, liquidities, spreads, pool_names, pool_births)
            as b (instrument_id, symbol, exchange, exchange_type, network, source, pool_url, ts, price, volume_24h,
@@ -554,7 +550,21 @@ begin
              case when p.exchange_type = 'dex' and p.liquidity_usd > 0 and p.volume_24h_usd > 20 * p.liquidity_usd
                   then 'wash_volume' end
            ], null) as own_flags
-    from pcts p
+    from (
+      -- The window's start (decision 0046): the oldest sample of the last 30 minutes, for its
+      -- 24 h volume (did volume rise with the move?) and its pool liquidity (was the pool pulled?).
+      -- Read only where a flag can use it: a move of 3 % or more (no_volume_rise) or a pool
+      -- (pulled_pool); most quotes of a calm market need no probe. (offset 0: read once a row.)
+      select q.*,
+             case when q.exchange_type = 'dex'
+                    or abs(coalesce(q.p_30min, q.p_25min, q.p_20min, q.p_15min, q.p_10min, q.p_5min, q.p_10sec, 0)) >= 3
+               then (select array[h.volume_24h, h.liquidity_usd] from public.price_history h
+                     where h.instrument_id = q.instrument_id and h.ts >= q.ts - interval '30 minutes' and h.ts < q.ts
+                     order by h.ts limit 1)
+             end as start_figures
+      from pcts q
+      offset 0
+    ) p
   ),
   -- Known movers are updated in place (a join, cheaper than a speculative insert per row), in
   -- instrument id order; new ones are inserted.
