@@ -84,41 +84,66 @@ $$;
 
 -- function private.movers_rescore()
 CREATE FUNCTION private.movers_rescore() RETURNS integer
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select cardinality(private.movers_rescore(null::text[]));
+$$;
+
+-- comment on function private.movers_rescore()
+COMMENT ON FUNCTION private.movers_rescore() IS 'Confirmation, the DEX/CEX price gap and the trust score of every mover (decision 0046); returns how many rows changed.';
+
+-- function private.movers_rescore(text[])
+CREATE FUNCTION private.movers_rescore(only_assets text[]) RETURNS bigint[]
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
 declare
-  written integer;
+  all_rows boolean := only_assets is null;
+  written bigint[];
 begin
-  with moving as (
+  with scope as (
+    select distinct a.asset from unnest(only_assets) a (asset) where a.asset is not null
+  ),
+  -- The rows to decide: those of the assets in scope (every row when only_assets is null), and
+  -- rows without a grouping key (written outside ingest_scan, such as the seed's): their result
+  -- depends on no other row, and a full rescore would decide them too.
+  rows as materialized (
+    select m.id, m.asset, m.exchange, m.exchange_type, m.symbol, m.pct, m.price, m.volume_24h_usd,
+           m.liquidity_usd, m.spread_pct, m.thin, m.flags, m.confirmed_on, m.trust_score
+    from public.movers m
+    where all_rows or m.asset is null or m.asset in (select s.asset from scope s)
+  ),
+  moving as (
     select m.asset, sign(m.pct) as dir,
            array_agg(distinct m.exchange) as venues,
            array_agg(distinct m.exchange) filter (where m.exchange_type = 'cex') as cex_venues
-    from public.movers m
+    from rows m
     where abs(m.pct) >= 2 and m.asset is not null
     group by m.asset, sign(m.pct)
   ),
   cex_price as (
     select m.asset, avg(m.price) as price
-    from public.movers m
+    from rows m
     where m.exchange_type = 'cex' and m.asset is not null
       and upper(split_part(m.symbol, '/', 2)) in ('USD', 'USDT', 'USDC', 'FDUSD', 'DAI')
     group by m.asset
   ),
   decided as (
     select m.id, m.exchange_type, m.volume_24h_usd, m.liquidity_usd, m.spread_pct, m.thin,
+           m.confirmed_on as old_confirmed_on, m.flags as old_flags, m.trust_score as old_trust_score,
            case when abs(m.pct) >= 2 then
              coalesce(array_remove(case when m.exchange_type = 'cex' then v.venues else v.cex_venues end, m.exchange), '{}')
            else '{}' end as confirmed_on,
            array_remove(m.flags, 'dex_cex_gap')
              || case when m.exchange_type = 'dex' and c.price > 0 and abs(m.price - c.price) / c.price > 0.05
                   then array['dex_cex_gap'] else '{}'::text[] end as flags
-    from public.movers m
+    from rows m
     left join moving v on v.asset = m.asset and v.dir = sign(m.pct)
     left join cex_price c on c.asset = m.asset
   ),
   scored as (
-    select d.id, d.confirmed_on, d.flags,
+    select d.id, d.confirmed_on, d.flags, d.old_confirmed_on, d.old_flags, d.old_trust_score,
            greatest(0, least(100,
              20
              -- (numeric rounding: a half point rounds up, as in trust.ts.)
@@ -129,65 +154,145 @@ begin
              - case when d.thin then 20 else 0 end
              - case when d.spread_pct > 1 then 10 else 0 end))::integer as trust_score
     from decided d
+  ),
+  changed as (
+    update public.movers m
+      set confirmed_on = s.confirmed_on, flags = s.flags, trust_score = s.trust_score
+    from scored s
+    where m.id = s.id
+      and (s.old_confirmed_on, s.old_flags, s.old_trust_score) is distinct from (s.confirmed_on, s.flags, s.trust_score)
+    returning m.id
   )
-  update public.movers m
-    set confirmed_on = s.confirmed_on, flags = s.flags, trust_score = s.trust_score
-  from scored s
-  where m.id = s.id
-    and (m.confirmed_on, m.flags, m.trust_score) is distinct from (s.confirmed_on, s.flags, s.trust_score);
-  get diagnostics written = row_count;
+  select coalesce(array_agg(c.id), '{}') into written from changed c;
   return written;
 end;
 $$;
 
--- comment on function private.movers_rescore()
-COMMENT ON FUNCTION private.movers_rescore() IS 'Confirmation, the DEX/CEX price gap and the trust score of every mover (decision 0046); run by ingest_scan.';
+-- comment on function private.movers_rescore(only_assets text[])
+COMMENT ON FUNCTION private.movers_rescore(only_assets text[]) IS 'Confirmation, the DEX/CEX price gap and the trust score (decision 0046) of the movers of the given assets (null: all); returns the ids of the rows it wrote. Run by ingest_scan with the assets the scan touched (decision 0053).';
 
 -- function private.refresh_movers_top()
 CREATE FUNCTION private.refresh_movers_top() RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select private.refresh_movers_top(null::bigint[]);
+$$;
+
+-- function private.refresh_movers_top(bigint[])
+CREATE FUNCTION private.refresh_movers_top(changed bigint[]) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
+declare
+  windows constant integer[] := array[0, 5, 10, 15, 20, 25, 30];
+  depth constant integer := 300;
+  total bigint;
+  unchanged bigint;
+  merge boolean := false;
+  -- Per window (in the order of windows): the lowest unchanged row of its kept ranking, where the
+  -- merged ranking is cut; null where those rows are every unchanged row.
+  cut_after bigint[] := array_fill(null::bigint, array[7]);
+  candidates bigint[];
 begin
   perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('private.refresh_movers_top'));
-  insert into private.movers_top as t (window_minutes, entries, refreshed_at)
-  select w.w,
+  if changed is not null then
+    select count(*) into total from public.movers;
+    -- Ranking the kept rows and the changed ones pays only when most rows did not change.
+    if cardinality(changed) * 2 < total then
+      select total - count(*) into unchanged
+      from public.movers m where m.id in (select c.id from unnest(changed) c (id));
+      select count(*) = cardinality(windows) and coalesce(bool_and(s.kept >= 100 or s.kept >= unchanged), false),
+             array_agg(case when s.kept >= unchanged then null else s.lowest end order by s.ord)
+        into merge, cut_after
+      from (
+        select wi.ord, count(m.id) as kept,
+               (array_agg(m.id order by r.o desc) filter (where m.id is not null))[1] as lowest
+        from unnest(windows) with ordinality wi (w, ord)
+        join private.movers_top t on t.window_minutes = wi.w and t.ranked is not null
+        left join lateral unnest(t.ranked) with ordinality r (id, o) on true
+        left join public.movers m on m.id = r.id and m.id not in (select c.id from unnest(changed) c (id))
+        group by wi.ord
+      ) s;
+      if merge then
+        select coalesce(array_agg(distinct x.id), '{}') into candidates
+        from (
+          select r.id from private.movers_top t cross join lateral unnest(t.ranked) r (id)
+          where t.window_minutes = any (windows)
+          union all
+          select c.id from unnest(changed) c (id)
+        ) x;
+      else
+        cut_after := array_fill(null::bigint, array[7]);
+      end if;
+    end if;
+  end if;
+
+  with keys as materialized (
+    select k.id, k.ts,
+           abs(coalesce(k.pct_10sec, k.pct)) * k.f as r0,
+           abs(coalesce(k.pct_5min, k.pct)) * k.f as r5,
+           abs(coalesce(k.pct_10min, k.pct)) * k.f as r10,
+           abs(coalesce(k.pct_15min, k.pct)) * k.f as r15,
+           abs(coalesce(k.pct_20min, k.pct)) * k.f as r20,
+           abs(coalesce(k.pct_25min, k.pct)) * k.f as r25,
+           abs(coalesce(k.pct_30min, k.pct)) * k.f as r30
+    from (
+      select m.id, m.ts, m.pct, m.pct_10sec, m.pct_5min, m.pct_10min, m.pct_15min, m.pct_20min, m.pct_25min,
+             m.pct_30min, power(0.5, cardinality(m.flags) + case when m.thin then 1 else 0 end) as f
+      from public.movers m
+      where not merge or m.id in (select c.id from unnest(candidates) c (id))
+    ) k
+  ),
+  ranked as (
+    select w.w, w.cut,
+           array(select k.id from keys k
+                 order by case w.w when 0 then k.r0 when 5 then k.r5 when 10 then k.r10 when 15 then k.r15
+                                   when 20 then k.r20 when 25 then k.r25 else k.r30 end desc,
+                          k.ts desc, k.id desc
+                 limit depth) as ids
+    from unnest(windows, cut_after) as w (w, cut)
+  ),
+  tops as (
+    select r.w,
+           case when r.cut is null then r.ids
+                else r.ids[1:coalesce(array_position(r.ids, r.cut), depth)] end as ids
+    from ranked r
+  )
+  insert into private.movers_top as t (window_minutes, entries, refreshed_at, ranked)
+  select tp.w,
          coalesce((
            select jsonb_agg(to_jsonb(e) - 'rank' order by e.rank desc, e.ts desc, e.id desc)
            from (
              select m.id, m.instrument_id, m.symbol, m.exchange, m.exchange_type, m.network, m.source,
                     m.pool_url, m.price, m.price_3hour_ago,
-                    coalesce(case w.w
+                    coalesce(case tp.w
                       when 0 then m.pct_10sec when 5 then m.pct_5min when 10 then m.pct_10min
                       when 15 then m.pct_15min when 20 then m.pct_20min when 25 then m.pct_25min
                       else m.pct_30min end, m.pct) as pct,
-                    w.w as window_used, m.pct_3hour, m.volume_24h, m.ts,
+                    tp.w as window_used, m.pct_3hour, m.volume_24h, m.ts,
                     coalesce(m.quoted_at, m.ts) as quoted_at,
                     m.volume_24h_usd, m.liquidity_usd, m.spread_pct, m.thin, m.confirmed_on, m.flags,
                     m.trust_score, coalesce(m.asset, upper(split_part(m.symbol, '/', 1))) as asset, m.pool_name,
-                    abs(coalesce(case w.w
+                    abs(coalesce(case tp.w
                       when 0 then m.pct_10sec when 5 then m.pct_5min when 10 then m.pct_10min
                       when 15 then m.pct_15min when 20 then m.pct_20min when 25 then m.pct_25min
                       else m.pct_30min end, m.pct))
                       * power(0.5, cardinality(m.flags) + case when m.thin then 1 else 0 end) as rank
              from public.movers m
-             -- Ranking ids alone (narrow rows) is twice as fast as ranking whole rows.
-             where m.id in (
-               select k.id from public.movers k
-               order by abs(coalesce(case w.w
-                          when 0 then k.pct_10sec when 5 then k.pct_5min when 10 then k.pct_10min
-                          when 15 then k.pct_15min when 20 then k.pct_20min when 25 then k.pct_25min
-                          else k.pct_30min end, k.pct))
-                          * power(0.5, cardinality(k.flags) + case when k.thin then 1 else 0 end) desc,
-                        k.ts desc, k.id desc
-               limit 100)
+             where m.id = any (tp.ids[1:100])
            ) e
          ), '[]'::jsonb),
-         now()
-  from unnest(array[0, 5, 10, 15, 20, 25, 30]) as w (w)
-  on conflict (window_minutes) do update set entries = excluded.entries, refreshed_at = excluded.refreshed_at;
+         now(),
+         tp.ids
+  from tops tp
+  on conflict (window_minutes) do update
+    set entries = excluded.entries, refreshed_at = excluded.refreshed_at, ranked = excluded.ranked;
 end;
 $$;
+
+-- comment on function private.refresh_movers_top(changed bigint[])
+COMMENT ON FUNCTION private.refresh_movers_top(changed bigint[]) IS 'Rebuilds the kept top 100 of each window (decision 0046''s rank); given the ids a scan changed, merges them into each window''s kept ranking when that is exact, else ranks every row (decision 0053).';
 
 -- function private.set_instrument_venue_key()
 CREATE FUNCTION private.set_instrument_venue_key() RETURNS trigger
@@ -341,6 +446,7 @@ CREATE FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time 
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     SET jit TO 'off'
+    SET work_mem TO '64MB'
     AS $_$
 declare
   retention constant interval := interval '200 minutes';
@@ -371,6 +477,11 @@ declare
   accepted integer;
   upserted integer;
   removed integer;
+  -- Issue 26 (decision 0053, amended): what this scan changed. The mover rows it wrote (and those
+  -- the rescore wrote after it) are re-ranked; the assets it touched are rescored.
+  changed_ids bigint[];
+  touched_assets text[];
+  gone_assets text[];
   pruned integer;
   sent integer := 0;
 begin
@@ -592,12 +703,7 @@ begin
            and h.ts >= b.ts - interval '270 minutes' order by h.ts desc limit 1),
         (select h.price from public.price_history h where h.instrument_id = b.instrument_id
            and h.ts > b.ts - interval '3 hours' and h.ts <= b.ts - interval '90 minutes' order by h.ts limit 1)
-      ) as r_3hour,
-      -- The window's start (decision 0046): the oldest sample of the last 30 minutes, for its
-      -- 24 h volume (did volume rise with the move?) and its pool liquidity (was the pool pulled?).
-      (select array[h.volume_24h, h.liquidity_usd] from public.price_history h
-         where h.instrument_id = b.instrument_id and h.ts >= b.ts - interval '30 minutes' and h.ts < b.ts
-         order by h.ts limit 1) as start_figures
+      ) as r_3hour
     from unnest(ids, symbols, exchanges, types, networks, sources, pool_urls, stamps, prices, volumes,
                 volumes_usd, liquidities, spreads, pool_names, pool_births)
            as b (instrument_id, symbol, exchange, exchange_type, network, source, pool_url, ts, price, volume_24h,
@@ -635,7 +741,21 @@ begin
              case when p.exchange_type = 'dex' and p.liquidity_usd > 0 and p.volume_24h_usd > 20 * p.liquidity_usd
                   then 'wash_volume' end
            ], null) as own_flags
-    from pcts p
+    from (
+      -- The window's start (decision 0046): the oldest sample of the last 30 minutes, for its
+      -- 24 h volume (did volume rise with the move?) and its pool liquidity (was the pool pulled?).
+      -- Read only where a flag can use it: a move of 3 % or more (no_volume_rise) or a pool
+      -- (pulled_pool); most quotes of a calm market need no probe. (offset 0: read once a row.)
+      select q.*,
+             case when q.exchange_type = 'dex'
+                    or abs(coalesce(q.p_30min, q.p_25min, q.p_20min, q.p_15min, q.p_10min, q.p_5min, q.p_10sec, 0)) >= 3
+               then (select array[h.volume_24h, h.liquidity_usd] from public.price_history h
+                     where h.instrument_id = q.instrument_id and h.ts >= q.ts - interval '30 minutes' and h.ts < q.ts
+                     order by h.ts limit 1)
+             end as start_figures
+      from pcts q
+      offset 0
+    ) p
   ),
   -- Known movers are updated in place (a join, cheaper than a speculative insert per row), in
   -- instrument id order; new ones are inserted.
@@ -657,7 +777,7 @@ begin
       -- A quote older than the one the row shows (a venue's clock went back, a late answer) does
       -- not replace it.
       and (m.quoted_at is null or m.quoted_at <= p.ts)
-    returning m.instrument_id
+    returning m.id, m.asset
   ),
   inserted as (
     insert into public.movers (instrument_id, symbol, exchange, exchange_type, network, source, pool_url, price,
@@ -673,24 +793,47 @@ begin
     where not exists (select 1 from public.movers k where k.instrument_id = p.instrument_id)
     order by p.instrument_id
     on conflict (instrument_id) do nothing
-    returning instrument_id
+    returning id, asset
+  ),
+  written as (
+    select u.id, u.asset from updated u
+    union all
+    select i.id, i.asset from inserted i
+  ),
+  -- A row whose grouping key changes (the venue renamed the pair) leaves its old asset: that
+  -- asset's other rows are rescored too. (This reads the rows as they were before the update.)
+  renamed as (
+    select m.asset from public.movers m join scored p on p.instrument_id = m.instrument_id
+    where m.asset is distinct from p.asset and m.asset is not null
   )
-  select (select count(*) from updated) + (select count(*) from inserted) into upserted;
+  select (select count(*) from written),
+         (select coalesce(array_agg(w.id), '{}') from written w),
+         (select coalesce(array_agg(distinct a.asset) filter (where a.asset is not null), '{}')
+            from (select w.asset from written w union all select r.asset from renamed r) a)
+    into upserted, changed_ids, touched_assets;
 
   -- Stale movers: not quoted for 15 minutes.
-  delete from public.movers m where m.ts < scanned_at - stale_after;
-  get diagnostics removed = row_count;
+  with gone as (
+    delete from public.movers m where m.ts < scanned_at - stale_after returning m.asset
+  )
+  select count(*), coalesce(array_agg(distinct g.asset) filter (where g.asset is not null), '{}')
+    into removed, gone_assets
+  from gone g;
 
-  -- 4b. What needs the other venues (decision 0046), for every current mover: the venues that
-  --     confirm its move, the gap between a DEX price and the asset's CEX price, and the trust
-  --     score. Only rows whose result changed are written.
+  -- 4b. What needs the other venues (decision 0046): the venues that confirm a move, the gap
+  --     between a DEX price and the asset's CEX price, and the trust score. They depend only on
+  --     the rows of the same asset, so only the assets this scan touched (written, renamed away
+  --     from, or gone stale) are decided again (decision 0053, amended); only rows whose result
+  --     changed are written, and those join the rows to re-rank.
   if upserted > 0 or removed > 0 then
-    perform private.movers_rescore();
+    changed_ids := changed_ids || private.movers_rescore(touched_assets || gone_assets);
   end if;
 
   perform pg_catalog.set_config('app.movers_top_deferred', '', true);
+  -- The kept lists: the rows this scan changed are merged into the kept top 100s (a full ranking
+  -- when the change is too large or could pull up a row from below the kept lists).
   if upserted > 0 or removed > 0 then
-    perform private.refresh_movers_top();
+    perform private.refresh_movers_top(changed_ids);
   end if;
 
   -- 5. Retention: a range delete on price_history_ts_idx.
@@ -715,7 +858,7 @@ end;
 $_$;
 
 -- comment on function public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone)
-COMMENT ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone) IS 'One scan: upsert instruments, append history, compute window percents, liquidity figures, flags and trust (decision 0046), upsert movers, prune, broadcast. Service role only.';
+COMMENT ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone) IS 'One scan: upsert instruments, append history, compute window percents, liquidity figures, flags and trust (decision 0046) of the assets it touched, upsert movers, merge the changed rows into the kept lists (decision 0053), prune, broadcast. Service role only.';
 
 -- function public.movers_feed(integer)
 CREATE FUNCTION public.movers_feed(window_minutes integer DEFAULT NULL::integer) RETURNS TABLE(id bigint, instrument_id bigint, symbol text, exchange text, exchange_type public.exchange_type, network text, source text, pool_url text, price numeric, price_3hour_ago numeric, pct numeric, window_used integer, pct_3hour numeric, volume_24h numeric, ts timestamp with time zone, quoted_at timestamp with time zone, volume_24h_usd numeric, liquidity_usd numeric, spread_pct numeric, thin boolean, confirmed_on text[], flags text[], trust_score integer, asset text, pool_name text)
@@ -997,12 +1140,16 @@ CREATE TABLE private.movers_top (
     window_minutes integer NOT NULL,
     entries jsonb DEFAULT '[]'::jsonb NOT NULL,
     refreshed_at timestamp with time zone DEFAULT now() NOT NULL,
+    ranked bigint[],
     CONSTRAINT movers_top_entries_check CHECK ((jsonb_typeof(entries) = 'array'::text)),
     CONSTRAINT movers_top_window_minutes_check CHECK ((window_minutes = ANY (ARRAY[0, 5, 10, 15, 20, 25, 30])))
 );
 
 -- comment on table private.movers_top
 COMMENT ON TABLE private.movers_top IS 'Each window''s top 100 movers as movers_feed returns them; refreshed after every change of public.movers.';
+
+-- comment on column private.movers_top.ranked
+COMMENT ON COLUMN private.movers_top.ranked IS 'The ids of the window''s best movers in rank order, an exact prefix of the ranking (at most 300; the first 100 are entries): what a scan that changed few rows merges into (decision 0053).';
 
 -- table public.funding_rates
 CREATE TABLE public.funding_rates (
@@ -1498,8 +1645,14 @@ REVOKE ALL ON FUNCTION private.movers_changed() FROM PUBLIC;
 -- grants on function private.movers_rescore()
 REVOKE ALL ON FUNCTION private.movers_rescore() FROM PUBLIC;
 
+-- grants on function private.movers_rescore(only_assets text[])
+REVOKE ALL ON FUNCTION private.movers_rescore(only_assets text[]) FROM PUBLIC;
+
 -- grants on function private.refresh_movers_top()
 REVOKE ALL ON FUNCTION private.refresh_movers_top() FROM PUBLIC;
+
+-- grants on function private.refresh_movers_top(changed bigint[])
+REVOKE ALL ON FUNCTION private.refresh_movers_top(changed bigint[]) FROM PUBLIC;
 
 -- grants on function private.set_instrument_venue_key()
 REVOKE ALL ON FUNCTION private.set_instrument_venue_key() FROM PUBLIC;
