@@ -1,9 +1,5 @@
 import { deepStrictEqual, ok, strictEqual as assertEquals, throws } from "node:assert/strict";
-import {
-  parseStreamWorkerArgs,
-  REAL_STREAM_URLS,
-  StreamWorkerArgsError,
-} from "./stream-worker.ts";
+import { parseStreamWorkerArgs, REAL_STREAM_URLS, StreamWorkerArgsError } from "./stream-worker.ts";
 
 const env = (values: Record<string, string>) => (name: string) => values[name];
 const HOSTED = {

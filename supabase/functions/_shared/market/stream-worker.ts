@@ -94,7 +94,9 @@ export function startStreamWorker(opts: StreamWorkerOptions): StreamWorker {
       log,
       batchMs: opts.batchMs,
     });
-    log(`[stream] reading ${venue} by stream; polling slows to its safety cadence while it is live`);
+    log(
+      `[stream] reading ${venue} by stream; polling slows to its safety cadence while it is live`,
+    );
   };
   if (opts.urls.binance) start("binance", opts.urls.binance);
   let stopped = false;
@@ -135,8 +137,7 @@ export interface StreamWorkerConfig {
   coinbaseApiUrl?: string;
 }
 
-export const STREAM_WORKER_USAGE =
-  `usage: npm run worker:streams -- [--venues binance,coinbase]
+export const STREAM_WORKER_USAGE = `usage: npm run worker:streams -- [--venues binance,coinbase]
 
 Reads the venues' streams and feeds the project's ingest_scan once a second (decision 0061).
 Settings (environment):
@@ -171,8 +172,9 @@ export function parseStreamWorkerArgs(
     if (arg === "--help" || arg === "-h") return null;
     if (arg === "--venues" || arg.startsWith("--venues=")) {
       const value = arg === "--venues" ? args[++i] : arg.slice("--venues=".length);
-      if (!value || value.startsWith("--")) problems.push("--venues needs a list: binance,coinbase");
-      else venueList = value;
+      if (!value || value.startsWith("--")) {
+        problems.push("--venues needs a list: binance,coinbase");
+      } else venueList = value;
       continue;
     }
     problems.push(`unknown argument ${arg} (use --venues, --help)`);
@@ -195,8 +197,9 @@ export function parseStreamWorkerArgs(
   }
 
   const supabaseUrl = env("SUPABASE_URL")?.trim() ?? "";
-  if (!supabaseUrl) problems.push("SUPABASE_URL is missing: the project's https://<ref>.supabase.co");
-  else if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(supabaseUrl)) {
+  if (!supabaseUrl) {
+    problems.push("SUPABASE_URL is missing: the project's https://<ref>.supabase.co");
+  } else if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(supabaseUrl)) {
     problems.push(`SUPABASE_URL is not an http(s) URL: ${JSON.stringify(supabaseUrl)}`);
   }
   const serviceKey = (env("SUPABASE_SERVICE_ROLE_KEY") || env("SUPABASE_SECRET_KEY"))?.trim() ?? "";

@@ -192,7 +192,9 @@ describe("SourceHealth", () => {
     await i18n.changeLanguage("fr");
     renderWithProviders(<SourceHealth now={NOW} />);
     await waitFor(async () =>
-      expect((await items())[0]).toMatch(/Lecteur de flux arrêté \(dernier rapport : il y a 2 min\)$/),
+      expect((await items())[0]).toMatch(
+        /Lecteur de flux arrêté \(dernier rapport : il y a 2 min\)$/,
+      ),
     );
   });
 });
