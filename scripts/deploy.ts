@@ -82,6 +82,11 @@ export const SECRETS: Secret[] = [
     required: false,
     check: [/^\d+:[\w-]+$/, "a Bot API token (123456:ABC…)"],
   },
+  {
+    name: "STREAM_SAFETY_POLL_SECONDS",
+    required: false,
+    check: [/^(?:[5-9]|[1-9]\d{1,2}|[1-2]\d{3}|3[0-5]\d{2}|3600)$/, "whole seconds from 5 to 3600"],
+  },
   { name: "DEX_MIN_LIQUIDITY_USD", required: false, check: [/^\d+$/, "a whole number of USD"] },
   { name: "BINANCE_API_URL", required: false, check: [/^https?:\/\/\S+$/, "an http(s) URL"] },
   { name: "COINBASE_API_URL", required: false, check: [/^https?:\/\/\S+$/, "an http(s) URL"] },
