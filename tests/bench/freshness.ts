@@ -47,7 +47,9 @@ type Seen = [venue: string, ageMs: number, kind: "update" | "entry"];
 
 /**
  * Records every row that appears or changes its `data-ts`. The venue is read from the row's
- * exchange cell: "Binance", "Coinbase", else a DEX pool ("Uniswap V3 (Ethereum)").
+ * exchange cell's title: "Binance", "Coinbase", else a DEX pool ("Uniswap V3 (Ethereum)"). (It was
+ * read through the cell's `max-w-32` class, which the table's 1280-px layout fix renamed: every
+ * row then counted as a DEX pool.)
  *
  * Two kinds, measured apart (decision 0061): an **update** is a row on screen whose quote is
  * replaced by a newer one — the quote's trip from the venue to the screen. An **entry** is a row
@@ -60,10 +62,10 @@ async function observe(page: Page, seconds: number): Promise<Seen[]> {
   // A string, not a function: tsx's transform would add helpers the page does not have.
   await page.evaluate(`(() => {
     const seen = (window.__seen = []);
+    // The exchange cell's full name is in a title (its class changes with the table's layout).
     const venueOf = (el) => {
-      const cell = el.querySelector("td.max-w-32 span[title]");
-      const exchange = cell ? cell.getAttribute("title") : "";
-      return exchange === "Binance" ? "binance" : exchange === "Coinbase" ? "coinbase" : "dex";
+      const titles = Array.from(el.querySelectorAll("td span[title]"), (s) => s.getAttribute("title"));
+      return titles.includes("Binance") ? "binance" : titles.includes("Coinbase") ? "coinbase" : "dex";
     };
     const record = (el, kind, oldTs) => {
       const ts = el.getAttribute("data-ts");
