@@ -55,6 +55,7 @@ export function scanSettings(env: NodeJS.ProcessEnv = process.env): Record<strin
     "DEX_MIN_LIQUIDITY_USD",
     "MARKET_CADENCE_SECONDS",
     "SCAN_INTERVAL_SECONDS",
+    "STREAM_SAFETY_POLL_SECONDS",
   ];
   return Object.fromEntries(names.flatMap((name) => (env[name] ? [[name, env[name]]] : [])));
 }

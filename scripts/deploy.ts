@@ -82,6 +82,11 @@ export const SECRETS: Secret[] = [
     required: false,
     check: [/^\d+:[\w-]+$/, "a Bot API token (123456:ABC…)"],
   },
+  {
+    name: "STREAM_SAFETY_POLL_SECONDS",
+    required: false,
+    check: [/^(?:[5-9]|[1-9]\d{1,2}|[1-2]\d{3}|3[0-5]\d{2}|3600)$/, "whole seconds from 5 to 3600"],
+  },
   { name: "DEX_MIN_LIQUIDITY_USD", required: false, check: [/^\d+$/, "a whole number of USD"] },
   { name: "BINANCE_API_URL", required: false, check: [/^https?:\/\/\S+$/, "an http(s) URL"] },
   { name: "COINBASE_API_URL", required: false, check: [/^https?:\/\/\S+$/, "an http(s) URL"] },
@@ -110,6 +115,16 @@ export interface DeployPlan {
   files: Record<string, string>;
   /** What the CLI needs in its environment. */
   env: Record<string, string>;
+  /**
+   * The stream worker's start command, to run beside the project (decision 0061), when
+   * MARKET_SOURCES names a venue with a stream; printed, never run by this script.
+   */
+  streamWorker: string | null;
+}
+
+/** The venues the stream worker reads, of MARKET_SOURCES. */
+export function streamVenues(marketSources: string): string[] {
+  return marketSources.split(",").filter((s) => s === "binance" || s === "coinbase");
 }
 
 /** Every edge function: each folder of supabase/functions with an index.ts, `_shared` aside. */
@@ -250,12 +265,17 @@ export function planDeploy(argv: string[], env: NodeJS.ProcessEnv): DeployPlan {
     ["supabase", "db", "query", "--remote", "--yes", "--file", VAULT_FILE],
     ["supabase", "db", "query", "--remote", "--yes", "--file", SCHEDULE_FILE],
   ];
+  const streams = streamVenues(secrets.MARKET_SOURCES ?? "");
   return {
     ref,
     dryRun: args.dryRun,
     commands,
     files,
     env: { SUPABASE_ACCESS_TOKEN: token, SUPABASE_DB_PASSWORD: password },
+    streamWorker:
+      streams.length > 0
+        ? `SUPABASE_URL=https://${ref}.supabase.co SUPABASE_SERVICE_ROLE_KEY=<the project's service-role key> npm run worker:streams -- --venues ${streams.join(",")}`
+        : null,
   };
 }
 
@@ -272,6 +292,12 @@ export function describePlan(plan: DeployPlan): string {
   lines.push(`write ${VAULT_FILE} (Vault secrets scan_url, delivery_url, scan_secret)`);
   lines.push(`write ${SCHEDULE_FILE} (pg_cron jobs market-scan and deliver-alerts)`);
   for (const c of plan.commands) lines.push(`$ ${c.join(" ")}`);
+  if (plan.streamWorker) {
+    lines.push(
+      "then, on a host beside the project (a long-running process this script does not start; README, Deployment, The stream worker):",
+      `  ${plan.streamWorker}`,
+    );
+  }
   return lines.join("\n");
 }
 
@@ -312,9 +338,14 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
   } finally {
     rmSync(path.join(ROOT, DEPLOY_DIR), { recursive: true, force: true });
   }
-  if (code === 0)
+  if (code === 0) {
     console.log(
       `\nDeployed. Build the SPA with VITE_SUPABASE_URL=https://${plan.ref}.supabase.co and the project's publishable key (npm run build).`,
     );
+    if (plan.streamWorker)
+      console.log(
+        `Then start the stream worker on a host beside the project (README, Deployment, The stream worker):\n  ${plan.streamWorker}`,
+      );
+  }
   process.exit(code);
 }

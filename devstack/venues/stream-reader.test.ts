@@ -7,6 +7,7 @@ import {
   type SocketFactory,
   startStreamReader,
   type StreamReader,
+  type StreamStatus,
 } from "../../supabase/functions/_shared/market/stream-reader.ts";
 import { type FakeVenues, startFakeVenues } from "./fake-venues.ts";
 
@@ -23,12 +24,14 @@ for (const venue of ["binance", "coinbase"] as const) {
     const started = Date.now();
     const v = (venues = await startFakeVenues({ tickMs: 250, streamDropEveryMs: 0 }));
     const batches: Quote[][] = [];
+    const reports: StreamStatus[] = [];
     const r = (reader = startStreamReader({
       venue,
       url: venue === "binance" ? v.urls.binanceWs : v.urls.coinbaseWs,
       WebSocket: WebSocket as unknown as SocketFactory,
       productIds: ["BTC-USD", "ETH-USD"],
       ingest: async (quotes) => void batches.push(quotes),
+      report: async (status) => void reports.push(status),
       batchMs: 300,
       maxReconnectMs: 500,
     }));
@@ -42,10 +45,23 @@ for (const venue of ["binance", "coinbase"] as const) {
     expect(Date.parse(btc.ts)).toBeGreaterThan(started);
     expect(r.live()).toBe(true);
     expect(r.connections).toBe(1);
+    // Its own health: connected, no reconnect, the venue speaking; a report after each batch.
+    expect(r.status()).toMatchObject({ source: venue, state: "connected", reconnects: 0 });
+    expect(reports.at(-1)).toMatchObject({ state: "connected", droppedAt: null, reconnects: 0 });
+    expect(Date.now() - Date.parse(reports.at(-1)!.lastMessageAt!)).toBeLessThan(5_000);
+    const before = reports.length;
 
     expect(v.dropStreams(venue)).toBe(1);
     await expect.poll(() => r.connections, { timeout: 10_000 }).toBe(2);
-    const before = batches.length;
-    await expect.poll(() => batches.length, { timeout: 10_000 }).toBeGreaterThan(before);
+    // The drop was reported at once, then the new connection with one reconnect.
+    const after = reports.slice(before);
+    const drop = after.findIndex((s) => s.state === "dropped");
+    expect(drop).toBeGreaterThanOrEqual(0);
+    expect(after[drop]!.droppedAt).not.toBeNull();
+    await expect
+      .poll(() => reports.at(-1), { timeout: 10_000 })
+      .toMatchObject({ state: "connected", reconnects: 1, droppedAt: null });
+    const batchesBefore = batches.length;
+    await expect.poll(() => batches.length, { timeout: 10_000 }).toBeGreaterThan(batchesBefore);
   });
 }

@@ -1193,6 +1193,27 @@ CREATE TABLE public.candles_5m (
 -- comment on table public.candles_5m
 COMMENT ON TABLE public.candles_5m IS '5-minute candles per instrument rolled up from price_history; kept 7 days (private.rollup_candles).';
 
+-- table public.stream_health
+CREATE TABLE public.stream_health (
+    source text NOT NULL,
+    state text NOT NULL,
+    connected_since timestamp with time zone,
+    dropped_at timestamp with time zone,
+    reconnects integer DEFAULT 0 NOT NULL,
+    last_message_at timestamp with time zone,
+    quotes integer DEFAULT 0 NOT NULL,
+    reported_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT stream_health_check CHECK (((state = 'connected'::text) = (connected_since IS NOT NULL))),
+    CONSTRAINT stream_health_check1 CHECK (((state = 'dropped'::text) = (dropped_at IS NOT NULL))),
+    CONSTRAINT stream_health_quotes_check CHECK ((quotes >= 0)),
+    CONSTRAINT stream_health_reconnects_check CHECK ((reconnects >= 0)),
+    CONSTRAINT stream_health_source_check CHECK ((source ~ '^[a-z][a-z0-9_-]{0,39}$'::text)),
+    CONSTRAINT stream_health_state_check CHECK ((state = ANY (ARRAY['connected'::text, 'dropped'::text])))
+);
+
+-- comment on table public.stream_health
+COMMENT ON TABLE public.stream_health IS 'Each venue stream''s state as its reader last reported it (connected or dropped, reconnects, last message); decision 0061.';
+
 -- constraint private.app_settings app_settings_pkey
 ALTER TABLE ONLY private.app_settings
     ADD CONSTRAINT app_settings_pkey PRIMARY KEY (key);
@@ -1220,6 +1241,10 @@ ALTER TABLE ONLY public.candles_1h
 -- constraint public.candles_5m candles_5m_pkey
 ALTER TABLE ONLY public.candles_5m
     ADD CONSTRAINT candles_5m_pkey PRIMARY KEY (instrument_id, bucket);
+
+-- constraint public.stream_health stream_health_pkey
+ALTER TABLE ONLY public.stream_health
+    ADD CONSTRAINT stream_health_pkey PRIMARY KEY (source);
 
 -- index private.chat_gif_reservations_created_idx
 CREATE INDEX chat_gif_reservations_created_idx ON private.chat_gif_reservations USING btree (created_at);
@@ -1272,6 +1297,15 @@ ALTER TABLE public.candles_1h ENABLE ROW LEVEL SECURITY;
 
 -- row security public.candles_5m
 ALTER TABLE public.candles_5m ENABLE ROW LEVEL SECURITY;
+
+-- policy public.stream_health stream health: users read
+CREATE POLICY "stream health: users read" ON public.stream_health FOR SELECT TO authenticated USING (true);
+
+-- policy public.stream_health stream health: visitors read
+CREATE POLICY "stream health: visitors read" ON public.stream_health FOR SELECT TO anon USING (true);
+
+-- row security public.stream_health
+ALTER TABLE public.stream_health ENABLE ROW LEVEL SECURITY;
 
 -- grants on schema private
 GRANT USAGE ON SCHEMA private TO anon;
@@ -1401,3 +1435,8 @@ GRANT ALL ON TABLE public.candles_1h TO service_role;
 
 -- grants on table public.candles_5m
 GRANT ALL ON TABLE public.candles_5m TO service_role;
+
+-- grants on table public.stream_health
+GRANT SELECT,REFERENCES,TRIGGER,TRUNCATE ON TABLE public.stream_health TO anon;
+GRANT SELECT,REFERENCES,TRIGGER,TRUNCATE ON TABLE public.stream_health TO authenticated;
+GRANT ALL ON TABLE public.stream_health TO service_role;

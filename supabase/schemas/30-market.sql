@@ -1049,6 +1049,45 @@ $_$;
 -- comment on function public.record_source_health(reports jsonb, scanned_at timestamp with time zone)
 COMMENT ON FUNCTION public.record_source_health(reports jsonb, scanned_at timestamp with time zone) IS 'The scan''s per-source outcome: state, quotes, failure, back-off; service role only (decision 0019).';
 
+-- function public.record_stream_health(jsonb)
+CREATE FUNCTION public.record_stream_health(report jsonb) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  r record;
+begin
+  if report is null or jsonb_typeof(report) <> 'object' then
+    raise exception 'report must be a JSON object' using errcode = '22023';
+  end if;
+  select * into r from jsonb_to_record(report) as x (source text, state text, "connectedSince" timestamptz,
+    "droppedAt" timestamptz, reconnects integer, "lastMessageAt" timestamptz, quotes integer);
+  if r.source is null or r.source !~ '^[a-z][a-z0-9_-]{0,39}$' then
+    raise exception 'source must be a source name' using errcode = '22023';
+  end if;
+  if r.state is null or r.state not in ('connected', 'dropped') then
+    raise exception 'state must be connected or dropped' using errcode = '22023';
+  end if;
+  insert into public.stream_health as h (source, state, connected_since, dropped_at, reconnects,
+                                         last_message_at, quotes, reported_at)
+  values (r.source, r.state,
+          case when r.state = 'connected' then coalesce(r."connectedSince", now()) end,
+          case when r.state = 'dropped' then coalesce(r."droppedAt", now()) end,
+          greatest(coalesce(r.reconnects, 0), 0),
+          r."lastMessageAt",
+          greatest(coalesce(r.quotes, 0), 0),
+          now())
+  on conflict (source) do update
+    set state = excluded.state, connected_since = excluded.connected_since,
+        dropped_at = excluded.dropped_at, reconnects = excluded.reconnects,
+        last_message_at = coalesce(excluded.last_message_at, h.last_message_at),
+        quotes = excluded.quotes, reported_at = excluded.reported_at;
+end;
+$_$;
+
+-- comment on function public.record_stream_health(report jsonb)
+COMMENT ON FUNCTION public.record_stream_health(report jsonb) IS 'A streaming reader''s state once a second: connected or dropped, reconnects, last message; service role only (decision 0061).';
+
 -- function public.signal_track_record(text)
 CREATE FUNCTION public.signal_track_record(period text DEFAULT '7d'::text) RETURNS TABLE(strategy public.strategy, horizon_hours integer, signals integer, hits integer, hit_rate numeric, directional integer, avg_return numeric, median_return numeric)
     LANGUAGE plpgsql STABLE
@@ -1690,6 +1729,10 @@ GRANT ALL ON FUNCTION public.record_signal_outcomes(horizon interval) TO service
 -- grants on function public.record_source_health(reports jsonb, scanned_at timestamp with time zone)
 REVOKE ALL ON FUNCTION public.record_source_health(reports jsonb, scanned_at timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.record_source_health(reports jsonb, scanned_at timestamp with time zone) TO service_role;
+
+-- grants on function public.record_stream_health(report jsonb)
+REVOKE ALL ON FUNCTION public.record_stream_health(report jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.record_stream_health(report jsonb) TO service_role;
 
 -- grants on function public.signal_track_record(period text)
 REVOKE ALL ON FUNCTION public.signal_track_record(period text) FROM PUBLIC;

@@ -42,35 +42,49 @@ async function openDashboard(page: Page, webUrl: string, path: string, waitMs: n
   await page.locator("table tbody tr").first().waitFor({ timeout: waitMs });
 }
 
+/** One observation: the row's venue, the quote's age when shown, and how it came on screen. */
+type Seen = [venue: string, ageMs: number, kind: "update" | "entry"];
+
 /**
- * Records `[venue, age]` for every row that appears or changes its `data-ts`. The venue is read
- * from the row's exchange cell: "Binance", "Coinbase", else a DEX pool ("Uniswap V3 (Ethereum)").
+ * Records every row that appears or changes its `data-ts`. The venue is read from the row's
+ * exchange cell's title: "Binance", "Coinbase", else a DEX pool ("Uniswap V3 (Ethereum)"). (It was
+ * read through the cell's `max-w-32` class, which the table's 1280-px layout fix renamed: every
+ * row then counted as a DEX pool.)
+ *
+ * Two kinds, measured apart (decision 0061): an **update** is a row on screen whose quote is
+ * replaced by a newer one — the quote's trip from the venue to the screen. An **entry** is a row
+ * that enters the list: the live list keeps the last entry of every instrument a scan's broadcast
+ * no longer names (up to 100), so a row that climbs back into view can carry a quote minutes old
+ * (shown with its age and marked stale). Those entries were the "old-quote tails" of the first
+ * figures: a re-sort of quotes delivered long before, not a late delivery.
  */
-async function observe(page: Page, seconds: number): Promise<[string, number][]> {
+async function observe(page: Page, seconds: number): Promise<Seen[]> {
   // A string, not a function: tsx's transform would add helpers the page does not have.
   await page.evaluate(`(() => {
-    const ages = (window.__ages = []);
-    const record = (el) => {
+    const seen = (window.__seen = []);
+    // The exchange cell's full name is in a title (its class changes with the table's layout).
+    const venueOf = (el) => {
+      const titles = Array.from(el.querySelectorAll("td span[title]"), (s) => s.getAttribute("title"));
+      return titles.includes("Binance") ? "binance" : titles.includes("Coinbase") ? "coinbase" : "dex";
+    };
+    const record = (el, kind, oldTs) => {
       const ts = el.getAttribute("data-ts");
       if (!ts) return;
-      const cell = el.querySelector("td.max-w-32 span[title]");
-      const exchange = cell ? cell.getAttribute("title") : "";
-      const venue = exchange === "Binance" ? "binance" : exchange === "Coinbase" ? "coinbase" : "dex";
-      ages.push([venue, Date.now() - Date.parse(ts)]);
+      // A re-render with the same or an older quote is no delivery.
+      if (kind === "update" && oldTs && Date.parse(ts) <= Date.parse(oldTs)) return;
+      seen.push([venueOf(el), Date.now() - Date.parse(ts), kind]);
     };
     new MutationObserver((mutations) => {
       for (const m of mutations) {
-        if (m.type === "attributes") record(m.target);
-        else m.addedNodes.forEach((n) => n instanceof Element && n.matches("tr[data-ts]") && record(n));
+        if (m.type === "attributes") record(m.target, "update", m.oldValue);
+        else m.addedNodes.forEach((n) => n instanceof Element && n.matches("tr[data-ts]") && record(n, "entry", null));
       }
     }).observe(document.querySelector("table tbody"), {
-      subtree: true, childList: true, attributes: true, attributeFilter: ["data-ts"],
+      subtree: true, childList: true, attributes: true, attributeFilter: ["data-ts"], attributeOldValue: true,
     });
   })()`);
   await page.waitForTimeout(seconds * 1000);
-  return ((await page.evaluate("window.__ages")) as [string, number][]).filter(([, a]) =>
-    Number.isFinite(a),
-  );
+  return ((await page.evaluate("window.__seen")) as Seen[]).filter(([, a]) => Number.isFinite(a));
 }
 
 /** Two pages of one signed-in browser context. */
@@ -100,11 +114,11 @@ export async function benchVenueFreshness(
   const fail = (why: string) =>
     venues.map((v) => `freshness ${label} ${v}: not measured (${why})`).join("\n");
   if (!existsSync(CHROMIUM)) return fail(`${CHROMIUM} not found`);
-  let ages: [string, number][];
+  let seen: Seen[];
   try {
     // The CEX venues on the 10-second window; the DEX pools, refreshed every 15 s, on the 1-minute
     // window (a 10-second window needs two samples within 15 s, which a pool never has).
-    ages = await withBrowser(async (cex, dex) => {
+    seen = await withBrowser(async (cex, dex) => {
       await openDashboard(cex, webUrl, "/dashboard?window=0", 240_000);
       await dex.goto(`${webUrl}/dashboard?window=1`);
       await dex.locator("table tbody tr").first().waitFor({ timeout: 240_000 });
@@ -116,18 +130,25 @@ export async function benchVenueFreshness(
   }
   return venues
     .map((venue) => {
-      const list = ages
-        .filter(([v]) => v === venue)
-        .map(([, a]) => a)
-        .sort((a, b) => a - b);
+      const ages = (kind: Seen[2]) =>
+        seen
+          .filter(([v, , k]) => v === venue && k === kind)
+          .map(([, a]) => a)
+          .sort((a, b) => a - b);
+      const list = ages("update");
+      const entries = ages("entry");
+      const aim = FAKE_VENUE_AIMS[venue];
+      const entryNote =
+        entries.length === 0
+          ? "no row entered the list"
+          : `${entries.length} rows entered the list with quotes p50 ${seconds1(percentile(entries, 50))} s, max ${seconds1(entries.at(-1)!)} s old (kept from earlier broadcasts, not counted above)`;
       if (list.length === 0) {
-        return `freshness ${label} ${venue}: not measured (no ${venue} row was updated in ${seconds} s)`;
+        return `freshness ${label} ${venue}: not measured (no ${venue} row on screen got a newer quote in ${seconds} s; ${entryNote})`;
       }
       const p95 = percentile(list, 95);
-      const aim = FAKE_VENUE_AIMS[venue];
       return (
-        `freshness ${label} ${venue}: p50 ${seconds1(percentile(list, 50))} s, p95 ${seconds1(p95)} s\n` +
-        `  (${list.length} row updates in ${seconds} s against the fake ${venue} server, max ${seconds1(list.at(-1)!)} s; aim ${aim.why}: ${verdict(p95, aim)})`
+        `freshness ${label} ${venue}: p50 ${seconds1(percentile(list, 50))} s, p95 ${seconds1(p95)} s, max ${seconds1(list.at(-1)!)} s\n` +
+        `  (${list.length} quote updates on screen in ${seconds} s against the fake ${venue} server; aim ${aim.why}: ${verdict(p95, aim)}; ${entryNote})`
       );
     })
     .join("\n");

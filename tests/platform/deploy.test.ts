@@ -55,8 +55,21 @@ describe("npm run deploy", () => {
       "write supabase/.temp/deploy/function-secrets.env (SITE_URL, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_BASIC, STRIPE_PRICE_PRO, STRIPE_PRICE_ENTERPRISE, SCAN_SECRET, RESEND_API_KEY, ALERT_EMAIL_FROM, MARKET_SOURCES)",
     );
     expect(res.stdout).toContain("(dry run: nothing was run)");
+    // The stream worker is a printed step: a process beside the project, not a CLI command.
+    expect(res.stdout).toContain(
+      `  SUPABASE_URL=https://${REF}.supabase.co SUPABASE_SERVICE_ROLE_KEY=<the project's service-role key> npm run worker:streams -- --venues binance,coinbase`,
+    );
     // No secret value is ever printed.
     for (const value of Object.values(ENV)) expect(res.stdout).not.toContain(value);
+  });
+
+  it("prints the stream worker's step only for the venues with a stream", () => {
+    expect(
+      planDeploy(["--project-ref", REF], { ...ENV, MARKET_SOURCES: "coinbase,dex" }).streamWorker,
+    ).toMatch(/npm run worker:streams -- --venues coinbase$/);
+    expect(
+      planDeploy(["--project-ref", REF], { ...ENV, MARKET_SOURCES: "dex,simulated" }).streamWorker,
+    ).toBeNull();
   });
 
   it("deploys every function folder", () => {

@@ -9,7 +9,7 @@ import { FUNCTIONS_DIR } from "../../devstack/deno.ts";
 import { type FunctionsHost, startFunctionsHost } from "../../devstack/functions/host.ts";
 import { type FakeVenues, startFakeVenues } from "../../devstack/venues/fake-venues.ts";
 import { startStreamReaders } from "../../devstack/venues/readers.ts";
-import { serviceClient, stackInfo } from "../support/clients.ts";
+import { anonClient, serviceClient, stackInfo } from "../support/clients.ts";
 
 let venues: FakeVenues;
 let host: FunctionsHost;
@@ -54,12 +54,13 @@ afterAll(async () => {
       .in("id", added.slice(i, i + 200));
   }
   await service.from("source_health").delete().in("source", ["binance", "coinbase", "dex"]);
+  await service.from("stream_health").delete().in("source", ["binance", "coinbase"]);
 });
 
 interface ScanAnswer {
   sources: Record<
     string,
-    { quotes: number; error?: string; failure?: string; lastQuoteAt?: string }
+    { quotes: number; error?: string; failure?: string; lastQuoteAt?: string; byStream?: true }
   >;
 }
 
@@ -168,9 +169,20 @@ describe("the scan against the fake venues", () => {
     }
   }, 60_000);
 
-  it("a stream feeds the rows between polls; when it drops, polling carries the venue", async () => {
+  it("a stream feeds the rows and slows polling; it records its health, shows dropped, and polling carries the venue at once", async () => {
     const s = stackInfo();
     const quotedAt = async () => Date.parse((await moverOf("Binance", "BTC/USDT"))!.quoted_at!);
+    // What the Sources line reads: the stream's row, readable by a visitor.
+    const visitor = anonClient();
+    const streamRow = async () => {
+      const { data, error } = await visitor
+        .from("stream_health")
+        .select("state, reconnects, connected_since, dropped_at, last_message_at, quotes")
+        .eq("source", "binance")
+        .maybeSingle();
+      if (error) throw error;
+      return data;
+    };
     const streams = await startStreamReaders({
       apiUrl: s.url,
       serviceKey: s.secretKey,
@@ -184,27 +196,77 @@ describe("the scan against the fake venues", () => {
       const polled = await quotedAt();
       await expect.poll(quotedAt, { timeout: 20_000, interval: 250 }).toBeGreaterThan(polled);
       expect(reader.live()).toBe(true);
+      // The reader records its own health: connected, no reconnect yet, the venue speaking.
+      await expect
+        .poll(async () => (await streamRow())?.state, { timeout: 10_000, interval: 250 })
+        .toBe("connected");
+      const connected = (await streamRow())!;
+      expect(connected.reconnects).toBe(0);
+      expect(connected.dropped_at).toBeNull();
+      expect(Date.now() - Date.parse(connected.last_message_at!)).toBeLessThan(5_000);
 
-      // The venue drops the stream and refuses new ones: the reader goes quiet...
+      // While the stream is live, the venue's schedule polls only at the safety cadence (30 s):
+      // after one poll, the next ticks read nothing from the venue.
+      await scan(["binance"]);
+      await expect
+        .poll(async () => (await scan(["binance"])).sources.binance, {
+          timeout: 20_000,
+          interval: 500,
+        })
+        .toMatchObject({ quotes: 0, byStream: true });
+
+      // The venue drops the stream and refuses new ones: the reader records "dropped" at once...
       venues.refuseStreams(true);
       venues.dropStreams("binance");
+      await expect
+        .poll(async () => (await streamRow())?.state, { timeout: 10_000, interval: 100 })
+        .toBe("dropped");
+      expect((await streamRow())!.dropped_at).not.toBeNull();
       await expect.poll(() => reader.live(), { timeout: 20_000, interval: 250 }).toBe(false);
       const lastStreamed = await quotedAt();
-      // ...and the polling schedule carries the venue: a scan brings a newer quote.
+      // ...and the very next tick of the polling schedule polls again: a newer quote.
       const answer = await scan(["binance"]);
       expect(answer.sources.binance).toMatchObject({ quotes: 13 });
+      expect(answer.sources.binance!.byStream).toBeUndefined();
       expect(await quotedAt()).toBeGreaterThan(lastStreamed);
 
-      // Streams back: the reader reconnects and feeds the rows again.
+      // Streams back: the reader reconnects, records "connected" with one reconnect, and feeds
+      // the rows again.
       venues.refuseStreams(false);
       await expect
         .poll(() => reader.connections, { timeout: 30_000, interval: 250 })
         .toBeGreaterThan(1);
       await expect.poll(() => reader.live(), { timeout: 20_000, interval: 250 }).toBe(true);
+      await expect
+        .poll(async () => (await streamRow())?.state, { timeout: 10_000, interval: 250 })
+        .toBe("connected");
+      expect((await streamRow())!.reconnects).toBeGreaterThanOrEqual(1);
     } finally {
       clearInterval(ticking);
       venues.refuseStreams(false);
       await streams.stop();
     }
   }, 120_000);
+
+  it("a stream health report is refused unless it is well-formed, and only the service role may send one", async () => {
+    const visitor = anonClient();
+    const denied = await visitor.rpc("record_stream_health", {
+      report: { source: "binance", state: "connected" },
+    });
+    expect(denied.error).not.toBeNull();
+    const service = serviceClient();
+    const bad = await service.rpc("record_stream_health", {
+      report: { source: "binance", state: "sleeping" },
+    });
+    expect(bad.error?.message).toMatch(/state must be connected or dropped/);
+    const noSource = await service.rpc("record_stream_health", {
+      report: { source: "Not A Source!", state: "dropped" },
+    });
+    expect(noSource.error?.message).toMatch(/source must be a source name/);
+    // A visitor cannot write the table itself either.
+    const write = await visitor
+      .from("stream_health")
+      .insert({ source: "binance", state: "dropped", dropped_at: new Date().toISOString() });
+    expect(write.error).not.toBeNull();
+  });
 });

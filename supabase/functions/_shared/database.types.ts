@@ -989,6 +989,39 @@ export type Database = {
         };
         Relationships: [];
       };
+      stream_health: {
+        Row: {
+          connected_since: string | null;
+          dropped_at: string | null;
+          last_message_at: string | null;
+          quotes: number;
+          reconnects: number;
+          reported_at: string;
+          source: string;
+          state: string;
+        };
+        Insert: {
+          connected_since?: string | null;
+          dropped_at?: string | null;
+          last_message_at?: string | null;
+          quotes?: number;
+          reconnects?: number;
+          reported_at?: string;
+          source: string;
+          state: string;
+        };
+        Update: {
+          connected_since?: string | null;
+          dropped_at?: string | null;
+          last_message_at?: string | null;
+          quotes?: number;
+          reconnects?: number;
+          reported_at?: string;
+          source?: string;
+          state?: string;
+        };
+        Relationships: [];
+      };
       support_tickets: {
         Row: {
           awaiting_admin: boolean;
@@ -1626,6 +1659,7 @@ export type Database = {
         Args: { reports: Json; scanned_at?: string };
         Returns: number;
       };
+      record_stream_health: { Args: { report: Json }; Returns: undefined };
       reserve_chat_gif: { Args: { group_id: string }; Returns: string };
       run_candle_rollup: {
         Args: { since?: string };

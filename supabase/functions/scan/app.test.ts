@@ -12,6 +12,7 @@ import {
   type BackfillResult,
   createScanApp,
   type IngestResult,
+  type PollingState,
   type ScanDb,
   type ScanDeps,
   type SourceHealth,
@@ -22,6 +23,7 @@ const SCAN_SECRET = "scan-secret-from-pg-cron-9f8e7d6c5b4a";
 const NOW = new Date("2026-03-02T12:00:00.000Z");
 
 class FakeScanDb implements ScanDb {
+  pollingState?: ScanDb["pollingState"];
   calls: { quotes: Quote[]; scannedAt: string }[] = [];
   result: IngestResult = {
     instruments: 0,
@@ -573,4 +575,74 @@ Deno.test("scan: an unreadable MARKET_CADENCE_SECONDS is a configuration error (
   assertEquals(body.error, "market_cadence_invalid");
   ok(body.message.includes("dex"));
   assertEquals(t.db.calls.length, 0);
+});
+
+Deno.test("scan: while a venue's stream is live its schedule polls only at the safety cadence", async () => {
+  const ticker = await loadMarketFixture("binance-ticker-24hr");
+  const prices = await loadMarketFixture("binance-ticker-price");
+  const f = fakeFetch((url) => jsonResponse(url.includes("ticker/price") ? prices : ticker));
+  const ago = (ms: number) => new Date(NOW.getTime() - ms).toISOString();
+  let state: PollingState = {
+    stream: { state: "connected", lastMessageAt: ago(500), reportedAt: ago(300) },
+    lastPollAt: ago(10_000),
+  };
+  const t = setup({ MARKET_SOURCES: "binance,simulated", STREAM_SAFETY_POLL_SECONDS: "30" }, {
+    fetch: f.fetch,
+    adapters: { binance: createBinanceAdapter(), simulated: createSimulatedAdapter() },
+  });
+  t.db.pollingState = (sources) =>
+    Promise.resolve(Object.fromEntries(sources.map((s) => [s, s === "binance" ? state : null])));
+  const binance = async () => (await post(t.app, JSON.stringify({ sources: ["binance"] }))).json();
+
+  // Live stream, polled 10 s ago: this tick reads nothing and ingests nothing.
+  const skipped = await binance();
+  deepStrictEqual(skipped.sources.binance, {
+    quotes: 0,
+    skipped: 0,
+    inactive: 0,
+    illiquid: 0,
+    byStream: true,
+  });
+  assertEquals(t.db.calls.length, 0);
+  assertEquals(f.calls.length, 0);
+
+  // The safety cadence is due: poll.
+  state = { ...state, lastPollAt: ago(30_000) };
+  ok((await binance()).sources.binance.quotes > 0);
+  assertEquals(t.db.calls.length, 1);
+
+  // The stream dropped a moment ago (last poll 1 s ago): the very next tick polls.
+  state = {
+    stream: { state: "dropped", lastMessageAt: ago(1_500), reportedAt: ago(200) },
+    lastPollAt: ago(1_000),
+  };
+  ok((await binance()).sources.binance.quotes > 0);
+  assertEquals(t.db.calls.length, 2);
+
+  // Another source in the same call is read as usual while Binance is carried by its stream.
+  state = {
+    stream: { state: "connected", lastMessageAt: ago(500), reportedAt: ago(300) },
+    lastPollAt: ago(1_000),
+  };
+  const both = await (await t.call()).json();
+  assertEquals(both.sources.binance.byStream, true);
+  ok(both.sources.simulated.quotes > 0);
+  assertEquals(t.db.calls.length, 3);
+  ok(t.db.calls[2]!.quotes.every((q) => q.source === "simulated"));
+});
+
+Deno.test("scan: unreadable stream state polls every source; a bad STREAM_SAFETY_POLL_SECONDS is a 500", async () => {
+  const t = setup();
+  t.db.pollingState = () => Promise.reject(new Error("connection refused"));
+  const res = await t.call();
+  assertEquals(res.status, 200);
+  ok((await res.json()).sources.simulated.quotes > 0);
+
+  const bad = setup({ STREAM_SAFETY_POLL_SECONDS: "1" });
+  const refused = await bad.call();
+  assertEquals(refused.status, 500);
+  const body = await refused.json();
+  assertEquals(body.error, "stream_safety_poll_invalid");
+  ok(body.message.includes("STREAM_SAFETY_POLL_SECONDS"));
+  assertEquals(bad.db.calls.length, 0);
 });

@@ -12,6 +12,11 @@ import { HttpError } from "../_shared/http.ts";
 import { parseCadence, refreshSeconds } from "../_shared/domain/cadence.ts";
 import { createAdapters, enabledSources } from "../_shared/market/sources.ts";
 import {
+  parseSafetySeconds,
+  skipPoll,
+  type StreamState,
+} from "../_shared/market/stream-polling.ts";
+import {
   type HistoryBatch,
   type MarketAdapter,
   MarketSourceError,
@@ -40,6 +45,19 @@ export interface ScanDb {
   recordHealth?(health: SourceHealth[], scannedAt: string): Promise<void>;
   /** Turns the movers that cross subscribers' thresholds into outbox jobs (`public.enqueue_alerts`). */
   enqueueAlerts?(scannedAt: string): Promise<AlertsResult>;
+  /**
+   * Per source: its stream's state (`stream_health`, null when no reader reports one) and its
+   * last poll (`source_health.last_attempt_at`), to poll slowly while the stream is live.
+   */
+  pollingState?(
+    sources: MarketSource[],
+  ): Promise<Partial<Record<MarketSource, PollingState>>>;
+}
+
+/** What the scan knows about a source's stream and its last poll (decision 0061). */
+export interface PollingState {
+  stream: StreamState | null;
+  lastPollAt: string | null;
 }
 
 /** What `public.enqueue_alerts` returns: symbols crossed (per user) and outbox jobs written. */
@@ -78,6 +96,11 @@ export interface SourceReport {
   lastQuoteAt?: string;
   /** The venue's clock minus ours, measured on the answer (ms). */
   skewMs?: number;
+  /**
+   * Not polled this tick: the venue's stream is live and the last poll is younger than the
+   * safety cadence (`STREAM_SAFETY_POLL_SECONDS`, decision 0061).
+   */
+  byStream?: true;
 }
 
 /** One source's outcome as `public.record_source_health` stores it. */
@@ -204,6 +227,27 @@ export function supabaseScanDb(client: Db): ScanDb {
       if (error) throw new Error(`enqueue_alerts failed: ${error.message}`);
       const r = jsonObject(data);
       return { alerts: num(r.alerts, "alerts"), jobs: num(r.jobs, "jobs") };
+    },
+    async pollingState(sources) {
+      const [streams, polls] = await Promise.all([
+        client.from("stream_health").select("source, state, last_message_at, reported_at")
+          .in("source", sources),
+        client.from("source_health").select("source, last_attempt_at").in("source", sources),
+      ]);
+      if (streams.error) throw new Error(`reading stream_health failed: ${streams.error.message}`);
+      if (polls.error) throw new Error(`reading source_health failed: ${polls.error.message}`);
+      const out: Partial<Record<MarketSource, PollingState>> = {};
+      for (const source of sources) {
+        const s = (streams.data ?? []).find((r) => r.source === source);
+        const p = (polls.data ?? []).find((r) => r.source === source);
+        out[source] = {
+          stream: s
+            ? { state: s.state, lastMessageAt: s.last_message_at, reportedAt: s.reported_at }
+            : null,
+          lastPollAt: p?.last_attempt_at ?? null,
+        };
+      }
+      return out;
     },
     async backfill(batch, until) {
       const { data, error } = await client.rpc("ingest_backfill", { batch: asJson(batch), until });
@@ -420,16 +464,54 @@ export function createScanApp(deps: ScanDeps = {}) {
     } catch (err) {
       throw new HttpError(500, "market_cadence_invalid", message(err));
     }
+    let safetySeconds: number;
+    try {
+      safetySeconds = parseSafetySeconds(env("STREAM_SAFETY_POLL_SECONDS"));
+    } catch (err) {
+      throw new HttpError(500, "stream_safety_poll_invalid", message(err));
+    }
     const db = makeDb(env);
+
+    // While a venue's stream is live its schedule polls only at the safety cadence (decision
+    // 0061). Unreadable stream state is no reason to skip a poll: poll.
+    const byStream = new Set<MarketSource>();
+    if (db.pollingState) {
+      try {
+        const states = await db.pollingState(sources);
+        const at = now().getTime();
+        for (const source of sources) {
+          const s = states[source];
+          if (s && skipPoll(s.stream, s.lastPollAt, at, safetySeconds)) byStream.add(source);
+        }
+      } catch (err) {
+        console.warn(`[scan] stream state unreadable, polling every source: ${message(err)}`);
+      }
+    }
+    const polled = sources.filter((s) => !byStream.has(s));
+    const streamed = (): ScanResponse["sources"] =>
+      Object.fromEntries(
+        [...byStream].map((s) => [s, { ...NO_ROWS, quotes: 0, byStream: true as const }]),
+      );
+    if (polled.length === 0) {
+      // Every source asked for is carried by its stream: nothing to read, ingest or enqueue here
+      // (the stream's own ingests do that).
+      const body: ScanResponse = {
+        sources: streamed(),
+        ingest: { instruments: 0, movers: 0, stale: 0, pruned: 0, broadcasts: 0, skipped: 0 },
+        signals: { computed: 0 },
+        durationMs: Math.round(performance.now() - started),
+      };
+      return c.json(body);
+    }
 
     // Each source is read and ingested on its own: a slow or failing venue never holds back the
     // others' quotes (the database serialises the ingests).
-    const settled = await Promise.allSettled(sources.map((s) => scanSource(s, db, cadence)));
+    const settled = await Promise.allSettled(polled.map((s) => scanSource(s, db, cadence)));
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failed) throw failed.reason;
     const runs = settled.map((r) => (r as PromiseFulfilledResult<SourceRun>).value);
 
-    const report: ScanResponse["sources"] = {};
+    const report: ScanResponse["sources"] = streamed();
     const quotes: Quote[] = [];
     let backfilled: ScanResponse["backfill"];
     for (const run of runs) {

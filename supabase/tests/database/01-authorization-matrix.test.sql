@@ -132,6 +132,8 @@ insert into public.alert_symbol_rules (user_id, symbol, threshold) values
   ('a1000000-0000-4000-8000-000000000003', 'MTX2/USD', 8);
 delete from public.source_health;
 insert into public.source_health (source, state, quotes, last_attempt_at) values ('simulated', 'ok', 10, now());
+delete from public.stream_health;
+insert into public.stream_health (source, state, connected_since, last_message_at) values ('binance', 'connected', now(), now());
 
 -- ---------------------------------------------------------------------------------------------
 -- The statements each actor attempts, per table: the insert, and the fixture row that update
@@ -182,6 +184,8 @@ insert into target values
    $$id = 'e1000000-0000-4000-8000-000000000006'$$, $$content = 'tampered'$$),
   ('source_health', $$insert into public.source_health (source, state, last_attempt_at) values ('forged', 'ok', now())$$,
    $$source = 'simulated'$$, $$state = 'failing', failure = 'other'$$),
+  ('stream_health', $$insert into public.stream_health (source, state, dropped_at) values ('forged', 'dropped', now())$$,
+   $$source = 'binance'$$, $$state = 'dropped', connected_since = null, dropped_at = now()$$),
   ('alert_symbol_rules', $$insert into public.alert_symbol_rules (symbol, threshold) values ('NEW/USD', 7)$$,
    $$user_id = 'a1000000-0000-4000-8000-000000000001' and symbol = 'MTX1/USD'$$, $$threshold = 9$$),
   ('activity_logs', $$insert into public.activity_logs (action) values ('forged')$$,
@@ -284,6 +288,10 @@ insert into expect (tbl, op, outcomes, note) values
   ('source_health', 'insert', '{D,D,D,D,D,D}', null),
   ('source_health', 'update', '{D,D,D,D,D,D}', null),
   ('source_health', 'delete', '{D,D,D,D,D,D}', null),
+  ('stream_health', 'select', '{1,1,1,1,1,1}', 'anyone reads each venue stream''s state'),
+  ('stream_health', 'insert', '{D,D,D,D,D,D}', null),
+  ('stream_health', 'update', '{D,D,D,D,D,D}', null),
+  ('stream_health', 'delete', '{D,D,D,D,D,D}', null),
   ('activity_logs', 'select', '{0,0,0,0,0,1}', null),
   ('activity_logs', 'insert', '{D,D,D,D,D,D}', null),
   ('activity_logs', 'update', '{D,D,D,D,D,D}', null),

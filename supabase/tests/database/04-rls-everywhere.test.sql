@@ -77,7 +77,7 @@ select tables_are('public', array['profiles', 'instruments', 'price_history', 'm
   'strategy_signal_outcomes', 'order_books', 'funding_rates', 'groups', 'group_members', 'messages', 'user_blocks',
   'user_reports', 'support_tickets', 'ticket_messages', 'activity_logs', 'alerts_sent', 'billing_customers',
   'billing_subscriptions', 'billing_events', 'source_health', 'ticket_notes', 'canned_replies',
-  'alert_symbol_rules', 'candles_5m', 'candles_1h'],
+  'alert_symbol_rules', 'candles_5m', 'candles_1h', 'stream_health'],
   'schema public holds exactly the tables of the data model');
 select is(
   (select count(*)::int from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -93,7 +93,7 @@ select functions_are('public', array['allowed_windows', 'fallback_window', 'plan
   'touch_activity', 'movers_feed', 'join_group_by_invite', 'admin_set_plan', 'admin_set_subscription', 'admin_ban_user',
   'admin_unban_user', 'admin_delete_user', 'admin_set_ticket_status', 'admin_stats', 'admin_live_visitors',
   'admin_latest_alerts', 'promote_self', 'ingest_scan', 'ingest_backfill', 'record_signal_outcomes',
-  'signal_track_record', 'price_history_for', 'record_source_health',
+  'signal_track_record', 'price_history_for', 'record_source_health', 'record_stream_health',
   'group_messages', 'group_member_profiles', 'list_groups', 'blocked_users',
   'group_senders', 'ticket_senders',
   'admin_list_users', 'admin_activity_logs', 'admin_reports', 'admin_review_report', 'admin_delete_message',

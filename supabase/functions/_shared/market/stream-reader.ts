@@ -28,6 +28,24 @@ export interface SocketLike {
 
 export type SocketFactory = new (url: string) => SocketLike;
 
+/**
+ * The reader's own state, as `public.record_stream_health` stores it (decision 0061): connected
+ * (the socket is open and the venue spoke within the silence limit) or dropped (closed or
+ * silent; polling carries the venue while the reader reconnects).
+ */
+export interface StreamStatus {
+  source: "binance" | "coinbase";
+  state: "connected" | "dropped";
+  connectedSince: string | null;
+  droppedAt: string | null;
+  /** Connections opened after the first. */
+  reconnects: number;
+  /** When the venue last sent a quote or a heartbeat (the reader's clock). */
+  lastMessageAt: string | null;
+  /** Quotes in the batch this report follows (0 on a state change between batches). */
+  quotes: number;
+}
+
 export interface StreamReaderOptions {
   venue: "binance" | "coinbase";
   /** The venue's stream base URL (`BINANCE_WS_URL`, `COINBASE_WS_URL`). */
@@ -37,6 +55,11 @@ export interface StreamReaderOptions {
   productIds?: readonly string[];
   /** Called once a second with the batch (never with an empty one). */
   ingest(quotes: Quote[]): Promise<void>;
+  /**
+   * Called after every batch tick (once a second, even with no quotes) and at once when the
+   * stream opens or drops, in order; a failing report is logged, the stream goes on.
+   */
+  report?(status: StreamStatus): Promise<void>;
   log?: (line: string) => void;
   now?: () => number;
   batchMs?: number;
@@ -50,6 +73,8 @@ export interface StreamReader {
   live(): boolean;
   /** Connections opened so far (1 + reconnects). */
   readonly connections: number;
+  /** The reader's state now, as it reports it. */
+  status(): StreamStatus;
   stop(): Promise<void>;
 }
 
@@ -72,6 +97,52 @@ export function startStreamReader(opts: StreamReaderOptions): StreamReader {
   let pause = 1_000;
   let reconnect: ReturnType<typeof setTimeout> | null = null;
   let flushing: Promise<void> = Promise.resolve();
+  let connectedSince: number | null = null;
+  let droppedAt: number | null = now();
+
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  const status = (quotes = 0): StreamStatus => ({
+    source: opts.venue,
+    state: connectedSince !== null ? "connected" : "dropped",
+    connectedSince: iso(connectedSince),
+    droppedAt: connectedSince !== null ? null : iso(droppedAt ?? now()),
+    reconnects: Math.max(connections - 1, 0),
+    lastMessageAt: iso(batch.lastMessageAt),
+    quotes,
+  });
+  // Ingests and reports run one after another, so the stored state follows the stream's order.
+  const queue = (work: () => Promise<void>, what: string) => {
+    flushing = flushing.then(() =>
+      work().catch((err: unknown) =>
+        log(`[stream] ${opts.venue}: ${what} failed: ${(err as Error).message}`)
+      )
+    );
+  };
+  // Reports have their own queue, so a slow ingest never makes the stored state lag behind the
+  // stream; each report is taken when it is sent (the newest message time), in order.
+  // A report waiting to be sent absorbs the next ones (the database is slow: never a backlog).
+  let reporting: Promise<void> = Promise.resolve();
+  let waiting: { quotes: number } | null = null;
+  const report = (quotes = 0) => {
+    if (!opts.report) return;
+    if (waiting) {
+      waiting.quotes = Math.max(waiting.quotes, quotes);
+      return;
+    }
+    const next = (waiting = { quotes });
+    reporting = reporting.then(() => {
+      waiting = null;
+      return opts.report!(status(next.quotes)).catch((err: unknown) =>
+        log(`[stream] ${opts.venue}: health report failed: ${(err as Error).message}`)
+      );
+    });
+  };
+  const dropped = () => {
+    if (connectedSince === null) return;
+    connectedSince = null;
+    droppedAt = now();
+    report();
+  };
 
   const connect = () => {
     if (stopped) return;
@@ -82,6 +153,9 @@ export function startStreamReader(opts: StreamReaderOptions): StreamReader {
       pause = 1_000;
       // A stream just opened gets the full silence allowance before it must say something.
       batch.add({ quotes: [], heartbeat: true, skipped: 0 }, now());
+      connectedSince = now();
+      droppedAt = null;
+      report();
       if (opts.venue === "coinbase") {
         for (const m of coinbaseSubscriptions(opts.productIds ?? [])) ws.send(m);
       }
@@ -95,6 +169,7 @@ export function startStreamReader(opts: StreamReaderOptions): StreamReader {
       if (socket !== ws) return;
       socket = null;
       if (stopped) return;
+      dropped();
       log(
         `[stream] ${opts.venue}: the stream closed; polling carries it, reconnecting in ${pause} ms`,
       );
@@ -105,16 +180,13 @@ export function startStreamReader(opts: StreamReaderOptions): StreamReader {
 
   const timer = setInterval(() => {
     const quotes = batch.take();
-    if (quotes.length > 0) {
-      flushing = flushing.then(() =>
-        opts.ingest(quotes).catch((err: unknown) =>
-          log(`[stream] ${opts.venue}: ingest failed: ${(err as Error).message}`)
-        )
-      );
-    }
+    if (quotes.length > 0) queue(() => opts.ingest(quotes), "ingest");
     // Silent too long while connected: a dead socket that never said so. Drop it and reconnect.
     if (socket && connections > 0 && !batch.live(now(), silenceMs) && socket.readyState === 1) {
+      dropped();
       socket.close();
+    } else {
+      report(quotes.length);
     }
   }, batchMs);
 
@@ -124,6 +196,7 @@ export function startStreamReader(opts: StreamReaderOptions): StreamReader {
     get connections() {
       return connections;
     },
+    status: () => status(),
     stop: async () => {
       stopped = true;
       clearInterval(timer);
@@ -131,6 +204,7 @@ export function startStreamReader(opts: StreamReaderOptions): StreamReader {
       socket?.close();
       socket = null;
       await flushing;
+      await reporting;
     },
   };
 }

@@ -160,6 +160,11 @@ export class StreamBatch {
     }
   }
 
+  /** When the stream last said something (a quote or a heartbeat), or null before it did. */
+  get lastMessageAt(): number | null {
+    return Number.isFinite(this.#lastMessageAt) ? this.#lastMessageAt : null;
+  }
+
   /** The quotes gathered since the last call (empty when nothing arrived). */
   take(): Quote[] {
     const quotes = [...this.#quotes.values()];

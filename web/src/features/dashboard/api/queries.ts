@@ -120,6 +120,21 @@ async function getSourceHealth(): Promise<SourceHealthRow[]> {
   return data ?? [];
 }
 
+/** Each venue stream's state as its reader last reported it (`stream_health`, decision 0061). */
+export type StreamHealthRow = Pick<
+  Database["public"]["Tables"]["stream_health"]["Row"],
+  "source" | "state" | "dropped_at" | "reconnects" | "last_message_at" | "reported_at"
+>;
+
+async function getStreamHealth(): Promise<StreamHealthRow[]> {
+  const { data, error } = await supabase
+    .from("stream_health")
+    .select("source, state, dropped_at, reconnects, last_message_at, reported_at")
+    .order("source");
+  if (error) throw error;
+  return data ?? [];
+}
+
 /** Pro's candles for the indicators: 5-minute (24 h), hourly (7 days) or 4-hour (30 days). */
 export const CANDLE_RESOLUTIONS = ["5m", "1h", "4h"] as const;
 export type CandleResolution = (typeof CANDLE_RESOLUTIONS)[number];
@@ -200,6 +215,12 @@ export const dashboardQueries = {
     queryOptions({
       queryKey: [...dashboardQueries.all, "source-health"] as const,
       queryFn: getSourceHealth,
+      refetchInterval: SOURCE_HEALTH_REFETCH_MS,
+    }),
+  streamHealth: () =>
+    queryOptions({
+      queryKey: [...dashboardQueries.all, "stream-health"] as const,
+      queryFn: getStreamHealth,
       refetchInterval: SOURCE_HEALTH_REFETCH_MS,
     }),
   /** Each strategy's hit rate and returns over the period, computed by the database. */

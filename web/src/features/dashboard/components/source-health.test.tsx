@@ -121,4 +121,80 @@ describe("SourceHealth", () => {
     await i18n.changeLanguage("de");
     expect((await items())[0]).toBe("BinanceLive · 12 Kurse · alle 2 s · letzter Kurs: 1 s alt");
   });
+
+  it("adds each venue's stream: live, dropped (degraded: polling carries it), or a reader that stopped", async () => {
+    const polled = (source: string) => ({
+      source,
+      state: "ok",
+      quotes: 12,
+      failure: null,
+      http_status: null,
+      backoff_until: null,
+      last_attempt_at: ago(1_000),
+      last_success_at: ago(1_000),
+      cadence_seconds: 2,
+      last_quote_at: ago(1_500),
+    });
+    supabaseMock.setTable("source_health", {
+      data: [polled("binance"), polled("coinbase"), polled("dex")],
+      error: null,
+    });
+    supabaseMock.setTable("stream_health", {
+      data: [
+        {
+          source: "binance",
+          state: "connected",
+          dropped_at: null,
+          reconnects: 1,
+          last_message_at: ago(1_000),
+          reported_at: ago(500),
+        },
+        {
+          source: "coinbase",
+          state: "dropped",
+          dropped_at: ago(3_000),
+          reconnects: 2,
+          last_message_at: ago(8_000),
+          reported_at: ago(500),
+        },
+      ],
+      error: null,
+    });
+    const first = renderWithProviders(<SourceHealth now={NOW} />);
+    await waitFor(async () =>
+      expect(await items()).toEqual([
+        "BinanceLive · 12 quotes · every 2 s · last quote: 1 s old · Stream live · last message: 1 s old · 1 reconnect",
+        "CoinbaseLive · 12 quotes · every 2 s · last quote: 1 s old · Stream dropped, polling carries the venue · last message: 8 s old · 2 reconnects",
+        "DEX pools (GeckoTerminal)Live · 12 quotes · every 2 s · last quote: 1 s old",
+      ]),
+    );
+    // The dot repeats the words: a dropped stream is a warning, not "ok".
+    const dots = within(screen.getByTestId("source-health"))
+      .getAllByRole("listitem")
+      .map((li) => li.querySelector("span[aria-hidden]")!.className);
+    expect(dots[0]).toContain("bg-success");
+    expect(dots[1]).toContain("bg-amber-500");
+    first.unmount();
+
+    supabaseMock.setTable("stream_health", {
+      data: [
+        {
+          source: "binance",
+          state: "connected",
+          dropped_at: null,
+          reconnects: 0,
+          last_message_at: ago(120_000),
+          reported_at: ago(120_000),
+        },
+      ],
+      error: null,
+    });
+    await i18n.changeLanguage("fr");
+    renderWithProviders(<SourceHealth now={NOW} />);
+    await waitFor(async () =>
+      expect((await items())[0]).toMatch(
+        /Lecteur de flux arrêté \(dernier rapport : il y a 2 min\)$/,
+      ),
+    );
+  });
 });

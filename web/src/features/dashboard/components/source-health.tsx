@@ -2,11 +2,13 @@ import { formatClockTime } from "@domain/format";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { cn } from "@/lib/utils";
-import { dashboardQueries, type SourceHealthRow } from "../api/queries";
+import { dashboardQueries, type SourceHealthRow, type StreamHealthRow } from "../api/queries";
 import { formatAge, formatQuoteAge, formatSeconds } from "../utils/format-market";
 
 /** A source not scanned for this long is shown as stale (the scanner is not running for it). */
 export const SOURCE_STALE_MS = 5 * 60_000;
+/** A stream reader reports once a second: silent for this long, it is not running. */
+export const STREAM_REPORT_STALE_MS = 30_000;
 
 const KNOWN_FAILURES = ["network", "timeout", "http", "parse", "empty", "config"] as const;
 
@@ -25,8 +27,35 @@ const dot: Record<Tone, string> = {
 export function SourceHealth({ now }: { now: number }) {
   const { t, i18n } = useTranslation("dashboard");
   const health = useQuery(dashboardQueries.sourceHealth());
+  const streams = useQuery(dashboardQueries.streamHealth());
   if (!health.data || health.data.length === 0) return null;
   const locale = i18n.resolvedLanguage ?? "en";
+  const streamOf = new Map((streams.data ?? []).map((row) => [row.source, row]));
+
+  /**
+   * The venue's stream as its reader reported it (decision 0061): live, dropped (degraded: polling
+   * carries the venue while the reader reconnects), or a reader that stopped reporting.
+   */
+  const describeStream = (row: StreamHealthRow): { degraded: boolean; text: string } => {
+    const reconnects = t("sources.stream.reconnects", { count: row.reconnects });
+    const lastMessage = row.last_message_at ? formatQuoteAge(t, row.last_message_at, now) : "—";
+    if (now - Date.parse(row.reported_at) > STREAM_REPORT_STALE_MS) {
+      return {
+        degraded: true,
+        text: t("sources.stream.stopped", { age: formatAge(t, row.reported_at, now) }),
+      };
+    }
+    if (row.state === "dropped") {
+      return {
+        degraded: true,
+        text: `${t("sources.stream.dropped", { age: lastMessage })} · ${reconnects}`,
+      };
+    }
+    return {
+      degraded: false,
+      text: `${t("sources.stream.connected", { age: lastMessage })} · ${reconnects}`,
+    };
+  };
 
   const describe = (row: SourceHealthRow): { tone: Tone; text: string } => {
     const lastSuccess = row.last_success_at
@@ -82,7 +111,12 @@ export function SourceHealth({ now }: { now: number }) {
       </h2>
       <ul className="flex flex-wrap gap-2" data-testid="source-health">
         {health.data.map((row) => {
-          const { tone, text } = describe(row);
+          const polled = describe(row);
+          const stream = streamOf.get(row.source);
+          const streamed = stream ? describeStream(stream) : null;
+          // A dropped stream degrades a live venue to a warning; a failing poll stays failing.
+          const tone: Tone = streamed?.degraded && polled.tone === "ok" ? "warn" : polled.tone;
+          const text = streamed ? `${polled.text} · ${streamed.text}` : polled.text;
           return (
             <li
               key={row.source}
