@@ -34,6 +34,11 @@ export interface Run {
   lcp: number;
   tbt: number;
   cls: number;
+  /**
+   * Lighthouse's measure of the host's CPU at the time (`environment.benchmarkIndex`, higher is
+   * faster). The simulated mobile CPU is the host's slowed four times, so a busy host scores lower.
+   */
+  benchmarkIndex: number;
 }
 
 /** A Supabase session as supabase-js keeps it in localStorage (the password grant's answer). */
@@ -114,7 +119,7 @@ export async function lighthouseRun(
       const name = `${new URL(url).pathname.replace(/\W+/g, "_")}-${Date.now()}.json`;
       writeFileSync(path.join(reports, name), JSON.stringify(result.lhr));
     }
-    const { categories, runtimeError, audits, finalDisplayedUrl } = result.lhr;
+    const { categories, runtimeError, audits, finalDisplayedUrl, environment } = result.lhr;
     if (runtimeError) throw new Error(`Lighthouse failed on ${url}: ${runtimeError.message}`);
     if (new URL(finalDisplayedUrl).pathname !== new URL(url).pathname) {
       throw new Error(`Lighthouse measured ${finalDisplayedUrl} instead of ${url}`);
@@ -138,6 +143,7 @@ export async function lighthouseRun(
       lcp: metric("largest-contentful-paint"),
       tbt: metric("total-blocking-time"),
       cls: metric("cumulative-layout-shift"),
+      benchmarkIndex: environment.benchmarkIndex,
     };
   } finally {
     chrome.kill();
@@ -160,7 +166,8 @@ export function formatPage(pagePath: string, runs: readonly Run[]): string {
   return (
     `${pagePath.padEnd(11)} performance median ${median(perf)} (min ${Math.min(...perf)} · max ${Math.max(...perf)}, ${runs.length} runs)` +
     ` · accessibility ${med((r) => r.scores.accessibility)} · best practices ${med((r) => r.scores["best-practices"])} · SEO ${med((r) => r.scores.seo)}` +
-    ` · FCP ${seconds(med((r) => r.fcp))} · LCP ${seconds(med((r) => r.lcp))} · TBT ${Math.round(med((r) => r.tbt))} ms · CLS ${med((r) => r.cls).toFixed(3)}`
+    ` · FCP ${seconds(med((r) => r.fcp))} · LCP ${seconds(med((r) => r.lcp))} · TBT ${Math.round(med((r) => r.tbt))} ms · CLS ${med((r) => r.cls).toFixed(3)}` +
+    ` · host benchmark index ${Math.round(med((r) => r.benchmarkIndex))}`
   );
 }
 
