@@ -31,6 +31,8 @@ export default defineConfig(({ isSsrBuild }) => ({
   resolve: {
     alias: {
       "@domain": fileURLToPath(new URL("../supabase/functions/_shared/domain", import.meta.url)),
+      // The alert and ticket messages' texts, one set for the SPA and the edge functions (0059).
+      "@messages": fileURLToPath(new URL("../supabase/functions/_shared/i18n", import.meta.url)),
       "@": fileURLToPath(new URL("./src", import.meta.url)),
     },
   },

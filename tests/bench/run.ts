@@ -165,21 +165,37 @@ async function bench(label: string, env: Record<string, string>) {
         `PostgREST read (${REQUESTS} sequential, authenticated, RLS) p50 ${lat.p50.toFixed(2)} ms · p95 ${lat.p95.toFixed(2)} ms · ${lat.rps.toFixed(0)} req/s`,
     );
     console.log(await benchFreshness(label, `http://127.0.0.1:${webPort}`));
-    // The SPA does not depend on the database: its weight and Lighthouse scores once.
-    if (label === "PGlite") console.log(await benchWeb(`http://127.0.0.1:${webPort}`));
   } finally {
     await stop(warm.child);
   }
 }
 
-// `npm run bench -- alerts ingest` runs only the named parts (startup, freshness, venues, fanout, ingest,
-// sse, chat, support, admin-users, alerts, history, soak, month); no name runs them all. `--full`
+/**
+ * `npm run bench -- web`: the SPA's weight and Lighthouse's median of 5 for `/`, `/pricing` and
+ * a signed-in `/dashboard` (web.ts), on a stack of its own that scans as `npm start` does, once
+ * its first dashboard has rows. The SPA does not depend on the database: PGlite only.
+ */
+async function webPart(env: Record<string, string>) {
+  const apiPort = await freePort();
+  const webPort = await freePort();
+  const started = await timeStart({ ...env, WEB_PORT: String(webPort) }, apiPort);
+  try {
+    await timeFirstRows(started.t0, apiPort, webPort, 420_000);
+    console.log(await benchWeb(`http://127.0.0.1:${webPort}`, `http://127.0.0.1:${apiPort}`));
+  } finally {
+    await stop(started.child);
+  }
+}
+
+// `npm run bench -- alerts ingest` runs only the named parts (startup, freshness, venues, web, fanout,
+// ingest, sse, chat, support, admin-users, alerts, history, soak, month); no name runs them all. `--full`
 // makes the soak the issue's 30 minutes (3 by default) and the month the simulated market's volume.
 const parts = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 const PARTS = [
   "startup",
   "freshness",
   "venues",
+  "web",
   "fanout",
   "ingest",
   "sse",
@@ -269,6 +285,7 @@ console.log(`bench on ${process.platform}/${process.arch}, node ${process.versio
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-"));
 try {
   await startupAndFreshness("PGlite", { DATA_DIR: path.join(tmp, "pglite") });
+  if (want("web")) await webPart({ DATA_DIR: path.join(tmp, "pglite-web") });
   await section("fanout", () => benchFanout("PGlite"));
   await section("ingest", () => benchIngest("PGlite"));
   await section("sse", () => benchSse("PGlite"));

@@ -1,20 +1,81 @@
 // The SPA's weight and quality: every route's gzipped JavaScript and CSS from the production
 // build (scripts/route-bundles.ts, against its budget) and the Lighthouse scores (mobile
-// emulation, Debian Chromium) of the landing and pricing pages on a running stack.
-// Standalone: `npx tsx tests/bench/web.ts http://127.0.0.1:5173` against `npm start`.
+// emulation, Debian Chromium) of the landing page, the pricing page and a signed-in dashboard on
+// a running, scanning stack: five runs of each page, the median with the lowest and highest.
+// Standalone: `npx tsx tests/bench/web.ts http://127.0.0.1:5173 http://127.0.0.1:54321` against
+// `npm start` (the SPA's address, then the API's).
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { launch } from "chrome-launcher";
-import lighthouse from "lighthouse";
-import { ROOT } from "../../devstack/config.ts";
+import lighthouse, { type Flags } from "lighthouse";
+import puppeteer from "puppeteer-core";
+import { ENV_FILE, ROOT, readEnvFile } from "../../devstack/config.ts";
+import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
 import { formatRoutes, measureRoutes } from "../../scripts/route-bundles.ts";
 
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
-export const LIGHTHOUSE_PAGES = ["/", "/pricing"];
+/** The pages measured; `signedIn` pages are opened with a demo subscriber's session. */
+export const LIGHTHOUSE_PAGES = [
+  { path: "/", signedIn: false },
+  { path: "/pricing", signedIn: false },
+  { path: "/dashboard", signedIn: true },
+] as const;
+export const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
+/** The subscriber whose dashboard is measured (a plan with every window, demo-accounts.ts). */
+const DASHBOARD_ACCOUNT = "pro@demo.local";
 
 export type Scores = Record<(typeof CATEGORIES)[number], number>;
 
-/** Lighthouse's default (mobile) run of one URL: each category's score out of 100. */
-export async function lighthouseScores(url: string): Promise<Scores> {
+/** One Lighthouse run: the scores and the metrics behind the performance score. */
+export interface Run {
+  scores: Scores;
+  /** First and largest contentful paint, total blocking time (ms); layout shift (unitless). */
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  /**
+   * Lighthouse's measure of the host's CPU at the time (`environment.benchmarkIndex`, higher is
+   * faster). The simulated mobile CPU is the host's slowed four times, so a busy host scores lower.
+   */
+  benchmarkIndex: number;
+}
+
+/** A Supabase session as supabase-js keeps it in localStorage (the password grant's answer). */
+export type Session = Record<string, unknown>;
+
+/** Signs the demo subscriber in against the stack's Auth: the session the SPA would store. */
+export async function demoSession(apiUrl: string, email = DASHBOARD_ACCOUNT): Promise<Session> {
+  const key = readEnvFile(ENV_FILE).SUPABASE_PUBLISHABLE_KEY ?? "";
+  const res = await fetch(`${apiUrl}/auth/v1/token?grant_type=password`, {
+    method: "POST",
+    headers: { apikey: key, "content-type": "application/json" },
+    body: JSON.stringify({ email, password: DEMO_PASSWORD }),
+  });
+  if (!res.ok) throw new Error(`signing in ${email} failed with ${res.status}`);
+  const session = (await res.json()) as Session & { expires_in?: number };
+  // supabase-js stores expires_at (seconds); the grant answers expires_in.
+  return {
+    ...session,
+    expires_at: Math.floor(Date.now() / 1000) + Number(session.expires_in ?? 3600),
+  };
+}
+
+/** supabase-js's default storage key for a project URL (`sb-<first host label>-auth-token`). */
+export function sessionStorageKey(apiUrl: string): string {
+  return `sb-${new URL(apiUrl).hostname.split(".")[0]}-auth-token`;
+}
+
+/**
+ * Lighthouse's default (mobile) run of one URL in a fresh Chromium: each category's score out of
+ * 100 and the paint metrics. With a session, the page's origin gets it in localStorage first (as
+ * after signing in) and Lighthouse keeps storage; the run fails if the page still ends elsewhere
+ * (the dashboard sends a signed-out visitor to the sign-in page).
+ */
+export async function lighthouseRun(
+  url: string,
+  session?: { key: string; value: Session },
+): Promise<Run> {
   const chrome = await launch({
     chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     chromeFlags: [
@@ -25,38 +86,140 @@ export async function lighthouseScores(url: string): Promise<Scores> {
     ],
   });
   try {
-    const result = await lighthouse(url, {
+    const flags: Flags = {
       port: chrome.port,
       output: "json",
       logLevel: "error",
       onlyCategories: [...CATEGORIES],
-    });
+    };
+    let result: Awaited<ReturnType<typeof lighthouse>>;
+    if (session) {
+      const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+      try {
+        const page = await browser.newPage();
+        // A tiny same-origin file: the storage belongs to the origin, not to the page.
+        await page.goto(new URL("/robots.txt", url).href);
+        await page.evaluate(
+          (key, value) => localStorage.setItem(key, value),
+          session.key,
+          JSON.stringify(session.value),
+        );
+        result = await lighthouse(url, { ...flags, disableStorageReset: true }, undefined, page);
+      } finally {
+        await browser.disconnect();
+      }
+    } else {
+      result = await lighthouse(url, flags);
+    }
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
-    const { categories, runtimeError } = result.lhr;
+    // BENCH_LIGHTHOUSE_REPORTS=<folder> keeps every run's report (open it in Lighthouse's viewer).
+    const reports = process.env.BENCH_LIGHTHOUSE_REPORTS;
+    if (reports) {
+      mkdirSync(reports, { recursive: true });
+      const name = `${new URL(url).pathname.replace(/\W+/g, "_")}-${Date.now()}.json`;
+      writeFileSync(path.join(reports, name), JSON.stringify(result.lhr));
+    }
+    const { categories, runtimeError, audits, finalDisplayedUrl, environment } = result.lhr;
     if (runtimeError) throw new Error(`Lighthouse failed on ${url}: ${runtimeError.message}`);
-    return Object.fromEntries(
-      CATEGORIES.map((c) => [c, Math.round((categories[c]?.score ?? 0) * 100)]),
-    ) as Scores;
+    if (new URL(finalDisplayedUrl).pathname !== new URL(url).pathname) {
+      throw new Error(`Lighthouse measured ${finalDisplayedUrl} instead of ${url}`);
+    }
+    const metric = (id: string) => {
+      const value = audits[id]?.numericValue;
+      if (typeof value !== "number" || !Number.isFinite(value)) {
+        throw new Error(`Lighthouse measured no ${id} on ${url}`);
+      }
+      return value;
+    };
+    return {
+      scores: Object.fromEntries(
+        CATEGORIES.map((c) => {
+          const score = categories[c]?.score;
+          if (typeof score !== "number") throw new Error(`Lighthouse scored no ${c} on ${url}`);
+          return [c, Math.round(score * 100)];
+        }),
+      ) as Scores,
+      fcp: metric("first-contentful-paint"),
+      lcp: metric("largest-contentful-paint"),
+      tbt: metric("total-blocking-time"),
+      cls: metric("cumulative-layout-shift"),
+      benchmarkIndex: environment.benchmarkIndex,
+    };
   } finally {
     chrome.kill();
   }
 }
 
-export async function benchWeb(webUrl: string): Promise<string> {
+/** The middle value (the lower middle of an even count). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new Error("median of no values");
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+/** One page's line: the median performance with min and max, then the medians of the rest. */
+export function formatPage(pagePath: string, runs: readonly Run[]): string {
+  const perf = runs.map((r) => r.scores.performance);
+  const med = (pick: (r: Run) => number) => median(runs.map(pick));
+  return (
+    `${pagePath.padEnd(11)} performance median ${median(perf)} (min ${Math.min(...perf)} · max ${Math.max(...perf)}, ${runs.length} runs)` +
+    ` · accessibility ${med((r) => r.scores.accessibility)} · best practices ${med((r) => r.scores["best-practices"])} · SEO ${med((r) => r.scores.seo)}` +
+    ` · FCP ${seconds(med((r) => r.fcp))} · LCP ${seconds(med((r) => r.lcp))} · TBT ${Math.round(med((r) => r.tbt))} ms · CLS ${med((r) => r.cls).toFixed(3)}` +
+    ` · host benchmark index ${Math.round(med((r) => r.benchmarkIndex))}`
+  );
+}
+
+/** Every page `runs` times, the pages taking turns so a busy moment of the machine hits all. */
+export async function benchLighthouse(
+  webUrl: string,
+  apiUrl: string,
+  runs = LIGHTHOUSE_RUNS,
+): Promise<string> {
   const lines = [
-    "Route JavaScript and CSS (gzipped, what a first visit downloads before rendering):",
+    `Lighthouse (mobile emulation, Debian Chromium, ${runs} runs a page, the stack scanning; /dashboard signed in as ${DASHBOARD_ACCOUNT}):`,
   ];
-  lines.push(formatRoutes(measureRoutes(path.join(ROOT, "web"))));
-  lines.push("Lighthouse (mobile emulation, Debian Chromium):");
+  const results = new Map<string, Run[]>(LIGHTHOUSE_PAGES.map((p) => [p.path, []]));
+  const failures = new Map<string, string>();
+  for (let i = 0; i < runs; i++) {
+    for (const page of LIGHTHOUSE_PAGES) {
+      if (failures.has(page.path)) continue;
+      try {
+        const session = page.signedIn
+          ? { key: sessionStorageKey(apiUrl), value: await demoSession(apiUrl) }
+          : undefined;
+        results.get(page.path)!.push(await lighthouseRun(new URL(page.path, webUrl).href, session));
+      } catch (err) {
+        failures.set(page.path, err instanceof Error ? err.message : String(err));
+      }
+    }
+  }
   for (const page of LIGHTHOUSE_PAGES) {
-    const s = await lighthouseScores(new URL(page, webUrl).href);
+    const failure = failures.get(page.path);
     lines.push(
-      `${page.padEnd(10)} performance ${s.performance} · accessibility ${s.accessibility} · best practices ${s["best-practices"]} · SEO ${s.seo}`,
+      failure
+        ? `${page.path.padEnd(11)} not measured: ${failure}`
+        : formatPage(page.path, results.get(page.path)!),
     );
   }
   return lines.join("\n");
 }
 
+export async function benchWeb(webUrl: string, apiUrl: string): Promise<string> {
+  const lines = [
+    "Route JavaScript and CSS (gzipped, what a first visit downloads before rendering):",
+  ];
+  lines.push(formatRoutes(measureRoutes(path.join(ROOT, "web"))));
+  lines.push(await benchLighthouse(webUrl, apiUrl));
+  return lines.join("\n");
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(await benchWeb(process.argv[2] ?? "http://127.0.0.1:5173"));
+  console.log(
+    await benchWeb(
+      process.argv[2] ?? "http://127.0.0.1:5173",
+      process.argv[3] ?? "http://127.0.0.1:54321",
+    ),
+  );
 }

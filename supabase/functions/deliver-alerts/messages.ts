@@ -1,8 +1,10 @@
 import { formatPrice as formatPriceFor } from "../_shared/domain/price-format.ts";
+import { translate } from "../_shared/i18n/messages.ts";
 
 // What an outbox job says: the e-mail (subject, text, HTML), the Discord embeds and the Telegram
 // text of a market alert or a digest, and the ticket e-mails, in the recipient's language
-// (de, en, fr, es; English when the profile stores none).
+// (de, en, fr, es; English when the profile stores none). The texts themselves are the JSON files
+// in `_shared/i18n/<lng>/messages.json`, which the SPA's i18n loads too (decision 0059).
 
 export type Locale = "de" | "en" | "fr" | "es";
 export const LOCALES: readonly Locale[] = ["de", "en", "fr", "es"];
@@ -66,154 +68,54 @@ export interface Links {
   unsubscribeEndpoint?: string;
 }
 
-const T = {
-  en: {
-    pump: "rose",
-    dump: "fell",
-    window: (w: number) => (w === 0 ? "10 s" : `${w} min`),
-    alertTitle: (s: string, verb: string, pct: string, w: string) => `${s} ${verb} ${pct} in ${w}`,
-    digestTitle: (n: number) => `${n} symbols crossed your alert threshold`,
-    venue: "Venue",
-    move: "Move",
-    price: "Price",
-    time: "Time",
-    analysis: "Open the analysis",
-    mute: "Mute for 1 h",
-    unsubscribe: "Unsubscribe from e-mail alerts",
-    settings: "Alert settings",
-    capTitle: (n: number) => `Daily cap of ${n} ${n === 1 ? "alert" : "alerts"} reached`,
-    capUntil: (until: string) => `No more alerts today until ${until}.`,
-    capChange: "Change the cap in your alert settings",
-    disclaimer: "Not financial advice. Experimental and educational only.",
-    ticketReplySubject: (n: number) => `New reply to your support ticket #${n}`,
-    ticketReplyIntro: (n: number, s: string) =>
-      `Our support team replied to your ticket #${n} "${s}":`,
-    ticketStatusSubject: (n: number, st: string) => `Your support ticket #${n} is now ${st}`,
-    ticketStatusIntro: (n: number, s: string, st: string) =>
-      `The status of your ticket #${n} "${s}" is now: ${st}.`,
-    ticketOverdueSubject: (n: number) => `Enterprise ticket #${n} has passed its 1-hour target`,
-    ticketOverdueIntro: (n: number, s: string, due: string) =>
-      `Enterprise ticket #${n} "${s}" has had no answer since it was opened; its first answer was due on ${due}.`,
-    ticketOpen: "View the ticket",
+/** The texts of one language (`_shared/i18n/<lng>/messages.json`, shared with the SPA). */
+function textsFor(locale: Locale) {
+  const t = (key: string, values?: Record<string, string | number>) =>
+    translate(locale, key, values);
+  return {
+    pump: t("move.pump"),
+    dump: t("move.dump"),
+    window: (w: number) => (w === 0 ? t("window.seconds") : t("window.minutes", { minutes: w })),
+    alertTitle: (symbol: string, verb: string, pct: string, window: string) =>
+      t("alertTitle", { symbol, verb, pct, window }),
+    digestTitle: (count: number) => t("digestTitle", { count: String(count) }),
+    venue: t("labels.venue"),
+    move: t("labels.move"),
+    price: t("labels.price"),
+    time: t("labels.time"),
+    analysis: t("links.analysis"),
+    mute: t("links.mute"),
+    unsubscribe: t("links.unsubscribe"),
+    settings: t("links.settings"),
+    capTitle: (count: number) => t("cap.title", { count }),
+    capUntil: (until: string) => t("cap.until", { until }),
+    capChange: t("cap.change"),
+    disclaimer: t("disclaimer"),
+    ticketReplySubject: (number: number) => t("ticket.replySubject", { number }),
+    ticketReplyIntro: (number: number, subject: string) =>
+      t("ticket.replyIntro", { number, subject }),
+    ticketStatusSubject: (number: number, status: string) =>
+      t("ticket.statusSubject", { number, status }),
+    ticketStatusIntro: (number: number, subject: string, status: string) =>
+      t("ticket.statusIntro", { number, subject, status }),
+    ticketOverdueSubject: (number: number) => t("ticket.overdueSubject", { number }),
+    ticketOverdueIntro: (number: number, subject: string, due: string) =>
+      t("ticket.overdueIntro", { number, subject, due }),
+    ticketOpen: t("ticket.open"),
+    // The database's ticket statuses (snake_case) under the files' camelCase keys.
     status: {
-      open: "open",
-      in_progress: "in progress",
-      resolved: "resolved",
-      closed: "closed",
+      open: t("ticket.status.open"),
+      in_progress: t("ticket.status.inProgress"),
+      resolved: t("ticket.status.resolved"),
+      closed: t("ticket.status.closed"),
     } as Record<string, string>,
-  },
-  de: {
-    pump: "stieg um",
-    dump: "fiel um",
-    window: (w: number) => (w === 0 ? "10 s" : `${w} Min.`),
-    alertTitle: (s: string, verb: string, pct: string, w: string) => `${s} ${verb} ${pct} in ${w}`,
-    digestTitle: (n: number) => `${n} Symbole haben Ihre Alarmschwelle überschritten`,
-    venue: "Börse",
-    move: "Bewegung",
-    price: "Preis",
-    time: "Zeit",
-    analysis: "Analyse öffnen",
-    mute: "1 Std. stummschalten",
-    unsubscribe: "E-Mail-Alarme abbestellen",
-    settings: "Alarmeinstellungen",
-    capTitle: (n: number) => `Tageslimit von ${n} ${n === 1 ? "Alarm" : "Alarmen"} erreicht`,
-    capUntil: (until: string) => `Heute keine weiteren Alarme bis ${until}.`,
-    capChange: "Das Limit ändern Sie in Ihren Alarmeinstellungen",
-    disclaimer: "Keine Finanzberatung. Nur experimentell und zu Bildungszwecken.",
-    ticketReplySubject: (n: number) => `Neue Antwort auf Ihr Support-Ticket #${n}`,
-    ticketReplyIntro: (n: number, s: string) =>
-      `Unser Support-Team hat auf Ihr Ticket #${n} „${s}“ geantwortet:`,
-    ticketStatusSubject: (n: number, st: string) => `Ihr Support-Ticket #${n} ist jetzt ${st}`,
-    ticketStatusIntro: (n: number, s: string, st: string) =>
-      `Der Status Ihres Tickets #${n} „${s}“ ist jetzt: ${st}.`,
-    ticketOverdueSubject: (n: number) =>
-      `Enterprise-Ticket #${n} hat sein 1-Stunden-Ziel überschritten`,
-    ticketOverdueIntro: (n: number, s: string, due: string) =>
-      `Enterprise-Ticket #${n} „${s}“ ist seit der Eröffnung unbeantwortet; die erste Antwort war am ${due} fällig.`,
-    ticketOpen: "Ticket ansehen",
-    status: {
-      open: "offen",
-      in_progress: "in Bearbeitung",
-      resolved: "gelöst",
-      closed: "geschlossen",
-    } as Record<string, string>,
-  },
-  fr: {
-    pump: "a monté de",
-    dump: "a baissé de",
-    window: (w: number) => (w === 0 ? "10 s" : `${w} min`),
-    alertTitle: (s: string, verb: string, pct: string, w: string) => `${s} ${verb} ${pct} en ${w}`,
-    digestTitle: (n: number) => `${n} symboles ont franchi votre seuil d'alerte`,
-    venue: "Plateforme",
-    move: "Variation",
-    price: "Prix",
-    time: "Heure",
-    analysis: "Ouvrir l'analyse",
-    mute: "Mettre en sourdine 1 h",
-    unsubscribe: "Se désabonner des alertes e-mail",
-    settings: "Paramètres d'alerte",
-    capTitle: (n: number) =>
-      `Limite quotidienne de ${n} ${n === 1 ? "alerte" : "alertes"} atteinte`,
-    capUntil: (until: string) => `Plus d'alertes aujourd'hui jusqu'au ${until}.`,
-    capChange: "Modifiez la limite dans vos paramètres d'alerte",
-    disclaimer: "Ceci n'est pas un conseil financier. Expérimental et éducatif uniquement.",
-    ticketReplySubject: (n: number) => `Nouvelle réponse à votre ticket de support n° ${n}`,
-    ticketReplyIntro: (n: number, s: string) =>
-      `Notre équipe support a répondu à votre ticket n° ${n} « ${s} » :`,
-    ticketStatusSubject: (n: number, st: string) =>
-      `Votre ticket de support n° ${n} est maintenant ${st}`,
-    ticketStatusIntro: (n: number, s: string, st: string) =>
-      `Le statut de votre ticket n° ${n} « ${s} » est maintenant : ${st}.`,
-    ticketOverdueSubject: (n: number) =>
-      `Le ticket Enterprise n° ${n} a dépassé son objectif d’une heure`,
-    ticketOverdueIntro: (n: number, s: string, due: string) =>
-      `Le ticket Enterprise n° ${n} « ${s} » est sans réponse depuis son ouverture ; la première réponse était due le ${due}.`,
-    ticketOpen: "Voir le ticket",
-    status: {
-      open: "ouvert",
-      in_progress: "en cours",
-      resolved: "résolu",
-      closed: "fermé",
-    } as Record<string, string>,
-  },
-  es: {
-    pump: "subió",
-    dump: "bajó",
-    window: (w: number) => (w === 0 ? "10 s" : `${w} min`),
-    alertTitle: (s: string, verb: string, pct: string, w: string) => `${s} ${verb} ${pct} en ${w}`,
-    digestTitle: (n: number) => `${n} símbolos superaron tu umbral de alerta`,
-    venue: "Mercado",
-    move: "Movimiento",
-    price: "Precio",
-    time: "Hora",
-    analysis: "Abrir el análisis",
-    mute: "Silenciar 1 h",
-    unsubscribe: "Darse de baja de las alertas por correo",
-    settings: "Ajustes de alertas",
-    capTitle: (n: number) => `Límite diario de ${n} ${n === 1 ? "alerta" : "alertas"} alcanzado`,
-    capUntil: (until: string) => `No recibirás más alertas hoy hasta el ${until}.`,
-    capChange: "Cambia el límite en tus ajustes de alertas",
-    disclaimer: "No es asesoramiento financiero. Solo experimental y educativo.",
-    ticketReplySubject: (n: number) => `Nueva respuesta a tu ticket de soporte n.º ${n}`,
-    ticketReplyIntro: (n: number, s: string) =>
-      `Nuestro equipo de soporte respondió a tu ticket n.º ${n} «${s}»:`,
-    ticketStatusSubject: (n: number, st: string) =>
-      `Tu ticket de soporte n.º ${n} ahora está ${st}`,
-    ticketStatusIntro: (n: number, s: string, st: string) =>
-      `El estado de tu ticket n.º ${n} «${s}» ahora es: ${st}.`,
-    ticketOverdueSubject: (n: number) =>
-      `El ticket Enterprise n.º ${n} ha superado su objetivo de 1 hora`,
-    ticketOverdueIntro: (n: number, s: string, due: string) =>
-      `El ticket Enterprise n.º ${n} «${s}» no tiene respuesta desde que se abrió; la primera respuesta vencía el ${due}.`,
-    ticketOpen: "Ver el ticket",
-    status: {
-      open: "abierto",
-      in_progress: "en curso",
-      resolved: "resuelto",
-      closed: "cerrado",
-    } as Record<string, string>,
-  },
-};
+  };
+}
+
+const T = Object.fromEntries(LOCALES.map((locale) => [locale, textsFor(locale)])) as Record<
+  Locale,
+  ReturnType<typeof textsFor>
+>;
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

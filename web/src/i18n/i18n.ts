@@ -31,6 +31,16 @@ const otherBundles: Record<Language, () => Promise<Bundle>> = {
 
 const core = new Set<string>(CORE_NAMESPACES);
 
+/**
+ * A namespace's texts in a language chunk, whose keys are the files' paths: `locales/<lng>/<ns>.json`,
+ * and for `messages` the edge functions' `_shared/i18n/<lng>/messages.json`.
+ */
+function namespaceIn(bundle: Bundle, language: Language, namespace: string) {
+  const suffix = `/${language}/${namespace}.json`;
+  const file = Object.keys(bundle.default).find((path) => path.endsWith(suffix));
+  return file === undefined ? undefined : bundle.default[file];
+}
+
 /** The namespaces that are not in the core, in the order of `namespaces`. */
 export const LATER_NAMESPACES = namespaces.filter((ns) => !core.has(ns));
 
@@ -41,7 +51,7 @@ const languageBundles: BackendModule = {
     if (!isLanguage(language)) return callback(null, {});
     const bundles = core.has(namespace) ? coreBundles : otherBundles;
     bundles[language]().then(
-      (bundle) => callback(null, bundle.default[`../locales/${language}/${namespace}.json`] ?? {}),
+      (bundle) => callback(null, namespaceIn(bundle, language, namespace) ?? {}),
       (err: Error) => callback(err, null),
     );
   },

@@ -62,6 +62,10 @@ import frSettings from "./locales/fr/settings.json";
 import frSupport from "./locales/fr/support.json";
 import frShell from "./locales/fr/shell.json";
 import frValidation from "./locales/fr/validation.json";
+import deMessages from "@messages/de/messages.json";
+import enMessages from "@messages/en/messages.json";
+import esMessages from "@messages/es/messages.json";
+import frMessages from "@messages/fr/messages.json";
 import type { Language } from "./languages";
 
 export const defaultNS = "common";
@@ -82,6 +86,7 @@ export const namespaces = [
   "admin",
   "alerts",
   "shell",
+  "messages",
 ] as const;
 
 /**
@@ -108,6 +113,8 @@ export type Resources = {
   admin: typeof enAdmin;
   alerts: typeof enAlerts;
   shell: typeof enShell;
+  /** The alert and ticket messages' texts: the edge functions' `_shared/i18n/<lng>/messages.json`. */
+  messages: typeof enMessages;
 };
 
 export const resources: Record<Language, Resources> = {
@@ -128,6 +135,7 @@ export const resources: Record<Language, Resources> = {
     admin: enAdmin,
     alerts: enAlerts,
     shell: enShell,
+    messages: enMessages,
   },
   de: {
     common: deCommon,
@@ -146,6 +154,7 @@ export const resources: Record<Language, Resources> = {
     admin: deAdmin,
     alerts: deAlerts,
     shell: deShell,
+    messages: deMessages,
   },
   fr: {
     common: frCommon,
@@ -164,6 +173,7 @@ export const resources: Record<Language, Resources> = {
     admin: frAdmin,
     alerts: frAlerts,
     shell: frShell,
+    messages: frMessages,
   },
   es: {
     common: esCommon,
@@ -182,5 +192,6 @@ export const resources: Record<Language, Resources> = {
     admin: esAdmin,
     alerts: esAlerts,
     shell: esShell,
+    messages: esMessages,
   },
 };

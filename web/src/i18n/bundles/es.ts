@@ -1,5 +1,10 @@
-// Every other namespace of one language, as one chunk loaded when a page needs one of them.
+// Every other namespace of one language, as one chunk loaded when a page needs one of them; the
+// `messages` namespace is the outbox worker's texts, shared with the edge functions (decision 0059).
 export default import.meta.glob<Record<string, unknown>>(
-  ["../locales/es/*.json", "!../locales/es/{common,landing,realtime,shell,validation}.json"],
+  [
+    "../locales/es/*.json",
+    "!../locales/es/{common,landing,realtime,shell,validation}.json",
+    "../../../../supabase/functions/_shared/i18n/es/messages.json",
+  ],
   { eager: true, import: "default" },
 );

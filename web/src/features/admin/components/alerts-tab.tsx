@@ -1,14 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { Input } from "@/components/ui/input";
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
 import {
   Table,
@@ -18,10 +10,9 @@ import {
   TableHeader,
   TableRow,
 } from "@/components/ui/table";
-import { useUrlState } from "@/hooks/use-url-state";
-import { useUrlTextDraft } from "@/hooks/use-url-text-draft";
 import { cn } from "@/lib/utils";
 import { type AlertRecord, adminQueries } from "../api/queries";
+import { useTableView } from "../hooks/use-table-view";
 import {
   ALERT_CHANNELS,
   ALERT_URL_DEFAULTS,
@@ -33,9 +24,11 @@ import {
 } from "../utils/client-table";
 import { formatChange, formatDateTime } from "../utils/format";
 import { SortHeader } from "./sort-header";
+import { FilterSelect, SearchField } from "./table-filters";
 import { TablePager } from "./table-pager";
 
-const ALL = "all";
+const ALERT_KEYS = { search: "alertQ", sort: "alertSort", order: "alertOrder", page: "alertPage" };
+const newestOrLargestFirst = (column: AlertSort) => column === "created_at" || column === "pct";
 
 /** The last hour's delivery per channel (admin_alert_delivery_stats), then the latest alerts. */
 export function AlertsTab() {
@@ -126,61 +119,45 @@ function DeliveryStats() {
 function LatestAlerts() {
   const { t, i18n } = useTranslation("admin");
   const alerts = useQuery(adminQueries.alerts());
-  const [params, setUrl] = useUrlState(ALERT_URL_DEFAULTS);
-  const view = useMemo(() => parseAlertsView(params), [params]);
-  // Every change but a page turn starts again at page 1; all replace the history entry.
-  const setView = (changes: Record<string, string>) => setUrl({ alertPage: 1, ...changes });
-  const [searchDraft, setSearchDraft] = useUrlTextDraft(view.search, (alertQ) =>
-    setView({ alertQ }),
-  );
-  const onSort = (column: AlertSort) => {
-    const desc =
-      column === view.sortBy ? !view.sortDesc : column === "created_at" || column === "pct";
-    setView({ alertSort: column, alertOrder: desc ? "desc" : "asc" });
-  };
+  const { view, setView, searchDraft, setSearchDraft, sortProps, onPage } = useTableView({
+    defaults: ALERT_URL_DEFAULTS,
+    keys: ALERT_KEYS,
+    parse: parseAlertsView,
+    descendingFirst: newestOrLargestFirst,
+  });
   return (
     <section aria-labelledby="admin-latest-alerts-title" className="space-y-2">
       <h2 id="admin-latest-alerts-title" className="text-lg font-semibold">
         {t("alerts.latestTitle")}
       </h2>
       <div className="grid gap-2 sm:grid-cols-3">
-        <Input
-          type="search"
-          value={searchDraft}
-          maxLength={100}
-          placeholder={t("alerts.search")}
-          aria-label={t("alerts.search")}
-          onChange={(event) => setSearchDraft(event.target.value)}
+        <SearchField value={searchDraft} label={t("alerts.search")} onChange={setSearchDraft} />
+        <FilterSelect
+          value={view.channel}
+          label={t("alerts.filterChannel")}
+          allLabel={t("alerts.allChannels")}
+          options={ALERT_CHANNELS.map((channel) => ({
+            value: channel,
+            label: t(`alerts.channels.${channel}`),
+          }))}
+          onChange={(value) => setView({ alertChannel: value })}
         />
-        <Select value={view.channel} onValueChange={(value) => setView({ alertChannel: value })}>
-          <SelectTrigger className="w-full" aria-label={t("alerts.filterChannel")}>
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>{t("alerts.allChannels")}</SelectItem>
-            {ALERT_CHANNELS.map((channel) => (
-              <SelectItem key={channel} value={channel}>
-                {t(`alerts.channels.${channel}`)}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-        <Select value={view.direction} onValueChange={(value) => setView({ alertDir: value })}>
-          <SelectTrigger className="w-full" aria-label={t("alerts.filterDirection")}>
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>{t("alerts.allDirections")}</SelectItem>
-            <SelectItem value="up">{t("alerts.up")}</SelectItem>
-            <SelectItem value="down">{t("alerts.down")}</SelectItem>
-          </SelectContent>
-        </Select>
+        <FilterSelect
+          value={view.direction}
+          label={t("alerts.filterDirection")}
+          allLabel={t("alerts.allDirections")}
+          options={[
+            { value: "up", label: t("alerts.up") },
+            { value: "down", label: t("alerts.down") },
+          ]}
+          onChange={(value) => setView({ alertDir: value })}
+        />
       </div>
       <LatestAlertsBody
         alerts={alerts}
         view={view}
-        onSort={onSort}
-        onPage={(page) => setUrl({ alertPage: page + 1 })}
+        sortProps={sortProps}
+        onPage={onPage}
         language={i18n.language}
       />
     </section>
@@ -190,13 +167,13 @@ function LatestAlerts() {
 function LatestAlertsBody({
   alerts,
   view,
-  onSort,
+  sortProps,
   onPage,
   language,
 }: {
   alerts: ReturnType<typeof useQuery<AlertRecord[]>>;
   view: AlertsView;
-  onSort: (column: AlertSort) => void;
+  sortProps: { sortBy: AlertSort; sortDesc: boolean; onSort: (column: AlertSort) => void };
   onPage: (page: number) => void;
   language: string;
 }) {
@@ -215,7 +192,6 @@ function LatestAlertsBody({
   if (shown.length === 0)
     return <p className="py-8 text-center text-muted-foreground">{t("alerts.noMatch")}</p>;
   const current = pageOf(shown, view.page);
-  const sortProps = { sortBy: view.sortBy, sortDesc: view.sortDesc, onSort };
   return (
     <>
       <div className="overflow-x-auto rounded-md border">

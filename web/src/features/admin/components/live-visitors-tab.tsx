@@ -3,14 +3,6 @@ import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { PLAN_IDS } from "@domain/plans";
 import { Badge } from "@/components/ui/badge";
-import { Input } from "@/components/ui/input";
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
 import {
   Table,
@@ -20,10 +12,9 @@ import {
   TableHeader,
   TableRow,
 } from "@/components/ui/table";
-import { useUrlState } from "@/hooks/use-url-state";
-import { useUrlTextDraft } from "@/hooks/use-url-text-draft";
 import { adminQueries } from "../api/queries";
 import { useLiveVisitorsStream } from "../hooks/use-live-visitors-stream";
+import { useTableView } from "../hooks/use-table-view";
 import {
   pageOf,
   parseVisitorsView,
@@ -33,9 +24,16 @@ import {
 } from "../utils/client-table";
 import { formatDateTime } from "../utils/format";
 import { SortHeader } from "./sort-header";
+import { FilterSelect, SearchField } from "./table-filters";
 import { TablePager } from "./table-pager";
 
-const ALL = "all";
+const VISITOR_KEYS = {
+  search: "visitorQ",
+  sort: "visitorSort",
+  order: "visitorOrder",
+  page: "visitorPage",
+};
+const lastActivityFirst = (column: VisitorSort) => column === "last_activity_at";
 
 /**
  * Users active in the last 5 minutes; live through `admin:visitors`, refreshed every 30 s.
@@ -46,41 +44,24 @@ export function LiveVisitorsTab() {
   const { t, i18n } = useTranslation("admin");
   const visitors = useQuery(adminQueries.visitors());
   useLiveVisitorsStream();
-  const [params, setUrl] = useUrlState(VISITOR_URL_DEFAULTS);
-  const view = useMemo(() => parseVisitorsView(params), [params]);
-  const setView = (changes: Record<string, string>) => setUrl({ visitorPage: 1, ...changes });
-  const [searchDraft, setSearchDraft] = useUrlTextDraft(view.search, (visitorQ) =>
-    setView({ visitorQ }),
-  );
+  const { view, setView, searchDraft, setSearchDraft, sortProps, onPage } = useTableView({
+    defaults: VISITOR_URL_DEFAULTS,
+    keys: VISITOR_KEYS,
+    parse: parseVisitorsView,
+    descendingFirst: lastActivityFirst,
+  });
   const shown = useMemo(() => viewVisitors(visitors.data ?? [], view), [visitors.data, view]);
-  const onSort = (column: VisitorSort) => {
-    const desc = column === view.sortBy ? !view.sortDesc : column === "last_activity_at";
-    setView({ visitorSort: column, visitorOrder: desc ? "desc" : "asc" });
-  };
 
   const filters = (
     <div className="grid gap-2 sm:grid-cols-2 lg:grid-cols-4">
-      <Input
-        type="search"
-        value={searchDraft}
-        maxLength={100}
-        placeholder={t("visitors.search")}
-        aria-label={t("visitors.search")}
-        onChange={(event) => setSearchDraft(event.target.value)}
+      <SearchField value={searchDraft} label={t("visitors.search")} onChange={setSearchDraft} />
+      <FilterSelect
+        value={view.plan}
+        label={t("visitors.filterPlan")}
+        allLabel={t("users.allPlans")}
+        options={PLAN_IDS.map((id) => ({ value: id, label: t(`plan.${id}`) }))}
+        onChange={(value) => setView({ visitorPlan: value })}
       />
-      <Select value={view.plan} onValueChange={(value) => setView({ visitorPlan: value })}>
-        <SelectTrigger className="w-full" aria-label={t("visitors.filterPlan")}>
-          <SelectValue />
-        </SelectTrigger>
-        <SelectContent>
-          <SelectItem value={ALL}>{t("users.allPlans")}</SelectItem>
-          {PLAN_IDS.map((id) => (
-            <SelectItem key={id} value={id}>
-              {t(`plan.${id}`)}
-            </SelectItem>
-          ))}
-        </SelectContent>
-      </Select>
     </div>
   );
 
@@ -94,7 +75,6 @@ export function LiveVisitorsTab() {
   if (visitors.data.length === 0)
     return <p className="py-8 text-center text-muted-foreground">{t("visitors.empty")}</p>;
   const current = pageOf(shown, view.page);
-  const sortProps = { sortBy: view.sortBy, sortDesc: view.sortDesc, onSort };
   return (
     <div className="flex flex-col gap-4">
       {filters}
@@ -138,7 +118,7 @@ export function LiveVisitorsTab() {
             page={current.page}
             pages={current.pages}
             total={shown.length}
-            onPage={(page) => setUrl({ visitorPage: page + 1 })}
+            onPage={onPage}
             testId="admin-visitors-total"
           />
         </>

@@ -1,15 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useMemo, useState } from "react";
 import { ExportMenu } from "@/components/export-menu";
-import { useUrlState } from "@/hooks/use-url-state";
-import { useUrlTextDraft } from "@/hooks/use-url-text-draft";
 import { readEnum, readNumber, readText } from "@/lib/url-state";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { PLAN_IDS, type PlanId } from "@domain/plans";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
 import {
   Select,
   SelectContent,
@@ -34,10 +31,14 @@ import {
   type UserSort,
 } from "../api/queries";
 import { adminUserActions, useAdminAction } from "../api/user-actions";
+import { useTableView } from "../hooks/use-table-view";
+import { ALL } from "../utils/client-table";
 import { userExportColumns } from "../utils/export-columns";
 import { formatDate } from "../utils/format";
 import { SortHeader } from "./sort-header";
 import { SubscriptionSwitch } from "./subscription-switch";
+import { FilterSelect, SearchField } from "./table-filters";
+import { TablePager } from "./table-pager";
 
 // The confirmation dialogs load when an admin first asks for one.
 const BanDialog = lazy(() => import("./ban-dialog").then((m) => ({ default: m.BanDialog })));
@@ -46,9 +47,11 @@ const DeleteUserDialog = lazy(() =>
 );
 
 type Target = { id: string; email: string };
-const ALL = "all";
 
 const USER_SORTS: readonly UserSort[] = ["email", "plan", "created_at", "last_activity_at"];
+const USER_KEYS = { search: "q", sort: "sort", order: "order", page: "page" };
+/** Every column but the e-mail starts newest or highest first. */
+const notEmailFirst = (column: UserSort) => column !== "email";
 
 /** The users table's view in the address (decision 0045); defaults stay out of it. */
 export const USER_URL_DEFAULTS = {
@@ -216,14 +219,15 @@ function UserRow({
 /** User Management: server-side search, filters, sorting and pages of 25. */
 export function UsersTab() {
   const { t, i18n } = useTranslation("admin");
-  const [urlParams, setUrl] = useUrlState(USER_URL_DEFAULTS);
-  const { search, plan, status, subscription, sortBy, sortDesc, page } = parseUsersView(urlParams);
-  // Every change but a page turn starts again at page 1; all replace the history entry.
-  const setView = (changes: Record<string, string | number>) => setUrl({ page: 1, ...changes });
+  const { view, setView, searchDraft, setSearchDraft, sortProps, onPage } = useTableView({
+    defaults: USER_URL_DEFAULTS,
+    keys: USER_KEYS,
+    parse: parseUsersView,
+    descendingFirst: notEmailFirst,
+  });
+  const { search, plan, status, subscription, sortBy, sortDesc, page } = view;
   const [banTarget, setBanTarget] = useState<Target | null>(null);
   const [deleteTarget, setDeleteTarget] = useState<Target | null>(null);
-  // The field answers each key; the address (and the query) follow when typing pauses.
-  const [searchDraft, setSearchDraft] = useUrlTextDraft(search, (q) => setView({ q }));
 
   const params: UserListParams = {
     search,
@@ -239,55 +243,37 @@ export function UsersTab() {
   const total = users.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / USERS_PAGE_SIZE));
 
-  const onSort = (column: UserSort) => {
-    const desc = column === sortBy ? !sortDesc : column !== "email";
-    setView({ sort: column, order: desc ? "desc" : "asc" });
-  };
-
   return (
     <div className="flex flex-col gap-4">
       <div className="grid gap-2 sm:grid-cols-2 lg:grid-cols-4">
-        <Input
-          type="search"
-          value={searchDraft}
-          placeholder={t("users.search")}
-          aria-label={t("users.search")}
-          maxLength={100}
-          onChange={(event) => setSearchDraft(event.target.value)}
+        <SearchField value={searchDraft} label={t("users.search")} onChange={setSearchDraft} />
+        <FilterSelect
+          value={plan}
+          label={t("users.filterPlan")}
+          allLabel={t("users.allPlans")}
+          options={PLAN_IDS.map((id) => ({ value: id, label: t(`plan.${id}`) }))}
+          onChange={(value) => setView({ plan: value })}
         />
-        <Select value={plan} onValueChange={(value) => setView({ plan: value })}>
-          <SelectTrigger className="w-full" aria-label={t("users.filterPlan")}>
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>{t("users.allPlans")}</SelectItem>
-            {PLAN_IDS.map((id) => (
-              <SelectItem key={id} value={id}>
-                {t(`plan.${id}`)}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-        <Select value={status} onValueChange={(value) => setView({ status: value })}>
-          <SelectTrigger className="w-full" aria-label={t("users.filterStatus")}>
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>{t("users.allStatuses")}</SelectItem>
-            <SelectItem value="active">{t("users.statusActive")}</SelectItem>
-            <SelectItem value="banned">{t("users.statusBanned")}</SelectItem>
-          </SelectContent>
-        </Select>
-        <Select value={subscription} onValueChange={(value) => setView({ sub: value })}>
-          <SelectTrigger className="w-full" aria-label={t("users.filterSubscription")}>
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>{t("users.allSubscriptions")}</SelectItem>
-            <SelectItem value="active">{t("users.active")}</SelectItem>
-            <SelectItem value="inactive">{t("users.inactive")}</SelectItem>
-          </SelectContent>
-        </Select>
+        <FilterSelect
+          value={status}
+          label={t("users.filterStatus")}
+          allLabel={t("users.allStatuses")}
+          options={[
+            { value: "active", label: t("users.statusActive") },
+            { value: "banned", label: t("users.statusBanned") },
+          ]}
+          onChange={(value) => setView({ status: value })}
+        />
+        <FilterSelect
+          value={subscription}
+          label={t("users.filterSubscription")}
+          allLabel={t("users.allSubscriptions")}
+          options={[
+            { value: "active", label: t("users.active") },
+            { value: "inactive", label: t("users.inactive") },
+          ]}
+          onChange={(value) => setView({ sub: value })}
+        />
       </div>
 
       {users.isError && (
@@ -300,29 +286,11 @@ export function UsersTab() {
         <Table>
           <TableHeader>
             <TableRow>
-              <SortHeader
-                column="email"
-                label={t("users.email")}
-                sortBy={sortBy}
-                sortDesc={sortDesc}
-                onSort={onSort}
-              />
-              <SortHeader
-                column="plan"
-                label={t("users.plan")}
-                sortBy={sortBy}
-                sortDesc={sortDesc}
-                onSort={onSort}
-              />
+              <SortHeader column="email" label={t("users.email")} {...sortProps} />
+              <SortHeader column="plan" label={t("users.plan")} {...sortProps} />
               <TableHead>{t("users.subscription")}</TableHead>
               <TableHead>{t("users.status")}</TableHead>
-              <SortHeader
-                column="created_at"
-                label={t("users.created")}
-                sortBy={sortBy}
-                sortDesc={sortDesc}
-                onSort={onSort}
-              />
+              <SortHeader column="created_at" label={t("users.created")} {...sortProps} />
               <TableHead>{t("users.actions")}</TableHead>
             </TableRow>
           </TableHeader>
@@ -348,40 +316,15 @@ export function UsersTab() {
         </Table>
       </div>
 
-      <div className="flex flex-wrap items-center justify-between gap-2 text-sm text-muted-foreground">
-        <span data-testid="users-total">
-          {t("users.pageInfo", {
-            page: new Intl.NumberFormat(i18n.language).format(Math.min(page + 1, pages)),
-            pages: new Intl.NumberFormat(i18n.language).format(pages),
-            total: new Intl.NumberFormat(i18n.language).format(total),
-          })}
-        </span>
-        <div className="flex flex-wrap gap-2">
-          {/* The page on screen, as the table shows it (filters, sort and page included). */}
-          <ExportMenu
-            baseName="users"
-            columns={exportColumns}
-            rows={users.data?.rows ?? []}
-            label={t("users.export")}
-          />
-          <Button
-            size="sm"
-            variant="outline"
-            disabled={page === 0}
-            onClick={() => setUrl({ page })}
-          >
-            {t("users.previous")}
-          </Button>
-          <Button
-            size="sm"
-            variant="outline"
-            disabled={page + 1 >= pages}
-            onClick={() => setUrl({ page: page + 2 })}
-          >
-            {t("users.next")}
-          </Button>
-        </div>
-      </div>
+      <TablePager page={page} pages={pages} total={total} onPage={onPage} testId="users-total">
+        {/* The page on screen, as the table shows it (filters, sort and page included). */}
+        <ExportMenu
+          baseName="users"
+          columns={exportColumns}
+          rows={users.data?.rows ?? []}
+          label={t("users.export")}
+        />
+      </TablePager>
 
       {banTarget ? (
         <Suspense fallback={null}>

@@ -10,7 +10,8 @@ import type { AlertRecord, LiveVisitor } from "../api/queries";
  */
 
 type Params = Pick<URLSearchParams, "get">;
-const ALL = "all";
+/** The "all" choice of every filter; the address leaves it out. */
+export const ALL = "all";
 
 export const CLIENT_PAGE_SIZE = 20;
 
