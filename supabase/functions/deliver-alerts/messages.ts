@@ -175,15 +175,25 @@ export function settingsUrl(links: Links): string {
   return `${trimSlash(links.site)}/dashboard/settings`;
 }
 
+// Building an Intl format costs far more than using one (a digest formats a moment per item,
+// and the worker renders thousands of messages a scan), so each is built once and kept: one per
+// zone for the check below, one per language, zone and style for moments.
+const knownZones = new Map<string, string>();
+
 /** An IANA zone `Intl` knows (profiles.time_zone is checked by the database), else UTC. */
 export function zoneOf(value: string | null | undefined): string {
   if (!value) return "UTC";
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: value });
-    return value;
-  } catch {
-    return "UTC";
+  let zone = knownZones.get(value);
+  if (zone === undefined) {
+    try {
+      new Intl.DateTimeFormat("en", { timeZone: value });
+      zone = value;
+    } catch {
+      zone = "UTC";
+    }
+    knownZones.set(value, zone);
   }
+  return zone;
 }
 
 const wallFormats = new Map<string, Intl.DateTimeFormat>();
@@ -221,6 +231,8 @@ export function startOfNextDay(at: Date, zone: string): Date {
   return new Date(target - offset(guess));
 }
 
+const momentFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** A moment for the reader: date and time in their language and zone, the zone named. */
 export function formatMoment(
   at: Date,
@@ -228,9 +240,13 @@ export function formatMoment(
   zone: string,
   timeStyle: "short" | "medium" = "short",
 ): string {
-  const text = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle, timeZone: zone })
-    .format(at);
-  return `${text} (${zone})`;
+  const key = `${locale}|${zone}|${timeStyle}`;
+  let format = momentFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle, timeZone: zone });
+    momentFormats.set(key, format);
+  }
+  return `${format.format(at)} (${zone})`;
 }
 
 /** The "cap reached" notice a message carries, or null. */
