@@ -164,19 +164,6 @@ export class RenderCache<T> {
 /** Fields of a market alert's payload that only the e-mail shows. */
 export const EMAIL_ONLY_FIELDS = ["unsubscribeToken"] as const;
 
-const zones = new Map<string, string>();
-
-/** `zoneOf` (it builds an `Intl.DateTimeFormat` to check the zone), remembered per value. */
-function zoneFor(value: string | null | undefined): string {
-  if (!value) return "UTC";
-  let zone = zones.get(value);
-  if (zone === undefined) {
-    zone = zoneOf(value);
-    if (zones.size < 1000) zones.set(value, zone);
-  }
-  return zone;
-}
-
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -202,7 +189,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function cachedAlertEmail(job: Job, links: Links, cache: RenderCache<Email>): Email {
   const payload = job.payload as MarketAlertPayload;
   const locale = localeOf(job.locale);
-  const zone = zoneFor(job.timeZone);
+  const zone = zoneOf(job.timeZone);
   const token = payload.unsubscribeToken;
   if (token !== undefined && !(typeof token === "string" && UUID.test(token))) {
     return alertEmail(payload, locale, links, zone);
@@ -232,7 +219,7 @@ function emailFor(job: Job, links: Links, cache?: RenderCache<Email>): Email {
   if (job.kind === "market_alert") {
     return cache
       ? cachedAlertEmail(job, links, cache)
-      : alertEmail(job.payload as MarketAlertPayload, locale, links, zoneFor(job.timeZone));
+      : alertEmail(job.payload as MarketAlertPayload, locale, links, zoneOf(job.timeZone));
   }
   if (job.kind === "ticket_reply" || job.kind === "ticket_status") {
     return ticketEmail(job.kind, job.payload as TicketPayload, locale, links);
@@ -242,7 +229,7 @@ function emailFor(job: Job, links: Links, cache?: RenderCache<Email>): Email {
       job.payload as TicketOverduePayload,
       locale,
       links,
-      zoneFor(job.timeZone),
+      zoneOf(job.timeZone),
     );
   }
   throw new Error(`no e-mail for jobs of kind ${job.kind}`);
@@ -447,7 +434,7 @@ export function discordChannel(deps: ChannelDeps): Channel {
             job.payload as MarketAlertPayload,
             localeOf(job.locale),
             deps.links,
-            zoneFor(job.timeZone),
+            zoneOf(job.timeZone),
           ),
         ));
       let res: Response;
@@ -561,7 +548,7 @@ export function telegramChannel(deps: ChannelDeps): Channel {
           job.payload as MarketAlertPayload,
           localeOf(job.locale),
           deps.links,
-          zoneFor(job.timeZone),
+          zoneOf(job.timeZone),
         ));
       let chat = job.target;
       for (let hop = 0; hop < 2; hop++) {

@@ -191,7 +191,8 @@ export function zoneOf(value: string | null | undefined): string {
     } catch {
       zone = "UTC";
     }
-    knownZones.set(value, zone);
+    // Bounded: IANA has a few hundred zones; anything past that is not kept.
+    if (knownZones.size < 1000) knownZones.set(value, zone);
   }
   return zone;
 }
