@@ -26,12 +26,16 @@ import {
 export interface ChatStandInClient {
   url: string;
   requests(service?: Service): Promise<ReceivedRequest[]>;
-  /** Answer `status` to the next `times` (1-100) Discord or Telegram requests. */
+  /**
+   * Answer `status` to the next `times` (1-100) Discord or Telegram requests, or only to those for
+   * `target` (a webhook id or chat id).
+   */
   fail(
     service: "discord" | "telegram",
     status: 429 | 500,
     times: number,
     retryAfter?: number,
+    target?: string,
   ): Promise<void>;
   migrate(from: string, to: string): Promise<void>;
   reset(): Promise<void>;
@@ -110,12 +114,13 @@ export async function startChatStandInProcess(
       if (!res.ok) throw new Error(`chat stand-in requests: ${res.status}`);
       return (await res.json()) as ReceivedRequest[];
     },
-    fail: (service, status, times, retryAfter) =>
+    fail: (service, status, times, retryAfter, target) =>
       control(url, "fail", {
         service,
         status,
         times,
         ...(retryAfter === undefined ? {} : { retryAfter }),
+        ...(target === undefined ? {} : { target }),
       }),
     migrate: (from, to) => control(url, "migrate", { from, to }),
     reset: () => control(url, "reset", {}),

@@ -42,6 +42,34 @@ describe("Discord stand-in", () => {
     expect((await post("/api/webhooks/9/x?wait=true", { content: "a" })).status).toBe(200);
   });
 
+  it("fails only the named webhook or chat when told a target, whatever else is sent first", async () => {
+    const control = await post("/__standins/fail", {
+      service: "discord",
+      status: 429,
+      times: 1,
+      retryAfter: 0.2,
+      target: "777",
+    });
+    expect(control.status).toBe(200);
+    standIn.fail("telegram", 500, 1, undefined, "-100777");
+    expect((await post("/api/webhooks/778/x?wait=true", { content: "other" })).status).toBe(200);
+    expect((await post("/bot1:a/sendMessage", { chat_id: -100778, text: "other" })).status).toBe(
+      200,
+    );
+    expect((await post("/api/webhooks/777/x?wait=true", { content: "mine" })).status).toBe(429);
+    expect((await post("/bot1:a/sendMessage", { chat_id: -100777, text: "mine" })).status).toBe(
+      500,
+    );
+    expect((await post("/api/webhooks/777/x?wait=true", { content: "mine" })).status).toBe(200);
+    const refused = await post("/__standins/fail", {
+      service: "discord",
+      status: 429,
+      target: "not-an-id",
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toBe("invalid_input");
+  });
+
   it("refuses what Discord refuses", async () => {
     expect(
       discordViolation({ embeds: Array.from({ length: 11 }, () => ({ title: "x" })) }),

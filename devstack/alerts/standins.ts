@@ -14,7 +14,8 @@
 //                                                  team (or the raised rate given), batch of up to 100,
 //                                                  Idempotency-Key, 429 with retry-after and ratelimit-*
 //   GET  /__standins/requests                      what was received (JSON)
-//   POST /__standins/fail {service, status, times, retryAfter?}   answer 429 or 500 the next N times
+//   POST /__standins/fail {service, status, times, retryAfter?, target?}   answer 429 or 500 the next N
+//                                                  times (only to one webhook id or chat id with target)
 //   POST /__standins/migrate {from, to}            Telegram: chat <from> was upgraded to a supergroup <to>
 //   POST /__standins/delay {ms}                    every service answer waits ms (0-60000) first
 //   POST /__standins/reset                         forget requests, pending failures, delays and limits
@@ -80,8 +81,17 @@ export class LimitBucket {
 export interface ChatStandIn {
   url: string;
   requests(service?: Service): ReceivedRequest[];
-  /** Answer `status` to the next `times` requests of `service`. */
-  fail(service: Service, status: 429 | 500, times: number, retryAfter?: number): void;
+  /**
+   * Answer `status` to the next `times` requests of `service`, or only to those for `target` (a
+   * Discord webhook id or a Telegram chat id), so other traffic cannot use up the failures.
+   */
+  fail(
+    service: Service,
+    status: 429 | 500,
+    times: number,
+    retryAfter?: number,
+    target?: string,
+  ): void;
   migrate(from: string, to: string): void;
   reset(): void;
   stop(): Promise<void>;
@@ -125,7 +135,7 @@ function escape(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-function page(list: ReceivedRequest[], failures: Map<Service, Failure>): string {
+function page(list: ReceivedRequest[], failures: Map<string, Failure>): string {
   const rows = list
     .slice(-200)
     .reverse()
@@ -165,7 +175,8 @@ async function readBody(req: http.IncomingMessage, limit = 1_000_000): Promise<s
 
 export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatStandIn> {
   const received: ReceivedRequest[] = [];
-  const failures = new Map<Service, Failure>();
+  // Keyed by service, or by `service:target` for failures meant for one webhook or chat.
+  const failures = new Map<string, Failure>();
   const migrations = new Map<string, string>();
   let seq = 0;
   let messageId = 1000;
@@ -190,11 +201,14 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
     return b;
   };
 
-  function takeFailure(service: Service): Failure | null {
-    const f = failures.get(service);
-    if (!f || f.remaining <= 0) return null;
-    f.remaining--;
-    return f;
+  function takeFailure(service: Service, target: string): Failure | null {
+    for (const key of [`${service}:${target}`, service]) {
+      const f = failures.get(key);
+      if (!f || f.remaining <= 0) continue;
+      f.remaining--;
+      return f;
+    }
+    return null;
   }
 
   function send(
@@ -235,7 +249,7 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
     let bucket = buckets.get(webhookId);
     if (!bucket || bucket.resetAt <= now) bucket = { remaining: 5, resetAt: now + 2000 };
     buckets.set(webhookId, bucket);
-    const failure = takeFailure("discord");
+    const failure = takeFailure("discord", webhookId);
     if (failure?.status === 429) {
       record(429);
       return send(
@@ -336,7 +350,7 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
       record(404);
       return send(res, 404, { ok: false, error_code: 404, description: "Not Found" });
     }
-    const failure = takeFailure("telegram");
+    const failure = takeFailure("telegram", chat);
     if (failure?.status === 429) {
       record(429);
       return send(res, 429, {
@@ -517,14 +531,17 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
       const service = input.service as Service;
       const status = Number(input.status);
       const times = Number(input.times ?? 1);
+      const target = input.target ? String(input.target) : undefined;
       if (
         !["discord", "telegram"].includes(service) ||
         ![429, 500].includes(status) ||
-        !(times >= 1 && times <= 100)
+        !(times >= 1 && times <= 100) ||
+        (target !== undefined && !/^-?[0-9]{1,25}$/.test(target))
       ) {
         return send(res, 400, {
           error: "invalid_input",
-          message: "service discord|telegram, status 429|500, times 1-100",
+          message:
+            "service discord|telegram, status 429|500, times 1-100, target a webhook or chat id",
         });
       }
       api.fail(
@@ -532,6 +549,7 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
         status as 429 | 500,
         times,
         input.retryAfter === undefined ? undefined : Number(input.retryAfter),
+        target,
       );
       return done({ ok: true });
     }
@@ -613,8 +631,8 @@ export async function startChatStandIn(opts: ChatStandInOptions): Promise<ChatSt
   const api: ChatStandIn = {
     url,
     requests: (service) => received.filter((r) => !service || r.service === service),
-    fail(service, status, times, retryAfter) {
-      failures.set(service, {
+    fail(service, status, times, retryAfter, target) {
+      failures.set(target === undefined ? service : `${service}:${target}`, {
         status,
         remaining: times,
         retryAfter: retryAfter ?? (status === 429 ? 1 : 0),

@@ -149,7 +149,8 @@ describe("faults", () => {
     } finally {
       await stack.stop();
     }
-  });
+    // Two stacks each migrate a fresh database: over a minute on a loaded machine's PGlite.
+  }, 180_000);
 
   it("applies migrations and seed once: a second start changes nothing", async () => {
     const opts = await options("twice");
@@ -173,5 +174,5 @@ describe("faults", () => {
     } finally {
       await second.stop();
     }
-  });
+  }, 180_000);
 });

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
-import { cleanup, renderHook, waitFor } from "@testing-library/react";
+import { cleanup, configure, renderHook, waitFor } from "@testing-library/react";
 import { freshDatabase } from "../support/postgres.ts";
 import { createElement, type ReactNode } from "react";
 import WebSocket from "ws";
@@ -25,6 +25,10 @@ import {
 } from "../../web/src/features/community/utils/chat-pages.ts";
 import { useMoversStream } from "../../web/src/features/dashboard/hooks/use-movers-stream.ts";
 import { startStackProcess, type StackProcess } from "../support/stack-process.ts";
+
+// Outcomes, not deadlines (as web/src/testing/setup.ts): testing-library's default 1 s ran out on a
+// loaded machine before the first feed query answered.
+configure({ asyncUtilTimeout: 10_000 });
 
 let current: SupabaseClient<Database>;
 vi.mock("@/lib/supabase", () => ({
