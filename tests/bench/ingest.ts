@@ -2,8 +2,10 @@
 // trust scoring of decision 0046: figures, thin mark, flags, confirmation, trust score, the kept
 // lists' rank) for 1k, 5k
 // and 10k instruments with 3 hours of history (a sample a minute), the same for 10k instruments
-// seen for the first time (empty history), and the latency of the movers feed under 50
-// concurrent readers. The stack runs in this process; quotes are sent as one JSON parameter,
+// seen for the first time (empty history), the scan of one venue's third of the 10k (issue 25's
+// per-venue cadence, decision 0033: the other venues' movers are left as they are), and the
+// latency of the movers feed under 50 concurrent readers. The instruments sit on three venues:
+// every third a DEX pool (`Bench DEX`), the others alternately on two CEX venues. The stack runs in this process; quotes are sent as one JSON parameter,
 // as the scan function sends them through PostgREST.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,6 +21,10 @@ const HISTORY_MINUTES = 180;
 const READERS = 50;
 const READS_PER_READER = 20;
 const AIMS = { ms10k: 500, ratio: 12, fullVsEmpty: 2 };
+/** The venue of instrument g (0-based): every third a DEX pool, the others on two CEX venues. */
+const VENUE_OF = (g: number) => (g % 3 === 0 ? "Bench DEX" : g % 3 === 1 ? "Bench A" : "Bench B");
+/** The venue the one-venue scans quote. */
+const ONE_VENUE = "Bench A";
 
 type Stack = Awaited<ReturnType<typeof startStack>>;
 
@@ -29,14 +35,17 @@ function median(values: number[]): number {
   );
 }
 
-/** N quotes shaped like market.ts `Quote`, every one at `at`. */
-function quotes(prefix: string, n: number, at: Date, round: number): string {
+/**
+ * N quotes shaped like market.ts `Quote`, every one at `at`; with `venue`, only that venue's
+ * share of the N instruments.
+ */
+function quotes(prefix: string, n: number, at: Date, round: number, venue?: string): string {
   const ts = at.toISOString();
-  const list = Array.from({ length: n }, (_, g) => ({
+  const all = Array.from({ length: n }, (_, g) => ({
     // Keyed as the adapters key their quotes (decision 0017).
     venueKey: `Bench:${prefix}${g + 1}/USDT`,
     symbol: `${prefix}${g + 1}/USDT`,
-    exchange: "Bench",
+    exchange: VENUE_OF(g),
     exchangeType: g % 3 === 0 ? "dex" : "cex",
     network: g % 3 === 0 ? "ethereum" : null,
     source: "simulated",
@@ -55,7 +64,12 @@ function quotes(prefix: string, n: number, at: Date, round: number): string {
         }
       : { spreadPct: 0.05 }),
   }));
-  return JSON.stringify(list);
+  return JSON.stringify(venue ? all.filter((q) => q.exchange === venue) : all);
+}
+
+/** How many of N bench instruments sit on `venue`. */
+function countOn(venue: string, n: number): number {
+  return Array.from({ length: n }, (_, g) => VENUE_OF(g)).filter((v) => v === venue).length;
 }
 
 /**
@@ -82,7 +96,9 @@ async function ingest(stack: Stack, body: string, at: Date, n: number): Promise<
 async function seed(stack: Stack, prefix: string, n: number): Promise<void> {
   await stack.db.query(
     `insert into public.instruments (venue_key, symbol, exchange, exchange_type, network, source, pool_url)
-     select 'Bench:' || $1 || g || '/USDT', $1 || g || '/USDT', 'Bench', case when (g - 1) % 3 = 0 then 'dex' else 'cex' end::public.exchange_type,
+     select 'Bench:' || $1 || g || '/USDT', $1 || g || '/USDT',
+            case (g - 1) % 3 when 0 then 'Bench DEX' when 1 then 'Bench A' else 'Bench B' end,
+            case when (g - 1) % 3 = 0 then 'dex' else 'cex' end::public.exchange_type,
             case when (g - 1) % 3 = 0 then 'ethereum' end, 'simulated',
             case when (g - 1) % 3 = 0 then 'https://pool.bench/' || $1 || g end
      from generate_series(1, $2::int) g`,
@@ -92,15 +108,24 @@ async function seed(stack: Stack, prefix: string, n: number): Promise<void> {
     `insert into public.price_history (instrument_id, ts, price, volume_24h)
      select i.id, date_trunc('minute', now()) - make_interval(mins => m), 1 + (i.id % 97) / 100.0 + m / 1000.0, 1000
      from public.instruments i cross join generate_series(1, $2::int) m
-     where i.exchange = 'Bench' and i.symbol like $1 || '%'`,
+     where i.exchange like 'Bench%' and i.symbol like $1 || '%'`,
     [prefix, HISTORY_MINUTES],
   );
   await stack.db.query(`analyze public.instruments`);
   await stack.db.query(`analyze public.price_history`);
 }
 
-/** Median of RUNS scans after one warm-up; each scan is 10 s after the previous one. */
-async function timeScans(stack: Stack, prefix: string, n: number): Promise<number> {
+/**
+ * Median of RUNS scans after one warm-up; each scan is 10 s after the previous one. Then, with
+ * `oneVenue`, RUNS scans (after a warm-up) of ONE_VENUE's instruments only, continuing 10 s apart:
+ * the other venues' movers stay as the all-venues scans left them.
+ */
+async function timeScans(
+  stack: Stack,
+  prefix: string,
+  n: number,
+  oneVenue = false,
+): Promise<{ all: number; one?: { ms: number; quoted: number } }> {
   const start = Date.now();
   await ingest(stack, quotes(prefix, n, new Date(start), 0), new Date(start), n);
   const times: number[] = [];
@@ -108,7 +133,15 @@ async function timeScans(stack: Stack, prefix: string, n: number): Promise<numbe
     const at = new Date(start + r * 10_000);
     times.push(await ingest(stack, quotes(prefix, n, at, r), at, n));
   }
-  return median(times);
+  if (!oneVenue) return { all: median(times) };
+  const quoted = countOn(ONE_VENUE, n);
+  const one: number[] = [];
+  for (let r = RUNS + 1; r <= 2 * RUNS + 1; r++) {
+    const at = new Date(start + r * 10_000);
+    const t = await ingest(stack, quotes(prefix, n, at, r, ONE_VENUE), at, quoted);
+    if (r > RUNS + 1) one.push(t); // the first is a warm-up
+  }
+  return { all: median(times), one: { ms: median(one), quoted } };
 }
 
 /** Median of RUNS first scans of N instruments never seen before, each on an empty market. */
@@ -126,7 +159,7 @@ async function timeEmpty(stack: Stack, n: number): Promise<number> {
 /** No bench instruments, movers or history left. */
 async function clearMarket(stack: Stack): Promise<void> {
   await stack.db.query(`truncate public.price_history`);
-  await stack.db.query(`delete from public.instruments where exchange = 'Bench'`);
+  await stack.db.query(`delete from public.instruments where exchange like 'Bench%'`);
 }
 
 /** p95 of movers_feed(window) (first 100 rows) as an enterprise subscriber, 50 readers at once. */
@@ -184,13 +217,19 @@ export async function benchIngest(label: string, databaseUrl?: string): Promise<
   try {
     const full = new Map<number, number>();
     let feed = { p50: 0, p95: 0, rows: 0 };
+    let one: { ms: number; quoted: number } | undefined;
     for (const n of SIZES) {
       // Each size starts from an empty market, so the history holds exactly N instruments.
       await clearMarket(stack);
       const prefix = `B${n}-`;
       await seed(stack, prefix, n);
-      full.set(n, await timeScans(stack, prefix, n));
-      if (n === Math.max(...SIZES)) feed = await readers(stack);
+      const largestSize = n === Math.max(...SIZES);
+      const t = await timeScans(stack, prefix, n, largestSize);
+      full.set(n, t.all);
+      if (largestSize) {
+        one = t.one;
+        feed = await readers(stack);
+      }
     }
     const largest = Math.max(...SIZES);
     const smallest = Math.min(...SIZES);
@@ -203,6 +242,7 @@ export async function benchIngest(label: string, databaseUrl?: string): Promise<
       `${label.padEnd(14)} ingest_scan (median of ${RUNS}, ${HISTORY_MINUTES} samples of history each): ` +
       SIZES.map((n) => `${n / 1000}k ${ms(full.get(n)!)}`).join(" · ") +
       ` (aim ${largest / 1000}k ≤ ${AIMS.ms10k} ms: ${mark(fullLargest <= AIMS.ms10k)}) · ` +
+      `${largest / 1000}k, one venue's ${one!.quoted.toLocaleString("en")} quoted ${ms(one!.ms)} · ` +
       `${largest / 1000}k/${smallest / 1000}k ${ratio.toFixed(1)} (aim ≤ ${AIMS.ratio}: ${mark(ratio <= AIMS.ratio)}) · ` +
       `${largest / 1000}k new instruments (empty history) ${ms(empty)}, full/empty ${(fullLargest / empty).toFixed(2)}× ` +
       `(aim ≤ ${AIMS.fullVsEmpty}×: ${mark(fullLargest / empty <= AIMS.fullVsEmpty)}) · ` +
