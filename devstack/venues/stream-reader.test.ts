@@ -9,14 +9,20 @@ import {
   type StreamReader,
   type StreamStatus,
 } from "../../supabase/functions/_shared/market/stream-reader.ts";
+import {
+  startStreamWorker,
+  type StreamWorker,
+} from "../../supabase/functions/_shared/market/stream-worker.ts";
 import { type FakeVenues, startFakeVenues } from "./fake-venues.ts";
 
 let venues: FakeVenues | null = null;
 let reader: StreamReader | null = null;
+let worker: StreamWorker | null = null;
 afterEach(async () => {
   await reader?.stop();
+  await worker?.stop();
   await venues?.stop();
-  reader = venues = null;
+  reader = venues = worker = null;
 });
 
 for (const venue of ["binance", "coinbase"] as const) {
@@ -145,4 +151,29 @@ it("a database slower than the stream: the seconds that wait for an ingest go to
     price: 10,
     ts: new Date(t0 + 1000).toISOString(),
   });
+});
+
+it("coinbase: a product list that fails at start is read again, and the stream starts then", async () => {
+  const v = (venues = await startFakeVenues({ tickMs: 250, streamDropEveryMs: 0 }));
+  let calls = 0;
+  const lines: string[] = [];
+  const w = (worker = startStreamWorker({
+    client: { rpc: async () => ({ data: null, error: null }) },
+    WebSocket: WebSocket as unknown as SocketFactory,
+    urls: { coinbase: v.urls.coinbaseWs },
+    coinbaseApiUrl: v.urls.coinbase,
+    // The first read meets a venue that answers 503 (as a 429 or a timeout at start would).
+    fetch: async (input, init) => {
+      calls++;
+      if (calls === 1) return new Response("busy", { status: 503 });
+      return fetch(input, init);
+    },
+    productRetryMs: 100,
+    log: (line) => lines.push(line),
+  }));
+  await w.ready;
+  expect(w.readers.coinbase).toBeUndefined();
+  expect(lines.join("\n")).toMatch(/coinbase: no product list .*trying again in 0.1 s/);
+  await expect.poll(() => w.readers.coinbase?.live(), { timeout: 10_000 }).toBe(true);
+  expect(calls).toBe(2);
 });
