@@ -156,3 +156,89 @@ it("a database slower than the stream: one ingest late at most, and the quote ti
   expect(gainer).toBeDefined();
   expect(Date.parse(gainer!.quotedAt)).toBe(last);
 }, 120_000);
+
+it("/api/health lists each stream as its reader reported it, without a login", async () => {
+  const service = serviceClient();
+  const lastMessageAt = new Date(Date.now() - 3_000).toISOString();
+  const connectedSince = new Date(Date.now() - 60_000).toISOString();
+  const { error } = await service.rpc("record_stream_health", {
+    report: {
+      source: "binance",
+      state: "connected",
+      connectedSince,
+      droppedAt: null,
+      reconnects: 4,
+      lastMessageAt,
+      quotes: 13,
+    },
+  });
+  expect(error).toBeNull();
+  type Health = {
+    status: string;
+    streams: {
+      source: string;
+      state: string;
+      since: string | null;
+      reconnects: number;
+      lastMessageAt: string | null;
+      lastMessageAgeSeconds: number | null;
+      reportedAt: string;
+    }[];
+  };
+  const health = async () => {
+    const res = await fetch(`${stackInfo().url}/api/health`);
+    expect(res.status).toBe(200);
+    return (await res.json()) as Health;
+  };
+  const first = await health();
+  expect(first.status).toBe("ok");
+  const binance = first.streams.find((s) => s.source === "binance")!;
+  expect(binance).toMatchObject({ state: "connected", reconnects: 4 });
+  expect(Date.parse(binance.since!)).toBe(Date.parse(connectedSince));
+  expect(Date.parse(binance.lastMessageAt!)).toBe(Date.parse(lastMessageAt));
+  expect(binance.lastMessageAgeSeconds).toBeGreaterThanOrEqual(3);
+  expect(binance.lastMessageAgeSeconds).toBeLessThan(60);
+
+  // The reader dropped the stream: since is the drop.
+  const droppedAt = new Date(Date.now() - 2_000).toISOString();
+  await service.rpc("record_stream_health", {
+    report: {
+      source: "binance",
+      state: "dropped",
+      droppedAt,
+      reconnects: 4,
+      lastMessageAt,
+      quotes: 0,
+    },
+  });
+  const dropped = (await health()).streams.find((s) => s.source === "binance")!;
+  expect(dropped.state).toBe("dropped");
+  expect(Date.parse(dropped.since!)).toBe(Date.parse(droppedAt));
+
+  // A reader that has not reported for over 30 s is not running, whatever it last said.
+  const { error: aged } = await service
+    .from("stream_health")
+    .update({ reported_at: new Date(Date.now() - 45_000).toISOString() })
+    .eq("source", "binance");
+  expect(aged).toBeNull();
+  const silent = (await health()).streams.find((s) => s.source === "binance")!;
+  expect(silent.state).toBe("not_reporting");
+
+  // The contract documents the streams.
+  const spec = (await (await fetch(`${stackInfo().url}/api/openapi.json`)).json()) as {
+    paths: Record<
+      string,
+      {
+        get: {
+          responses: Record<
+            string,
+            { content: Record<string, { schema: { properties: Record<string, unknown> } }> }
+          >;
+        };
+      }
+    >;
+  };
+  const schema =
+    spec.paths["/api/health"]!.get.responses["200"]!.content["application/json"]!.schema;
+  expect(Object.keys(schema.properties)).toEqual(["status", "time", "sources", "streams"]);
+});
