@@ -1,7 +1,12 @@
 import { deepStrictEqual, strictEqual as assertEquals } from "node:assert/strict";
 import app, { createApiApp } from "./app.ts";
 import { envFrom } from "../_shared/env.ts";
-import { type SourceHealthEntry, type StreamHealthEntry, toStreamHealth } from "./health.ts";
+import {
+  healthResponse,
+  type SourceHealthEntry,
+  type StreamHealthEntry,
+  toStreamHealth,
+} from "./health.ts";
 
 const HEALTH: SourceHealthEntry[] = [
   {
@@ -39,6 +44,8 @@ Deno.test("GET /api/health answers 200 with status ok, each source's and each st
   assertEquals(body.status, "ok");
   deepStrictEqual(body.sources, HEALTH);
   deepStrictEqual(body.streams, STREAMS);
+  // The answer is what the contract documents.
+  assertEquals(healthResponse.safeParse(body).success, true);
 });
 
 Deno.test("GET /api/health says degraded, still 200, when the sources cannot be read", async () => {
