@@ -17,7 +17,13 @@ import { functionApp } from "../_shared/app.ts";
 import type { AvatarStoreFactory } from "../_shared/avatars.ts";
 import { corsHeaders, HttpError } from "../_shared/http.ts";
 import { denoEnv } from "../_shared/env.ts";
-import { type SourceHealthReader, supabaseSourceHealth } from "./health.ts";
+import {
+  healthResponse,
+  type SourceHealthReader,
+  type StreamHealthReader,
+  supabaseSourceHealth,
+  supabaseStreamHealth,
+} from "./health.ts";
 import { apiError, doc } from "./kit.ts";
 import { type MarketDeps, marketRoutes, SSE_JOIN_TIMEOUT_MS, SSE_KEEP_ALIVE_MS } from "./market.ts";
 import { openApiDocument, referencePage } from "./openapi.ts";
@@ -32,6 +38,8 @@ import { streamRoutes } from "./streams.ts";
 export interface ApiDeps extends MarketDeps {
   /** Each market source's state; default: `source_health` read with the publishable key. */
   sourceHealth?: SourceHealthReader;
+  /** Each venue stream's state; default: `stream_health` read with the publishable key. */
+  streamHealth?: StreamHealthReader;
   /** The fetch of the cookie session's Auth calls (refresh, sign-in, sign-out); default: fetch. */
   authFetch?: typeof fetch;
   /** The Realtime hub of chat and support streams; default: the instance's shared hub. */
@@ -50,6 +58,7 @@ export function createApiApp(deps: ApiDeps = {}) {
   const now = deps.now ?? Date.now;
   const app = functionApp("api", { cors: false });
   const readHealth = deps.sourceHealth ?? supabaseSourceHealth(env);
+  const readStreams = deps.streamHealth ?? supabaseStreamHealth(env, now);
 
   let config: SessionConfig | undefined;
   const sessionCfg = () => config ??= sessionConfig(env, deps.authFetch);
@@ -102,18 +111,28 @@ export function createApiApp(deps: ApiDeps = {}) {
     method: "get",
     path: "/api/health",
     tag: "meta",
-    summary: "The api is up; each market source's state",
+    summary: "The api is up; each market source's and venue stream's state",
     access: "public",
     status: 200,
+    response: healthResponse,
   });
   app.get("/health", async (c) => {
     const time = new Date().toISOString();
-    try {
-      return c.json({ status: "ok", time, sources: await readHealth() });
-    } catch (err) {
-      console.warn(`[api] source health unreadable: ${err instanceof Error ? err.message : err}`);
-      return c.json({ status: "degraded", time, sources: [] });
-    }
+    const read = <T>(what: string, reader: () => Promise<T[]>) =>
+      reader().catch((err: unknown) => {
+        console.warn(`[api] ${what} unreadable: ${err instanceof Error ? err.message : err}`);
+        return null;
+      });
+    const [sources, streams] = await Promise.all([
+      read("source health", readHealth),
+      read("stream health", readStreams),
+    ]);
+    return c.json({
+      status: sources && streams ? "ok" : "degraded",
+      time,
+      sources: sources ?? [],
+      streams: streams ?? [],
+    });
   });
 
   const kit = { env, session };

@@ -1,6 +1,8 @@
-// GET /api/health: the api is up, and each market source's state after the latest scan
-// (`public.source_health`, readable by anyone), camelCased. When the table cannot be read the
-// answer is still 200 with `status: "degraded"`: the api itself is up.
+// GET /api/health: the api is up, each market source's state after the latest scan
+// (`public.source_health`, readable by anyone), and each venue stream's state as its reader last
+// reported it (`public.stream_health`, decision 0061; issue 25), camelCased. When a table cannot
+// be read the answer is still 200 with `status: "degraded"`: the api itself is up.
+import { z } from "zod";
 import { type TableRow, userClient } from "../_shared/clients.ts";
 import type { Env } from "../_shared/env.ts";
 
@@ -68,3 +70,108 @@ export function supabaseSourceHealth(env: Env): SourceHealthReader {
     return (data ?? []).map(toSourceHealth);
   };
 }
+
+/**
+ * A stream's reader that has not reported for this long is not running (the dashboard's Sources
+ * line uses the same 30 s: `STREAM_REPORT_STALE_MS`).
+ */
+export const STREAM_REPORT_STALE_MS = 30_000;
+
+export interface StreamHealthEntry {
+  source: string;
+  /** connected / dropped as reported; not_reporting when the reader went quiet for 30 s. */
+  state: "connected" | "dropped" | "not_reporting";
+  /** When the stream entered its reported state (connected since, or dropped at). */
+  since: string | null;
+  reconnects: number;
+  lastMessageAt: string | null;
+  /** Whole seconds between the venue's last message and this answer (null: never spoke). */
+  lastMessageAgeSeconds: number | null;
+  reportedAt: string;
+}
+
+export type StreamHealthReader = () => Promise<StreamHealthEntry[]>;
+
+type StreamRow = Pick<
+  TableRow<"stream_health">,
+  | "source"
+  | "state"
+  | "connected_since"
+  | "dropped_at"
+  | "reconnects"
+  | "last_message_at"
+  | "reported_at"
+>;
+
+export function toStreamHealth(row: StreamRow, now: number): StreamHealthEntry {
+  const reported = Date.parse(row.reported_at);
+  const spoke = row.last_message_at === null ? Number.NaN : Date.parse(row.last_message_at);
+  const state = !(now - reported <= STREAM_REPORT_STALE_MS)
+    ? "not_reporting"
+    : row.state === "connected"
+    ? "connected"
+    : "dropped";
+  return {
+    source: row.source,
+    state,
+    since: row.state === "connected" ? row.connected_since : row.dropped_at,
+    reconnects: Number(row.reconnects),
+    lastMessageAt: row.last_message_at,
+    lastMessageAgeSeconds: Number.isFinite(spoke)
+      ? Math.max(0, Math.floor((now - spoke) / 1000))
+      : null,
+    reportedAt: row.reported_at,
+  };
+}
+
+/** Reads `stream_health` with the publishable key (no caller needed). */
+export function supabaseStreamHealth(env: Env, now: () => number = Date.now): StreamHealthReader {
+  return async () => {
+    const client = userClient(env, null, { code: "api_not_configured" });
+    const { data, error } = await client
+      .from("stream_health")
+      .select(
+        "source, state, connected_since, dropped_at, reconnects, last_message_at, reported_at",
+      )
+      .order("source");
+    if (error) throw new Error(error.message);
+    const at = now();
+    return (data ?? []).map((row) => toStreamHealth(row, at));
+  };
+}
+
+const ts = z.string().describe("ISO 8601 timestamp");
+
+/** The answer of GET /api/health, as the OpenAPI contract documents it. */
+export const healthResponse = z.object({
+  status: z.enum(["ok", "degraded"]).describe(
+    "ok: every table below was read; degraded: one could not be (its list is then empty)",
+  ),
+  time: ts,
+  sources: z.array(z.object({
+    source: z.string(),
+    state: z.enum(["ok", "backoff", "failing"]),
+    quotes: z.number().int(),
+    failure: z.string().nullable(),
+    httpStatus: z.number().int().nullable(),
+    message: z.string().nullable(),
+    backoffUntil: ts.nullable(),
+    lastAttemptAt: ts,
+    lastSuccessAt: ts.nullable(),
+  })).describe("Each market source's state after its latest polling scan"),
+  streams: z.array(z.object({
+    source: z.string().describe("The venue whose stream this is (binance, coinbase)"),
+    state: z.enum(["connected", "dropped", "not_reporting"]).describe(
+      "connected: the stream delivers; dropped: the reader is reconnecting and polling carries the venue; not_reporting: the reader has not reported for 30 s",
+    ),
+    since: ts.nullable().describe("When the stream connected, or dropped"),
+    reconnects: z.number().int().describe("Connections after the first since the reader started"),
+    lastMessageAt: ts.nullable().describe(
+      "The venue's last quote or heartbeat (the reader's clock)",
+    ),
+    lastMessageAgeSeconds: z.number().int().nullable().describe(
+      "Whole seconds from the last message to this answer",
+    ),
+    reportedAt: ts.describe("The reader's last report (the database's clock)"),
+  })).describe("Each venue stream's state as its reader last reported it (empty: no reader)"),
+});

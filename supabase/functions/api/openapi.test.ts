@@ -10,6 +10,7 @@ import * as s from "./schemas.ts";
 const app = createApiApp({
   env: envFrom({ SUPABASE_URL: "http://127.0.0.1:9", SUPABASE_ANON_KEY: "k" }),
   sourceHealth: () => Promise.resolve([]),
+  streamHealth: () => Promise.resolve([]),
 });
 
 /** Specification section 7. */

@@ -42,11 +42,16 @@ export interface StreamWorkerOptions {
   log?: (line: string) => void;
   batchMs?: number;
   fetch?: typeof fetch;
+  /** The first pause before the Coinbase product list is read again after a failure (5 s). */
+  productRetryMs?: number;
 }
 
 export interface StreamWorker {
   readers: Partial<Record<StreamVenue, StreamReader>>;
-  /** Settles once the Coinbase reader has started (it first reads the product list), or could not. */
+  /**
+   * Settles after the first read of Coinbase's product list: the reader started, or the read
+   * failed and is tried again later.
+   */
   ready: Promise<void>;
   stop(): Promise<void>;
 }
@@ -101,28 +106,37 @@ export function startStreamWorker(opts: StreamWorkerOptions): StreamWorker {
   if (opts.urls.binance) start("binance", opts.urls.binance);
   let stopped = false;
   // The channels want product ids: the tradable dollar-quoted ones of the product list. Read in
-  // the background, so an unreachable venue never holds up the start.
+  // the background, so an unreachable venue never holds up the start; `ready` settles after the
+  // first attempt. A failed or empty read is tried again (5 s, doubling up to 5 minutes): one
+  // 429 or timeout at start must not leave Coinbase without its stream until the worker restarts.
   const coinbaseUrl = opts.urls.coinbase;
-  const ready = coinbaseUrl
-    ? createCoinbaseAdapter({ baseUrl: opts.coinbaseApiUrl })
-      .fetchQuotes(opts.fetch ? { fetch: opts.fetch } : {})
-      .then(({ quotes }) => {
-        if (stopped) return;
-        if (quotes.length === 0) {
-          log("[stream] coinbase: the product list is empty; no stream");
-          return;
-        }
+  const coinbase = coinbaseUrl ? createCoinbaseAdapter({ baseUrl: opts.coinbaseApiUrl }) : null;
+  let retry: ReturnType<typeof setTimeout> | null = null;
+  const readProducts = async (pause: number): Promise<void> => {
+    if (!coinbase || !coinbaseUrl || stopped) return;
+    let why: string;
+    try {
+      const { quotes } = await coinbase.fetchQuotes(opts.fetch ? { fetch: opts.fetch } : {});
+      if (stopped) return;
+      if (quotes.length > 0) {
         start("coinbase", coinbaseUrl, quotes.map(productId));
-      })
-      .catch((err: unknown) =>
-        log(`[stream] coinbase: no product list (${(err as Error).message}); no stream`)
-      )
-    : Promise.resolve();
+        return;
+      }
+      why = "the product list is empty";
+    } catch (err) {
+      why = `no product list (${(err as Error).message})`;
+    }
+    if (stopped) return;
+    log(`[stream] coinbase: ${why}; no stream yet, trying again in ${pause / 1000} s`);
+    retry = setTimeout(() => void readProducts(Math.min(pause * 2, 300_000)), pause);
+  };
+  const ready = readProducts(opts.productRetryMs ?? 5_000);
   return {
     readers,
     ready,
     stop: async () => {
       stopped = true;
+      if (retry) clearTimeout(retry);
       await ready;
       await Promise.all(Object.values(readers).map((r) => r.stop()));
     },
