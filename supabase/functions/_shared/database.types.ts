@@ -1660,6 +1660,10 @@ export type Database = {
         Returns: number;
       };
       record_stream_health: { Args: { report: Json }; Returns: undefined };
+      release_outbox: {
+        Args: { job_ids: number[]; worker: string };
+        Returns: number;
+      };
       reserve_chat_gif: { Args: { group_id: string }; Returns: string };
       run_candle_rollup: {
         Args: { since?: string };

@@ -46,6 +46,11 @@ export interface OutboxDb {
     retryAfter: number | undefined,
     permanent: boolean,
   ): Promise<string | null>;
+  /**
+   * Hands back claimed jobs this worker has not started to send (due again at once, the claim's
+   * attempt undone); returns how many it handed back.
+   */
+  release(worker: string, ids: number[]): Promise<number>;
   /** A marked job's request got no answer in time: recorded in_doubt, not retried. */
   doubt(id: number, worker: string, error: string): Promise<boolean>;
   moveTelegramChat(oldId: string, newId: string): Promise<void>;
@@ -96,6 +101,11 @@ export function supabaseOutboxDb(client: Db): OutboxDb {
       });
       if (error) throw new Error(`fail_outbox failed: ${error.message}`);
       return (data as string | null) ?? null;
+    },
+    async release(worker, ids) {
+      const { data, error } = await client.rpc("release_outbox", { worker, job_ids: ids });
+      if (error) throw new Error(`release_outbox failed: ${error.message}`);
+      return Number(data ?? 0);
     },
     async doubt(id, worker, message) {
       const { data, error } = await client.rpc("doubt_outbox", {
@@ -200,7 +210,10 @@ export interface DeliverDeps {
   channels?: Partial<Record<ChannelName, Channel>>;
   /** How long one invocation keeps claiming (default 20 s; the scan's call and the schedule overlap safely). */
   budgetMs?: number;
-  /** Jobs per claim (default: per channel, see `claimSize`) and parallel senders per channel (default 64). */
+  /**
+   * Jobs per claim (default: DELIVERY_CLAIM_SIZE, else per channel, see `claimSize`) and parallel
+   * senders per channel (default 64).
+   */
   batch?: number;
   concurrency?: number;
   leaseSeconds?: number;
@@ -217,6 +230,8 @@ export interface DeliverReport {
   skipped: number;
   /** Requests without an idempotency key that got no answer in time (recorded in_doubt). */
   inDoubt: number;
+  /** Jobs claimed ahead and handed back unsent because the budget ended. */
+  released: number;
   durationMs: number;
 }
 
@@ -285,6 +300,13 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
   // The claim's lease (DELIVERY_LEASE_SECONDS, default 60; 5-900).
   const leaseSeconds = deps.leaseSeconds ??
     Math.min(900, Math.max(5, Math.floor(rateSetting(env("DELIVERY_LEASE_SECONDS"), 60))));
+  // Jobs per claim (DELIVERY_CLAIM_SIZE, 1-1000; default per channel, `claimSize`).
+  const claimSetting = deps.batch ??
+    (env("DELIVERY_CLAIM_SIZE")?.trim()
+      ? Math.min(1000, Math.max(1, Math.floor(rateSetting(env("DELIVERY_CLAIM_SIZE"), 500))))
+      : undefined);
+  const claimSizeFor = (name: ChannelName, channel: Channel) =>
+    claimSetting ?? claimSize(name, limits, channel);
   // Channels live as long as the app: their pacing state (token buckets per bot, chat, team and
   // webhook) spans invocations.
   let channels: Record<ChannelName, Channel> | null = null;
@@ -324,6 +346,7 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
       failed: 0,
       skipped: 0,
       inDoubt: 0,
+      released: 0,
       durationMs: 0,
     };
     const ch = channelsFor(db);
@@ -386,34 +409,79 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
       for (const [i, job] of go.entries()) await record(job, results[i]!, true);
     }
 
+    /** Sends one claimed batch and records its completions. */
+    async function sendClaimed(channel: Channel, batchSize: number, jobs: Job[]): Promise<void> {
+      if (batchSize > 1) {
+        const chunks: Job[][] = [];
+        for (let i = 0; i < jobs.length; i += batchSize) chunks.push(jobs.slice(i, i + batchSize));
+        await pool(chunks, concurrency, (chunk) => sendBatch(channel, chunk));
+      } else {
+        // Jobs to one recipient go one after another (one Telegram chat, one Discord webhook's
+        // bucket), in claim order; different recipients in parallel.
+        const groups = new Map<string, Job[]>();
+        for (const job of jobs) {
+          const list = groups.get(job.target);
+          if (list) list.push(job);
+          else groups.set(job.target, [job]);
+        }
+        await pool([...groups.values()], concurrency, async (group) => {
+          for (const job of group) await sendOne(channel, job);
+        });
+      }
+      await progress.flush();
+    }
+
+    /**
+     * Claims and sends until nothing is due or the budget is spent, with at most one batch
+     * claimed ahead while the current one is sent (decision 0049 point 3, decision 0066): the
+     * senders never idle at a claim's round trip. The batch claimed ahead holds a lease of two
+     * leases (it waits for the current batch, then is sent) and no send mark, so a worker that
+     * dies leaves it to be claimed again when that lease has ended, never in doubt. It is claimed
+     * ahead only while the budget leaves time for one more batch (judged by the last one), and
+     * handed back (`release_outbox`) when the budget ends before it is sent.
+     */
     async function runChannel(name: ChannelName): Promise<void> {
       const channel = ch[name];
-      const size = deps.batch ?? claimSize(name, limits, channel);
+      const size = claimSizeFor(name, channel);
       const batchSize = channel.sendBatch ? (channel.batchSize?.() ?? 1) : 1;
-      while (now() - started < budget) {
-        const jobs = await db.claim(worker, size, leaseSeconds, name);
-        if (jobs.length === 0) break;
-        report.claimed += jobs.length;
-        if (batchSize > 1) {
-          const chunks: Job[][] = [];
-          for (let i = 0; i < jobs.length; i += batchSize) {
-            chunks.push(jobs.slice(i, i + batchSize));
+      const claim = (lease: number) => db.claim(worker, size, lease, name);
+      let ahead: Promise<Job[]> | null = null;
+      let lastBatchMs = 0;
+      try {
+        while (now() - started < budget) {
+          const jobs = await (ahead ?? claim(leaseSeconds));
+          ahead = null;
+          if (jobs.length === 0) break;
+          report.claimed += jobs.length;
+          const batchStart = now();
+          // A full claim says more may be due: claim the next one while this one is sent.
+          if (jobs.length >= size && batchStart - started + 2 * lastBatchMs < budget) {
+            ahead = claim(Math.min(900, leaseSeconds * 2));
+            // Claimed-ahead jobs are counted when their turn comes; a failed claim is seen there.
+            ahead.catch(() => {});
           }
-          await pool(chunks, concurrency, (chunk) => sendBatch(channel, chunk));
-        } else {
-          // Jobs to one recipient go one after another (one Telegram chat, one Discord webhook's
-          // bucket), in claim order; different recipients in parallel.
-          const groups = new Map<string, Job[]>();
-          for (const job of jobs) {
-            const list = groups.get(job.target);
-            if (list) list.push(job);
-            else groups.set(job.target, [job]);
-          }
-          await pool([...groups.values()], concurrency, async (group) => {
-            for (const job of group) await sendOne(channel, job);
-          });
+          await sendClaimed(channel, batchSize, jobs);
+          lastBatchMs = now() - batchStart;
         }
-        await progress.flush();
+      } finally {
+        if (ahead) await handBack(ahead);
+      }
+    }
+
+    /** Hands a batch claimed ahead, and not sent, back to the queue (due at once). */
+    async function handBack(ahead: Promise<Job[]>): Promise<void> {
+      let jobs: Job[];
+      try {
+        jobs = await ahead;
+      } catch {
+        return;
+      }
+      if (jobs.length === 0) return;
+      try {
+        report.released += await db.release(worker, jobs.map((j) => j.id));
+      } catch (err) {
+        // Not handed back: they are claimed again when their lease ends (a delay, no double send).
+        console.warn(`[deliver-alerts] handing back ${jobs.length} jobs failed: ${String(err)}`);
       }
     }
 
