@@ -1665,6 +1665,19 @@ export type Database = {
         Returns: number;
       };
       reserve_chat_gif: { Args: { group_id: string }; Returns: string };
+      reserve_delivery_slots: {
+        Args: {
+          burst: number;
+          horizon_ms: number;
+          name: string;
+          rate: number;
+          wanted: number;
+        };
+        Returns: {
+          next_ms: number;
+          waits_ms: number[];
+        }[];
+      };
       run_candle_rollup: {
         Args: { since?: string };
         Returns: {

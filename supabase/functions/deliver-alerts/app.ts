@@ -146,6 +146,23 @@ export function supabaseOutboxDb(client: Db): OutboxDb {
         const { error } = await client.rpc("pause_delivery_bucket", { name, rate, seconds });
         if (error) throw new Error(`pause_delivery_bucket failed: ${error.message}`);
       },
+      async reserve(name, rate, burst, wanted, horizonMs) {
+        const { data, error } = await client.rpc("reserve_delivery_slots", {
+          name,
+          rate,
+          burst,
+          wanted,
+          horizon_ms: horizonMs,
+        });
+        if (error) throw new Error(`reserve_delivery_slots failed: ${error.message}`);
+        const row = (Array.isArray(data) ? data[0] : data) as
+          | { waits_ms: number[] | null; next_ms: number }
+          | undefined;
+        return {
+          waitsMs: (row?.waits_ms ?? []).map(Number),
+          nextMs: Number(row?.next_ms ?? 1000),
+        };
+      },
     },
   };
 }
