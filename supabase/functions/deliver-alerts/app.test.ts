@@ -1,7 +1,8 @@
 import { deepStrictEqual, ok, strictEqual as assertEquals } from "node:assert/strict";
 import { envFrom } from "../_shared/env.ts";
 import { type Channel, type Job, type SendResult } from "./channels.ts";
-import { createDeliverApp, type OutboxDb } from "./app.ts";
+import { claimSize, createDeliverApp, type OutboxDb } from "./app.ts";
+import { limitsFrom } from "./pacing.ts";
 
 const KEY = "sb_secret_test_service_key_0123456789";
 
@@ -337,4 +338,20 @@ Deno.test("deliver-alerts: a batch claimed ahead when the budget ends is handed 
   deepStrictEqual(db.released, [3, 4]);
   ok(!db.events.includes("sent:3") && !db.events.includes("sent:4"));
   ok(!db.events.some((e) => e.startsWith("begin:") && e.includes("3")));
+});
+
+Deno.test("deliver-alerts: Resend claims whole batches, about ten seconds of the team's rate", () => {
+  const batched = (n: number): Channel => ({
+    send: () => Promise.reject(new Error("unused")),
+    batchSize: () => n,
+    sendBatch: () => Promise.reject(new Error("unused")),
+  });
+  const size = (rate: string, batch: number) =>
+    claimSize("email", limitsFrom(envFrom({ RESEND_RATE_PER_SECOND: rate })), batched(batch));
+  assertEquals(size("2", 100), 1000);
+  assertEquals(size("0.5", 100), 500);
+  assertEquals(size("2", 30), 600);
+  // 2,100 capped at 1,000, then whole batches of 30.
+  assertEquals(size("7", 30), 990);
+  assertEquals(size("0.01", 100), 100);
 });

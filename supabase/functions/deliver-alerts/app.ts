@@ -286,17 +286,17 @@ const CHANNELS: ChannelName[] = ["discord", "telegram", "email"];
 /**
  * Jobs per claim: what a channel can send well within one lease. Channels without a shared
  * limit take large claims; Telegram about ten seconds of its overall rate; Resend ten seconds
- * of its request rate times its batch size.
+ * of its request rate times its batch size, in whole batches.
  */
 export function claimSize(channel: ChannelName, limits: Limits, ch: Channel): number {
   if (channel === "telegram") {
     return Math.max(10, Math.min(1000, Math.floor(limits.telegramPerSecond * 10)));
   }
-  if (channel === "email" && (ch.batchSize?.() ?? 1) > 1) {
-    return Math.max(
-      10,
-      Math.min(1000, Math.floor(limits.resendPerSecond * 10 * (ch.batchSize?.() ?? 1))),
-    );
+  const batch = ch.batchSize?.() ?? 1;
+  if (channel === "email" && batch > 1) {
+    // Whole batches: every batch call but a claim's last carries its full size.
+    const jobs = Math.min(1000, Math.floor(limits.resendPerSecond * 10 * batch));
+    return Math.max(batch, Math.floor(jobs / batch) * batch);
   }
   if (channel === "email" && ch.idempotent?.()) {
     return Math.max(10, Math.min(1000, Math.floor(limits.resendPerSecond * 10)));
