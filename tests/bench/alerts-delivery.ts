@@ -451,6 +451,13 @@ async function resendPart(label: string, databaseUrl: string | undefined, tmp: s
           `${((100 * floor) / Math.max(r.lastMs, 1)).toFixed(0)} % of the ceiling · ` +
           `${refused} answered 429 · p50 ${fmt(r.p50)} s · p95 ${fmt(r.p95)} s`
         : `alerts ${label}: one Resend team: did not drain within ${fmt(TIMEOUT_MS)} s (${r.why})`,
+      // When each batch call arrived (seconds after the scan): where the time went.
+      `alerts ${label}: Resend calls at ${resendRequests
+        .filter((x) => x.path === "/resend/emails/batch" && x.status === 200)
+        // A batch's e-mails are recorded one after another: its first stands for the call.
+        .filter((_, i) => i % 100 === 0)
+        .map((x) => fmt(Date.parse(x.at) - quote.getTime()))
+        .join(" ")} s after the scan`,
       e2eLine(
         label,
         "Resend",

@@ -467,6 +467,51 @@ describe("alert delivery", () => {
     expect(beforeKill).toBeLessThan(users.length);
   });
 
+  it("a batch claimed ahead and handed back is due at once; a job marked as being sent is never handed back", async () => {
+    const u = await subscriber();
+    await crossingScan([sym("REL")], 1.2);
+    const service = serviceClient();
+    const worker = `ahead-${run}`;
+    const claimed = await service.rpc("claim_outbox", {
+      worker,
+      max_jobs: 500,
+      lease_seconds: 600,
+    });
+    expect(claimed.error).toBeNull();
+    const mine = (claimed.data ?? []).filter((j) =>
+      [u.email, u.chatId, `https://discord.com/api/webhooks/${u.webhookId}/tok-`].some((t) =>
+        j.target!.startsWith(t),
+      ),
+    );
+    expect(mine).toHaveLength(3);
+    const discordJob = mine.find((j) => j.channel === "discord")!;
+    // The Discord job is marked (its request would be on its way); the others are not.
+    const begun = await service.rpc("begin_outbox_sends", {
+      worker,
+      job_ids: [discordJob.id!],
+    });
+    expect(begun.error).toBeNull();
+    const released = await service.rpc("release_outbox", {
+      worker,
+      job_ids: mine.map((j) => j.id!),
+    });
+    expect(released.error).toBeNull();
+    expect(released.data).toBe(2);
+    // Handed back: another worker sends them now, not after the 600 s lease.
+    await deliver();
+    expect(await emailsTo(u.email)).toHaveLength(1);
+    expect((await chatRequests(u.chatId)).filter((r) => r.status === 200)).toHaveLength(1);
+    // The marked one is still the first worker's: nobody else sent it.
+    expect(await chatRequests(u.webhookId)).toHaveLength(0);
+    const done = await service.rpc("complete_outbox_batch", {
+      worker,
+      results: [{ id: discordJob.id!, recipient: "discord" }],
+    });
+    expect(done.data).toBe(1);
+    const own = await u.client.from("alerts_sent").select("channel");
+    expect((own.data ?? []).map((r) => r.channel).sort()).toEqual(["discord", "email", "telegram"]);
+  });
+
   it("a worker killed with a batch claimed ahead: that batch is sent exactly once, only after its lease ended", async () => {
     const LEASE = 5;
     const users = await Promise.all(Array.from({ length: 8 }, () => subscriber()));

@@ -169,6 +169,9 @@ export interface Pacer {
 export class SharedTokenBucket implements Pacer {
   private waiting: { resolve: () => void }[] = [];
   private pumping = false;
+  /** The reserved senders' waits, one after the other; the last slot's time. */
+  private chain: Promise<void> = Promise.resolve();
+  private lastDue = 0;
   private readonly local: TokenBucket;
 
   constructor(
@@ -253,15 +256,17 @@ export class SharedTokenBucket implements Pacer {
     }
     const start = this.clock.now();
     const served = this.waiting.splice(0, Math.min(waitsMs.length, this.waiting.length));
-    // One chain of waits, so the senders go in order at their times (never before).
+    // One chain of waits for every reservation, so the senders go in order, each at its time or
+    // later, and never closer to the one before than their slots are (a late timer delays the
+    // ones after it instead of bunching them).
     let at = 0;
-    let chain = Promise.resolve();
     for (const [i, w] of served.entries()) {
-      const until = waitsMs[i]!;
-      const step = until - at;
-      at = until;
-      chain = chain.then(() => (step > 0 ? this.clock.sleep(step) : undefined)).then(() =>
-        w.resolve()
+      const due = start + waitsMs[i]!;
+      const step = Math.max(0, due - Math.max(this.lastDue, start));
+      this.lastDue = Math.max(this.lastDue, due);
+      at = waitsMs[i]!;
+      this.chain = this.chain.then(() => (step > 0 ? this.clock.sleep(step) : undefined)).then(
+        () => w.resolve(),
       );
     }
     if (this.waiting.length === 0) return;
