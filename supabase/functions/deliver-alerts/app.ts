@@ -283,6 +283,9 @@ async function pool<T>(items: T[], limit: number, run: (item: T) => Promise<void
 
 const CHANNELS: ChannelName[] = ["discord", "telegram", "email"];
 
+/** Jobs in a drain's first claim per channel (at least one batch call's worth). */
+const FIRST_CLAIM = 100;
+
 /**
  * Jobs per claim: what a channel can send well within one lease. Channels without a shared
  * limit take large claims; Telegram about ten seconds of its overall rate; Resend ten seconds
@@ -461,19 +464,27 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
       const channel = ch[name];
       const size = claimSizeFor(name, channel);
       const batchSize = channel.sendBatch ? (channel.batchSize?.() ?? 1) : 1;
-      const claim = (lease: number) => db.claim(worker, size, lease, name);
+      // The first claim is small (one batch call, or 100 jobs): the first messages go out while
+      // the next, full claim is made.
+      const first = Math.min(size, Math.max(batchSize, FIRST_CLAIM));
+      let asked = first;
+      const claim = (max: number, lease: number) => {
+        asked = max;
+        return db.claim(worker, max, lease, name);
+      };
       let ahead: Promise<Job[]> | null = null;
       let lastBatchMs = 0;
       try {
         while (now() - started < budget) {
-          const jobs = await (ahead ?? claim(leaseSeconds));
+          const jobs = await (ahead ?? claim(first, leaseSeconds));
+          const full = jobs.length >= asked;
           ahead = null;
           if (jobs.length === 0) break;
           report.claimed += jobs.length;
           const batchStart = now();
           // A full claim says more may be due: claim the next one while this one is sent.
-          if (jobs.length >= size && batchStart - started + 2 * lastBatchMs < budget) {
-            ahead = claim(Math.min(900, leaseSeconds * 2));
+          if (full && batchStart - started + 2 * lastBatchMs < budget) {
+            ahead = claim(size, Math.min(900, leaseSeconds * 2));
             // Claimed-ahead jobs are counted when their turn comes; a failed claim is seen there.
             ahead.catch(() => {});
           }
