@@ -249,24 +249,29 @@ Deno.test("SharedTokenBucket: reserved send times keep the rate across workers, 
 
 Deno.test("SharedTokenBucket: with reserved send times the database's round trip does not add to the spacing", async () => {
   // The database answers after 75 ms and its answer takes 75 ms back.
-  const slow = <T extends unknown[], R>(clock: Clock, f: (...a: T) => Promise<R>) =>
-  async (...a: T): Promise<R> => {
-    await clock.sleep(75);
-    const r = await f(...a);
-    await clock.sleep(75);
-    return r;
-  };
+  const slow =
+    <T extends unknown[], R>(clock: Clock, f: (...a: T) => Promise<R>) =>
+    async (...a: T): Promise<R> => {
+      await clock.sleep(75);
+      const r = await f(...a);
+      await clock.sleep(75);
+      return r;
+    };
   const last = async (reserving: boolean) => {
     const clock = virtualClock();
     const base = reserving ? fakeSlots(clock) : fakeShared(clock);
     const shared: SharedBuckets = {
       take: slow(clock, base.take.bind(base)),
       pause: base.pause.bind(base),
-      ...(reserving ? { reserve: slow(clock, (base as ReturnType<typeof fakeSlots>).reserve) } : {}),
+      ...(reserving
+        ? { reserve: slow(clock, (base as ReturnType<typeof fakeSlots>).reserve) }
+        : {}),
     };
     const bucket = new SharedTokenBucket("resend:team", 2, 1, shared, clock);
     const at: number[] = [];
-    await clock.run(Promise.all(Array.from({ length: 10 }, () => bucket.take().then(() => at.push(clock.t)))));
+    await clock.run(
+      Promise.all(Array.from({ length: 10 }, () => bucket.take().then(() => at.push(clock.t)))),
+    );
     return Math.max(...at);
   };
   // Ten batch calls at 2 per second: 4.5 s after the first; the first answer takes 150 ms.
