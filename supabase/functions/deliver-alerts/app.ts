@@ -283,7 +283,7 @@ async function pool<T>(items: T[], limit: number, run: (item: T) => Promise<void
 
 const CHANNELS: ChannelName[] = ["discord", "telegram", "email"];
 
-/** Jobs in a drain's first claim per channel (at least one batch call's worth). */
+/** Jobs in a drain's first claim per channel without batch calls. */
 const FIRST_CLAIM = 100;
 
 /**
@@ -464,9 +464,10 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
       const channel = ch[name];
       const size = claimSizeFor(name, channel);
       const batchSize = channel.sendBatch ? (channel.batchSize?.() ?? 1) : 1;
-      // The first claim is small (one batch call, or 100 jobs): the first messages go out while
-      // the next, full claim is made.
-      const first = Math.min(size, Math.max(batchSize, FIRST_CLAIM));
+      // The first claim is small (100 jobs): the first messages go out while the next, full
+      // claim is made. Batch calls (Resend) claim in full at once: their pace is the team's rate,
+      // and a second claim would stand between the first call and the next.
+      const first = batchSize > 1 ? size : Math.min(size, FIRST_CLAIM);
       let asked = first;
       const claim = (max: number, lease: number) => {
         asked = max;
