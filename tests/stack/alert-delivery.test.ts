@@ -567,7 +567,7 @@ describe("alert delivery", () => {
         (r) => hooks.has(r.target) && r.status === 200,
       );
     };
-    let killedAt = 0;
+    let killedAt: number;
     try {
       // The first batch answered and the second on its way: the third is claimed ahead.
       for (let i = 0; i < 300; i++) {
