@@ -247,4 +247,24 @@ describe("the services' documented limits", () => {
       await own.stop();
     }
   });
+
+  it("Resend: a raised team rate (RESEND_RATE_PER_SECOND) lets that many requests through a second, then 429", async () => {
+    const own = await startChatStandIn({ host: "127.0.0.1", port: 0, resendPerSecond: 10 });
+    try {
+      const call = (i: number) =>
+        fetch(`${own.url}/resend/emails/batch`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: "Bearer re_test" },
+          body: JSON.stringify([{ from: "a@x.test", to: [`r${i}@b.test`], subject: "s" }]),
+        });
+      const first = await Promise.all(Array.from({ length: 10 }, (_, i) => call(i)));
+      expect(first.map((r) => r.status)).toEqual(Array(10).fill(200));
+      const over = await call(10);
+      expect(over.status).toBe(429);
+      expect(over.headers.get("ratelimit-limit")).toBe("10");
+      expect(await over.json()).toMatchObject({ statusCode: 429, name: "rate_limit_exceeded" });
+    } finally {
+      await own.stop();
+    }
+  });
 });

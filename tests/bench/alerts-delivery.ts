@@ -28,6 +28,15 @@ const CASES = (process.env.BENCH_DELIVERY_CASES ?? "1000x20,10000x20,100000x20,1
 const TELEGRAM_MESSAGES = Number(process.env.BENCH_DELIVERY_TELEGRAM ?? 300);
 const RESEND_EMAILS = Number(process.env.BENCH_DELIVERY_RESEND ?? 1000);
 const SMTP_EMAILS = Number(process.env.BENCH_DELIVERY_SMTP ?? 300);
+/** The parts to run (BENCH_DELIVERY_PARTS="own,smtp,telegram,discord,resend"; default all). */
+const PARTS = new Set(
+  (process.env.BENCH_DELIVERY_PARTS ?? "own,smtp,telegram,discord,resend")
+    .split(",")
+    .map((p) => p.trim()),
+);
+/** The Resend team's request rate the workers and the stand-in use (RESEND_RATE_PER_SECOND). */
+const RESEND_RATE =
+  Number(process.env.RESEND_RATE_PER_SECOND) > 0 ? Number(process.env.RESEND_RATE_PER_SECOND) : 2;
 
 type Channel = "discord" | "telegram" | "email";
 
@@ -194,10 +203,11 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
   // shared-limit case; SMTP (MailDev) for the local case.
   const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_API_URL };
   const maxUsers = Math.max(
-    ...CASES.map(([n]) => n),
-    TELEGRAM_MESSAGES,
-    RESEND_EMAILS,
-    SMTP_EMAILS,
+    ...(PARTS.has("own") ? CASES.map(([n]) => n) : [0]),
+    PARTS.has("telegram") ? TELEGRAM_MESSAGES : 0,
+    PARTS.has("resend") ? RESEND_EMAILS : 0,
+    PARTS.has("smtp") ? SMTP_EMAILS : 0,
+    PARTS.has("discord") ? 1000 : 0,
   );
   let stack: Stack | null = null;
   try {
@@ -226,7 +236,7 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
 
     // ---- Own webhooks (no shared limit) ------------------------------------------------
     const own = new Map<string, CaseResult>();
-    for (const [n, s] of CASES) {
+    for (const [n, s] of PARTS.has("own") ? CASES : []) {
       const head = `alerts ${label}: ${n} subscribers, ${s} symbols, own webhooks:`;
       // A size that cannot drain within the time-out, judged from the largest smaller case of
       // the same symbols (at best linear growth), is not started: it says why instead.
@@ -264,7 +274,9 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     }
     // Growth 1k → 10k → 100k (20 symbols).
     const g = [1000, 10_000, 100_000].map((n) => own.get(`${n}x20`));
-    if (g.every((r) => r?.drained)) {
+    if (!PARTS.has("own")) {
+      // Not asked for (BENCH_DELIVERY_PARTS).
+    } else if (g.every((r) => r?.drained)) {
       const [a, b, c] = g as CaseResult[];
       out.push(
         `alerts ${label}: growth 1k → 10k → 100k subscribers (20 symbols, own webhooks): ` +
@@ -286,72 +298,78 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     }
 
     // ---- SMTP locally (no shared limit) -------------------------------------------------
-    await chat.reset();
-    const smtpQuote = new Date();
-    const smtp = await runCase(stack, "smtp", "email", SMTP_EMAILS, 20, smtpQuote);
-    out.push(
-      smtp.drained
-        ? `alerts ${label}: ${SMTP_EMAILS} subscribers, 20 symbols, SMTP (MailDev): scan to last hand-off ${fmt(smtp.lastMs)} s · email hand-off p50 ${fmt(smtp.p50)} s · p95 ${fmt(smtp.p95)} s`
-        : `alerts ${label}: ${SMTP_EMAILS} subscribers, SMTP (MailDev): did not drain within ${fmt(TIMEOUT_MS)} s (${smtp.why})`,
-    );
-    const mails = (await (await fetch(`${stack.alerts!.mail.uiUrl}/email`)).json()) as {
-      time?: string;
-      date?: string;
-    }[];
-    out.push(
-      e2eLine(
-        label,
-        "MailDev",
-        mails.map((m) => Date.parse(m.time ?? m.date ?? "")).filter(Number.isFinite),
-        smtpQuote.getTime(),
-      ),
-    );
+    if (PARTS.has("smtp")) {
+      await chat.reset();
+      const smtpQuote = new Date();
+      const smtp = await runCase(stack, "smtp", "email", SMTP_EMAILS, 20, smtpQuote);
+      out.push(
+        smtp.drained
+          ? `alerts ${label}: ${SMTP_EMAILS} subscribers, 20 symbols, SMTP (MailDev): scan to last hand-off ${fmt(smtp.lastMs)} s · email hand-off p50 ${fmt(smtp.p50)} s · p95 ${fmt(smtp.p95)} s`
+          : `alerts ${label}: ${SMTP_EMAILS} subscribers, SMTP (MailDev): did not drain within ${fmt(TIMEOUT_MS)} s (${smtp.why})`,
+      );
+      const mails = (await (await fetch(`${stack.alerts!.mail.uiUrl}/email`)).json()) as {
+        time?: string;
+        date?: string;
+      }[];
+      out.push(
+        e2eLine(
+          label,
+          "MailDev",
+          mails.map((m) => Date.parse(m.time ?? m.date ?? "")).filter(Number.isFinite),
+          smtpQuote.getTime(),
+        ),
+      );
+    }
 
     // ---- Telegram: one bot (shared limit) -------------------------------------------------
-    await chat.reset();
-    const tgQuote = new Date();
-    workers = 1;
-    const tg = await runCase(stack, "telegram", "telegram", TELEGRAM_MESSAGES, 20, tgQuote);
-    workers = WORKERS;
-    const tgRate = 30;
-    const tgFloor = (TELEGRAM_MESSAGES / tgRate) * 1000;
-    out.push(
-      tg.drained
-        ? `alerts ${label}: ${TELEGRAM_MESSAGES} subscribers, 20 symbols, one Telegram bot (${tgRate}/s): ` +
-            `scan to last hand-off ${fmt(tg.lastMs)} s · floor ${fmt(tgFloor)} s · ` +
-            `${((100 * tgFloor) / Math.max(tg.lastMs, 1)).toFixed(0)} % of the ceiling · p50 ${fmt(tg.p50)} s · p95 ${fmt(tg.p95)} s`
-        : `alerts ${label}: one Telegram bot: did not drain within ${fmt(TIMEOUT_MS)} s (${tg.why})`,
-    );
-    const tgRequests = await chat.requests("telegram");
-    const tgArrivals = tgRequests.filter((r) => r.status === 200);
-    const tgRefused = tgRequests.filter((r) => r.status === 429).length;
-    out.push(
-      e2eLine(
-        label,
-        `Telegram (${tgRefused} answered 429)`,
-        tgArrivals.map((r) => Date.parse(r.at)),
-        tgQuote.getTime(),
-      ),
-    );
+    if (PARTS.has("telegram")) {
+      await chat.reset();
+      const tgQuote = new Date();
+      workers = 1;
+      const tg = await runCase(stack, "telegram", "telegram", TELEGRAM_MESSAGES, 20, tgQuote);
+      workers = WORKERS;
+      const tgRate = 30;
+      const tgFloor = (TELEGRAM_MESSAGES / tgRate) * 1000;
+      out.push(
+        tg.drained
+          ? `alerts ${label}: ${TELEGRAM_MESSAGES} subscribers, 20 symbols, one Telegram bot (${tgRate}/s): ` +
+              `scan to last hand-off ${fmt(tg.lastMs)} s · floor ${fmt(tgFloor)} s · ` +
+              `${((100 * tgFloor) / Math.max(tg.lastMs, 1)).toFixed(0)} % of the ceiling · p50 ${fmt(tg.p50)} s · p95 ${fmt(tg.p95)} s`
+          : `alerts ${label}: one Telegram bot: did not drain within ${fmt(TIMEOUT_MS)} s (${tg.why})`,
+      );
+      const tgRequests = await chat.requests("telegram");
+      const tgArrivals = tgRequests.filter((r) => r.status === 200);
+      const tgRefused = tgRequests.filter((r) => r.status === 429).length;
+      out.push(
+        e2eLine(
+          label,
+          `Telegram (${tgRefused} answered 429)`,
+          tgArrivals.map((r) => Date.parse(r.at)),
+          tgQuote.getTime(),
+        ),
+      );
+    }
 
     // ---- Discord end to end (the 10,000 × 20 case's arrivals are gone after reset: rerun small)
-    await chat.reset();
-    const dQuote = new Date();
-    await runCase(stack, "discord-e2e", "discord", Math.min(1000, maxUsers), 20, dQuote);
-    out.push(
-      e2eLine(
-        label,
-        "Discord",
-        (await chat.requests("discord"))
-          .filter((r) => r.status === 200)
-          .map((r) => Date.parse(r.at)),
-        dQuote.getTime(),
-      ),
-    );
+    if (PARTS.has("discord")) {
+      await chat.reset();
+      const dQuote = new Date();
+      await runCase(stack, "discord-e2e", "discord", Math.min(1000, maxUsers), 20, dQuote);
+      out.push(
+        e2eLine(
+          label,
+          "Discord",
+          (await chat.requests("discord"))
+            .filter((r) => r.status === 200)
+            .map((r) => Date.parse(r.at)),
+          dQuote.getTime(),
+        ),
+      );
+    }
 
     // ---- Resend: one team (shared limit), batch call ---------------------------------------
     // The functions host read RESEND_API_KEY at start-up: this part runs on a second stack.
-    out.push(...(await resendPart(label, databaseUrl, tmp)));
+    if (PARTS.has("resend")) out.push(...(await resendPart(label, databaseUrl, tmp)));
   } catch (err) {
     // undici says only "fetch failed"; the cause (or its cause) names the refused or reset connection.
     type Caused = Error & { cause?: Caused; code?: string };
@@ -412,21 +430,34 @@ async function resendPart(label: string, databaseUrl: string | undefined, tmp: s
     await stack.db.query(
       `update private.outbox set status = 'cancelled' where status in ('pending', 'sending')`,
     );
+    // The functions host compiles deliver-alerts on its first call: made here, with nothing
+    // due, so the case measures delivery and not this fresh stack's start-up.
+    await deliverOnce(stack);
+    await stack.alerts!.chat.reset();
     const quote = new Date();
     workers = 1;
     const r = await runCase(stack, "resend", "email", RESEND_EMAILS, 20, quote);
     workers = WORKERS;
     const requests = Math.ceil(RESEND_EMAILS / 100);
-    const floor = (requests / 2) * 1000;
+    // The floor: messages ÷ allowed rate (100 e-mails per request, RESEND_RATE requests a second).
+    const floor = (requests / RESEND_RATE) * 1000;
     const chat = stack.alerts!.chat;
     const resendRequests = await chat.requests("resend");
     const refused = resendRequests.filter((x) => x.status === 429).length;
     return [
       r.drained
-        ? `alerts ${label}: ${RESEND_EMAILS} subscribers, 20 symbols, one Resend team (2 requests/s, batch of 100): ` +
+        ? `alerts ${label}: ${RESEND_EMAILS} subscribers, 20 symbols, one Resend team (${RESEND_RATE} requests/s, batch of 100): ` +
           `scan to last hand-off ${fmt(r.lastMs)} s · floor ${fmt(floor)} s (${requests} requests) · ` +
+          `${((100 * floor) / Math.max(r.lastMs, 1)).toFixed(0)} % of the ceiling · ` +
           `${refused} answered 429 · p50 ${fmt(r.p50)} s · p95 ${fmt(r.p95)} s`
         : `alerts ${label}: one Resend team: did not drain within ${fmt(TIMEOUT_MS)} s (${r.why})`,
+      // When each batch call arrived (seconds after the scan): where the time went.
+      `alerts ${label}: Resend calls at ${resendRequests
+        .filter((x) => x.path === "/resend/emails/batch" && x.status === 200)
+        // A batch's e-mails are recorded one after another: its first stands for the call.
+        .filter((_, i) => i % 100 === 0)
+        .map((x) => fmt(Date.parse(x.at) - quote.getTime()))
+        .join(" ")} s after the scan`,
       e2eLine(
         label,
         "Resend",

@@ -96,4 +96,73 @@ describe("shared delivery buckets", () => {
     });
     expect(pause.error?.code).toBe("42501");
   });
+
+  async function reserve(
+    name: string,
+    rate: number,
+    burst: number,
+    wanted: number,
+    horizonMs: number,
+  ) {
+    const { data, error } = await serviceClient().rpc("reserve_delivery_slots", {
+      name,
+      rate,
+      burst,
+      wanted,
+      horizon_ms: horizonMs,
+    });
+    if (error) throw new Error(`${error.code}: ${error.message}`);
+    const row = (Array.isArray(data) ? data[0] : data) as { waits_ms: number[]; next_ms: number };
+    return { waits: row.waits_ms.map(Number), next: Number(row.next_ms) };
+  }
+
+  it("reserves send times at the rate within the horizon, and every worker queues behind them", async () => {
+    const name = `test:${run}:slots`;
+    // 2 per second, burst 1, 1.2 s ahead: now, +0.5 s, +1 s; the fourth would be at +1.5 s.
+    const first = await reserve(name, 2, 1, 10, 1200);
+    expect(first.waits).toHaveLength(3);
+    expect(first.waits[0]).toBe(0);
+    for (let i = 1; i < 3; i++) {
+      // Half a second apart (a few ms less when the call itself took some).
+      expect(first.waits[i]! - first.waits[i - 1]!).toBeGreaterThanOrEqual(490);
+      expect(first.waits[i]! - first.waits[i - 1]!).toBeLessThanOrEqual(510);
+    }
+    expect(first.next).toBeGreaterThan(1200);
+    // Another worker: nothing within its horizon now, its slot comes after the three.
+    const second = await reserve(name, 2, 1, 5, 1200);
+    expect(second.waits).toEqual([]);
+    // Tokens taken one by one wait behind the reserved slots too.
+    const taken = await take(name, 2, 1, 1);
+    expect(taken.granted).toBe(0);
+    expect(taken.waitMs).toBeGreaterThan(1000);
+  });
+
+  it("reserve_delivery_slots and release_outbox refuse bad input with 22023 and everyone but the service role", async () => {
+    const service = serviceClient();
+    const badHorizon = await service.rpc("reserve_delivery_slots", {
+      name: `test:${run}:h`,
+      rate: 2,
+      burst: 1,
+      wanted: 1,
+      horizon_ms: 600000,
+    });
+    expect(badHorizon.error?.code).toBe("22023");
+    const badWorker = await service.rpc("release_outbox", { worker: "", job_ids: [1] });
+    expect(badWorker.error?.code).toBe("22023");
+    // Nothing of another worker's is handed back.
+    const none = await service.rpc("release_outbox", { worker: `nobody-${run}`, job_ids: [1, 2] });
+    expect(none.error).toBeNull();
+    expect(none.data).toBe(0);
+    const { client } = await signedInUser();
+    const user = await client.rpc("reserve_delivery_slots", {
+      name: `test:${run}:user`,
+      rate: 1000,
+      burst: 1000,
+      wanted: 1000,
+      horizon_ms: 1000,
+    });
+    expect(user.error?.code).toBe("42501");
+    const release = await client.rpc("release_outbox", { worker: "w", job_ids: [1] });
+    expect(release.error?.code).toBe("42501");
+  });
 });

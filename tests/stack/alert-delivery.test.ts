@@ -467,6 +467,152 @@ describe("alert delivery", () => {
     expect(beforeKill).toBeLessThan(users.length);
   });
 
+  it("a batch claimed ahead and handed back is due at once; a job marked as being sent is never handed back", async () => {
+    const u = await subscriber();
+    await crossingScan([sym("REL")], 1.2);
+    const service = serviceClient();
+    const worker = `ahead-${run}`;
+    const claimed = await service.rpc("claim_outbox", {
+      worker,
+      max_jobs: 500,
+      lease_seconds: 600,
+    });
+    expect(claimed.error).toBeNull();
+    const mine = (claimed.data ?? []).filter((j) =>
+      [u.email, u.chatId, `https://discord.com/api/webhooks/${u.webhookId}/tok-`].some((t) =>
+        j.target!.startsWith(t),
+      ),
+    );
+    expect(mine).toHaveLength(3);
+    const discordJob = mine.find((j) => j.channel === "discord")!;
+    // The Discord job is marked (its request would be on its way); the others are not.
+    const begun = await service.rpc("begin_outbox_sends", {
+      worker,
+      job_ids: [discordJob.id!],
+    });
+    expect(begun.error).toBeNull();
+    const released = await service.rpc("release_outbox", {
+      worker,
+      job_ids: mine.map((j) => j.id!),
+    });
+    expect(released.error).toBeNull();
+    expect(released.data).toBe(2);
+    // Handed back: another worker sends them now, not after the 600 s lease.
+    await deliver();
+    expect(await emailsTo(u.email)).toHaveLength(1);
+    expect((await chatRequests(u.chatId)).filter((r) => r.status === 200)).toHaveLength(1);
+    // The marked one is still the first worker's: nobody else sent it.
+    expect(await chatRequests(u.webhookId)).toHaveLength(0);
+    const done = await service.rpc("complete_outbox_batch", {
+      worker,
+      results: [{ id: discordJob.id!, recipient: "discord" }],
+    });
+    expect(done.data).toBe(1);
+    const own = await u.client.from("alerts_sent").select("channel");
+    expect((own.data ?? []).map((r) => r.channel).sort()).toEqual(["discord", "email", "telegram"]);
+  });
+
+  it("a worker killed with a batch claimed ahead: that batch is sent exactly once, only after its lease ended", async () => {
+    const LEASE = 5;
+    const users = await Promise.all(Array.from({ length: 8 }, () => subscriber()));
+    const admin = await demoUser("admin@demo.local");
+    const doubtOf = async () => {
+      const stats = await admin.client.rpc("admin_alert_delivery_stats");
+      expect(stats.error).toBeNull();
+      return (stats.data ?? []).find((r) => r.channel === "discord")?.in_doubt ?? 0;
+    };
+    const doubtBefore = await doubtOf();
+    await crossingScan([sym("AHD")], 1.2);
+    // Slow answers: the worker sends two jobs per claim (one sender each) and claims the next
+    // two while it sends; it is killed while its second batch is on its way.
+    await standIn("delay", { ms: 400 });
+    const s = stackInfo();
+    const worker = spawn(
+      DENO_BIN,
+      [
+        "run",
+        "--cached-only",
+        "--frozen",
+        "--node-modules-dir=none",
+        "--config",
+        DENO_CONFIG,
+        "--allow-env",
+        "--allow-net",
+        "--allow-read",
+        path.join(FUNCTIONS_DIR, "deliver-alerts/worker.ts"),
+        "--once",
+      ],
+      {
+        env: {
+          ...denoEnv(),
+          SUPABASE_URL: s.url,
+          SUPABASE_SERVICE_ROLE_KEY: s.secretKey,
+          DISCORD_API_URL: `${s.chatUrl}/api`,
+          TELEGRAM_API_URL: s.chatUrl,
+          TELEGRAM_BOT_TOKEN: "123456789:local-stand-in-token",
+          SMTP_HOST: "127.0.0.1",
+          SMTP_PORT: String(s.smtpPort),
+          DELIVERY_CONCURRENCY: "2",
+          DELIVERY_CLAIM_SIZE: "2",
+          DELIVERY_LEASE_SECONDS: String(LEASE),
+        },
+        stdio: "ignore",
+      },
+    );
+    const exited = new Promise((r) => worker.once("exit", r));
+    const hooks = new Set(users.map((u) => u.webhookId));
+    const discordArrivals = async () => {
+      const res = await fetch(`${s.chatUrl}/__standins/requests?service=discord`);
+      return ((await res.json()) as ChatRequest[]).filter(
+        (r) => hooks.has(r.target) && r.status === 200,
+      );
+    };
+    let killedAt: number;
+    try {
+      // The first batch answered and the second on its way: the third is claimed ahead.
+      for (let i = 0; i < 300; i++) {
+        if ((await discordArrivals()).length >= 3) break;
+        await sleep(25);
+      }
+    } finally {
+      worker.kill("SIGKILL");
+      killedAt = Date.now();
+      await exited;
+      await standIn("delay", { ms: 0 });
+    }
+    const sentBefore = (await discordArrivals()).length;
+    expect(sentBefore).toBeGreaterThanOrEqual(3);
+    expect(sentBefore).toBeLessThan(users.length);
+    const recordedDiscord = async () => {
+      let n = 0;
+      for (const u of users) {
+        const { data, error } = await u.client.from("alerts_sent").select("channel");
+        expect(error).toBeNull();
+        if ((data ?? []).some((r) => r.channel === "discord")) n++;
+      }
+      return n;
+    };
+    // The first lease has ended (the in-flight messages turn in doubt), the one of the batch
+    // claimed ahead (two leases) has not: a new worker sends everything else but not that batch.
+    await sleep(Math.max(0, killedAt + (LEASE + 1) * 1000 - Date.now()));
+    for (let i = 0; i < 10; i++) if ((await deliver()).claimed === 0) break;
+    const doubted = (await doubtOf()) - doubtBefore;
+    expect(doubted).toBeLessThanOrEqual(2);
+    const held = users.length - doubted - (await recordedDiscord());
+    expect(held).toBe(2);
+    // A message in doubt may have arrived before the kill; the held batch has not.
+    expect((await discordArrivals()).length).toBeLessThanOrEqual(users.length - held);
+    // Its lease ends: it is sent, once.
+    await sleep(Math.max(0, killedAt + (2 * LEASE + 1) * 1000 - Date.now()));
+    for (let i = 0; i < 10; i++) if ((await deliver()).claimed === 0) break;
+    expect(await recordedDiscord()).toBe(users.length - doubted);
+    expect((await doubtOf()) - doubtBefore).toBe(doubted);
+    const arrivals = await discordArrivals();
+    // Never twice; everything not in doubt arrived.
+    expect(new Set(arrivals.map((r) => r.target)).size).toBe(arrivals.length);
+    expect(arrivals.length).toBeGreaterThanOrEqual(users.length - doubted);
+  });
+
   it("refuses the delivery figures to anyone but an admin", async () => {
     const u = await signedInUser();
     const refused = await u.client.rpc("admin_alert_delivery_stats");

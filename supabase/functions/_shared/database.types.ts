@@ -1660,7 +1660,24 @@ export type Database = {
         Returns: number;
       };
       record_stream_health: { Args: { report: Json }; Returns: undefined };
+      release_outbox: {
+        Args: { job_ids: number[]; worker: string };
+        Returns: number;
+      };
       reserve_chat_gif: { Args: { group_id: string }; Returns: string };
+      reserve_delivery_slots: {
+        Args: {
+          burst: number;
+          horizon_ms: number;
+          name: string;
+          rate: number;
+          wanted: number;
+        };
+        Returns: {
+          next_ms: number;
+          waits_ms: number[];
+        }[];
+      };
       run_candle_rollup: {
         Args: { since?: string };
         Returns: {

@@ -1,7 +1,8 @@
 import { deepStrictEqual, ok, strictEqual as assertEquals } from "node:assert/strict";
 import { envFrom } from "../_shared/env.ts";
 import { type Channel, type Job, type SendResult } from "./channels.ts";
-import { createDeliverApp, type OutboxDb } from "./app.ts";
+import { claimSize, createDeliverApp, type OutboxDb } from "./app.ts";
+import { limitsFrom } from "./pacing.ts";
 
 const KEY = "sb_secret_test_service_key_0123456789";
 
@@ -15,10 +16,20 @@ class FakeOutbox implements OutboxDb {
   events: string[] = [];
   /** Jobs whose claim ended before they were sent. */
   lost = new Set<number>();
-  claim(_worker: string, max: number, _lease: number, channel?: string): Promise<Job[]> {
+  /** The lease of each claim, in order. */
+  leases: number[] = [];
+  released: number[] = [];
+  claim(_worker: string, max: number, lease: number, channel?: string): Promise<Job[]> {
     const mine = this.queue.filter((j) => !channel || j.channel === channel).slice(0, max);
     this.queue = this.queue.filter((j) => !mine.includes(j));
+    this.leases.push(lease);
+    if (mine.length) this.events.push(`claim:${mine.map((j) => j.id).join(",")}`);
     return Promise.resolve(mine);
+  }
+  release(_worker: string, ids: number[]): Promise<number> {
+    this.released.push(...ids);
+    this.events.push(`release:${ids.join(",")}`);
+    return Promise.resolve(ids.length);
   }
   beginSends(_w: string, ids: number[], results: { id: number; recipient: string }[]) {
     if (results.length) {
@@ -248,4 +259,99 @@ Deno.test("deliver-alerts: a marked request that got no answer in time is record
   deepStrictEqual([report.inDoubt, report.retried], [1, 1]);
   deepStrictEqual(db.doubted, [1]);
   deepStrictEqual(db.failed.map((f) => f.id), [2]);
+});
+
+Deno.test("deliver-alerts: the next batch is claimed while the current one is sent, never more than one ahead", async () => {
+  const db = new FakeOutbox();
+  db.queue = Array.from({ length: 7 }, (_, i) => job(i + 1, "discord", `hook-${i + 1}`));
+  const discord: Channel = {
+    send(j) {
+      db.events.push(`sent:${j.id}`);
+      return Promise.resolve({ ok: true, recipient: j.target });
+    },
+  };
+  const app = createDeliverApp({
+    env: envFrom({ SUPABASE_SERVICE_ROLE_KEY: KEY }),
+    db: () => db,
+    batch: 2,
+    leaseSeconds: 30,
+    channels: { email: fixed({}, []), discord, telegram: fixed({}, []) },
+  });
+  const report = await (await app.fetch(
+    new Request("http://local/deliver-alerts", {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}` },
+    }),
+  )).json();
+  deepStrictEqual([report.claimed, report.sent, report.released], [7, 7, 0]);
+  // Where an event of this kind with exactly these ids happened.
+  const at = (e: string) => {
+    const [kind, ids] = e.split(":");
+    const want = ids!.split(",").sort().join(",");
+    return db.events.findIndex((x) =>
+      x.startsWith(`${kind}:`) && x.slice(kind!.length + 1).split(",").sort().join(",") === want
+    );
+  };
+  for (const e of ["claim:3,4", "claim:5,6", "claim:7", "done:1,2", "done:3,4", "done:5,6"]) {
+    ok(at(e) >= 0, `${e} in ${db.events.join(" ")}`);
+  }
+  // Batch 2 is claimed before batch 1's first message goes out, batch 3 only after batch 1 is
+  // sent and recorded (one batch ahead at most), batch 4 (one job: nothing more due) after batch 3.
+  ok(at("claim:3,4") < at("sent:1"), db.events.join(" "));
+  ok(at("claim:5,6") > at("done:1,2") && at("claim:5,6") < at("sent:3"), db.events.join(" "));
+  ok(at("claim:7") > at("done:3,4") && at("claim:7") < at("sent:5"), db.events.join(" "));
+  ok(db.events.filter((e) => e.startsWith("claim:")).length === 4);
+  // The batch claimed ahead holds two leases: it waits for the current batch, then is sent.
+  deepStrictEqual(db.leases.filter((l) => l === 60), [60, 60, 60]);
+  deepStrictEqual(db.completed.map((c) => c.id).sort(), [1, 2, 3, 4, 5, 6, 7]);
+});
+
+Deno.test("deliver-alerts: a batch claimed ahead when the budget ends is handed back unsent", async () => {
+  const db = new FakeOutbox();
+  db.queue = Array.from({ length: 6 }, (_, i) => job(i + 1, "discord", `hook-${i + 1}`));
+  let clock = 0;
+  const discord: Channel = {
+    send(j) {
+      db.events.push(`sent:${j.id}`);
+      // Each message takes 3 s of the 5 s budget.
+      clock += 3_000;
+      return Promise.resolve({ ok: true, recipient: j.target });
+    },
+  };
+  const app = createDeliverApp({
+    env: envFrom({ SUPABASE_SERVICE_ROLE_KEY: KEY }),
+    db: () => db,
+    batch: 2,
+    concurrency: 1,
+    budgetMs: 5_000,
+    now: () => clock,
+    channels: { email: fixed({}, []), discord, telegram: fixed({}, []) },
+  });
+  const report = await (await app.fetch(
+    new Request("http://local/deliver-alerts", {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}` },
+    }),
+  )).json();
+  // Batch 1 (6 s) spent the budget: batch 2, claimed ahead, goes back to the queue unsent.
+  deepStrictEqual([report.claimed, report.sent, report.released], [2, 2, 2]);
+  deepStrictEqual(db.released, [3, 4]);
+  ok(!db.events.includes("sent:3") && !db.events.includes("sent:4"));
+  ok(!db.events.some((e) => e.startsWith("begin:") && e.includes("3")));
+});
+
+Deno.test("deliver-alerts: Resend claims whole batches, about ten seconds of the team's rate", () => {
+  const batched = (n: number): Channel => ({
+    send: () => Promise.reject(new Error("unused")),
+    batchSize: () => n,
+    sendBatch: () => Promise.reject(new Error("unused")),
+  });
+  const size = (rate: string, batch: number) =>
+    claimSize("email", limitsFrom(envFrom({ RESEND_RATE_PER_SECOND: rate })), batched(batch));
+  assertEquals(size("2", 100), 1000);
+  assertEquals(size("0.5", 100), 500);
+  assertEquals(size("2", 30), 600);
+  // 2,100 capped at 1,000, then whole batches of 30.
+  assertEquals(size("7", 30), 990);
+  assertEquals(size("0.01", 100), 100);
 });

@@ -46,6 +46,11 @@ export interface OutboxDb {
     retryAfter: number | undefined,
     permanent: boolean,
   ): Promise<string | null>;
+  /**
+   * Hands back claimed jobs this worker has not started to send (due again at once, the claim's
+   * attempt undone); returns how many it handed back.
+   */
+  release(worker: string, ids: number[]): Promise<number>;
   /** A marked job's request got no answer in time: recorded in_doubt, not retried. */
   doubt(id: number, worker: string, error: string): Promise<boolean>;
   moveTelegramChat(oldId: string, newId: string): Promise<void>;
@@ -97,6 +102,11 @@ export function supabaseOutboxDb(client: Db): OutboxDb {
       if (error) throw new Error(`fail_outbox failed: ${error.message}`);
       return (data as string | null) ?? null;
     },
+    async release(worker, ids) {
+      const { data, error } = await client.rpc("release_outbox", { worker, job_ids: ids });
+      if (error) throw new Error(`release_outbox failed: ${error.message}`);
+      return Number(data ?? 0);
+    },
     async doubt(id, worker, message) {
       const { data, error } = await client.rpc("doubt_outbox", {
         job_id: id,
@@ -135,6 +145,23 @@ export function supabaseOutboxDb(client: Db): OutboxDb {
       async pause(name, rate, seconds) {
         const { error } = await client.rpc("pause_delivery_bucket", { name, rate, seconds });
         if (error) throw new Error(`pause_delivery_bucket failed: ${error.message}`);
+      },
+      async reserve(name, rate, burst, wanted, horizonMs) {
+        const { data, error } = await client.rpc("reserve_delivery_slots", {
+          name,
+          rate,
+          burst,
+          wanted,
+          horizon_ms: horizonMs,
+        });
+        if (error) throw new Error(`reserve_delivery_slots failed: ${error.message}`);
+        const row = (Array.isArray(data) ? data[0] : data) as
+          | { waits_ms: number[] | null; next_ms: number }
+          | undefined;
+        return {
+          waitsMs: (row?.waits_ms ?? []).map(Number),
+          nextMs: Number(row?.next_ms ?? 1000),
+        };
       },
     },
   };
@@ -200,7 +227,10 @@ export interface DeliverDeps {
   channels?: Partial<Record<ChannelName, Channel>>;
   /** How long one invocation keeps claiming (default 20 s; the scan's call and the schedule overlap safely). */
   budgetMs?: number;
-  /** Jobs per claim (default: per channel, see `claimSize`) and parallel senders per channel (default 64). */
+  /**
+   * Jobs per claim (default: DELIVERY_CLAIM_SIZE, else per channel, see `claimSize`) and parallel
+   * senders per channel (default 64).
+   */
   batch?: number;
   concurrency?: number;
   leaseSeconds?: number;
@@ -217,6 +247,8 @@ export interface DeliverReport {
   skipped: number;
   /** Requests without an idempotency key that got no answer in time (recorded in_doubt). */
   inDoubt: number;
+  /** Jobs claimed ahead and handed back unsent because the budget ended. */
+  released: number;
   durationMs: number;
 }
 
@@ -251,20 +283,23 @@ async function pool<T>(items: T[], limit: number, run: (item: T) => Promise<void
 
 const CHANNELS: ChannelName[] = ["discord", "telegram", "email"];
 
+/** Jobs in a drain's first claim per channel without batch calls. */
+const FIRST_CLAIM = 100;
+
 /**
  * Jobs per claim: what a channel can send well within one lease. Channels without a shared
  * limit take large claims; Telegram about ten seconds of its overall rate; Resend ten seconds
- * of its request rate times its batch size.
+ * of its request rate times its batch size, in whole batches.
  */
 export function claimSize(channel: ChannelName, limits: Limits, ch: Channel): number {
   if (channel === "telegram") {
     return Math.max(10, Math.min(1000, Math.floor(limits.telegramPerSecond * 10)));
   }
-  if (channel === "email" && (ch.batchSize?.() ?? 1) > 1) {
-    return Math.max(
-      10,
-      Math.min(1000, Math.floor(limits.resendPerSecond * 10 * (ch.batchSize?.() ?? 1))),
-    );
+  const batch = ch.batchSize?.() ?? 1;
+  if (channel === "email" && batch > 1) {
+    // Whole batches: every batch call but a claim's last carries its full size.
+    const jobs = Math.min(1000, Math.floor(limits.resendPerSecond * 10 * batch));
+    return Math.max(batch, Math.floor(jobs / batch) * batch);
   }
   if (channel === "email" && ch.idempotent?.()) {
     return Math.max(10, Math.min(1000, Math.floor(limits.resendPerSecond * 10)));
@@ -285,6 +320,13 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
   // The claim's lease (DELIVERY_LEASE_SECONDS, default 60; 5-900).
   const leaseSeconds = deps.leaseSeconds ??
     Math.min(900, Math.max(5, Math.floor(rateSetting(env("DELIVERY_LEASE_SECONDS"), 60))));
+  // Jobs per claim (DELIVERY_CLAIM_SIZE, 1-1000; default per channel, `claimSize`).
+  const claimSetting = deps.batch ??
+    (env("DELIVERY_CLAIM_SIZE")?.trim()
+      ? Math.min(1000, Math.max(1, Math.floor(rateSetting(env("DELIVERY_CLAIM_SIZE"), 500))))
+      : undefined);
+  const claimSizeFor = (name: ChannelName, channel: Channel) =>
+    claimSetting ?? claimSize(name, limits, channel);
   // Channels live as long as the app: their pacing state (token buckets per bot, chat, team and
   // webhook) spans invocations.
   let channels: Record<ChannelName, Channel> | null = null;
@@ -324,6 +366,7 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
       failed: 0,
       skipped: 0,
       inDoubt: 0,
+      released: 0,
       durationMs: 0,
     };
     const ch = channelsFor(db);
@@ -386,34 +429,88 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
       for (const [i, job] of go.entries()) await record(job, results[i]!, true);
     }
 
+    /** Sends one claimed batch and records its completions. */
+    async function sendClaimed(channel: Channel, batchSize: number, jobs: Job[]): Promise<void> {
+      if (batchSize > 1) {
+        const chunks: Job[][] = [];
+        for (let i = 0; i < jobs.length; i += batchSize) chunks.push(jobs.slice(i, i + batchSize));
+        await pool(chunks, concurrency, (chunk) => sendBatch(channel, chunk));
+      } else {
+        // Jobs to one recipient go one after another (one Telegram chat, one Discord webhook's
+        // bucket), in claim order; different recipients in parallel.
+        const groups = new Map<string, Job[]>();
+        for (const job of jobs) {
+          const list = groups.get(job.target);
+          if (list) list.push(job);
+          else groups.set(job.target, [job]);
+        }
+        await pool([...groups.values()], concurrency, async (group) => {
+          for (const job of group) await sendOne(channel, job);
+        });
+      }
+      await progress.flush();
+    }
+
+    /**
+     * Claims and sends until nothing is due or the budget is spent, with at most one batch
+     * claimed ahead while the current one is sent (decision 0049 point 3, decision 0066): the
+     * senders never idle at a claim's round trip. The batch claimed ahead holds a lease of two
+     * leases (it waits for the current batch, then is sent) and no send mark, so a worker that
+     * dies leaves it to be claimed again when that lease has ended, never in doubt. It is claimed
+     * ahead only while the budget leaves time for one more batch (judged by the last one), and
+     * handed back (`release_outbox`) when the budget ends before it is sent.
+     */
     async function runChannel(name: ChannelName): Promise<void> {
       const channel = ch[name];
-      const size = deps.batch ?? claimSize(name, limits, channel);
+      const size = claimSizeFor(name, channel);
       const batchSize = channel.sendBatch ? (channel.batchSize?.() ?? 1) : 1;
-      while (now() - started < budget) {
-        const jobs = await db.claim(worker, size, leaseSeconds, name);
-        if (jobs.length === 0) break;
-        report.claimed += jobs.length;
-        if (batchSize > 1) {
-          const chunks: Job[][] = [];
-          for (let i = 0; i < jobs.length; i += batchSize) {
-            chunks.push(jobs.slice(i, i + batchSize));
+      // The first claim is small (100 jobs): the first messages go out while the next, full
+      // claim is made. Batch calls (Resend) claim in full at once: their pace is the team's rate,
+      // and a second claim would stand between the first call and the next.
+      const first = batchSize > 1 ? size : Math.min(size, FIRST_CLAIM);
+      let asked = first;
+      const claim = (max: number, lease: number) => {
+        asked = max;
+        return db.claim(worker, max, lease, name);
+      };
+      let ahead: Promise<Job[]> | null = null;
+      let lastBatchMs = 0;
+      try {
+        while (now() - started < budget) {
+          const jobs = await (ahead ?? claim(first, leaseSeconds));
+          const full = jobs.length >= asked;
+          ahead = null;
+          if (jobs.length === 0) break;
+          report.claimed += jobs.length;
+          const batchStart = now();
+          // A full claim says more may be due: claim the next one while this one is sent.
+          if (full && batchStart - started + 2 * lastBatchMs < budget) {
+            ahead = claim(size, Math.min(900, leaseSeconds * 2));
+            // Claimed-ahead jobs are counted when their turn comes; a failed claim is seen there.
+            ahead.catch(() => {});
           }
-          await pool(chunks, concurrency, (chunk) => sendBatch(channel, chunk));
-        } else {
-          // Jobs to one recipient go one after another (one Telegram chat, one Discord webhook's
-          // bucket), in claim order; different recipients in parallel.
-          const groups = new Map<string, Job[]>();
-          for (const job of jobs) {
-            const list = groups.get(job.target);
-            if (list) list.push(job);
-            else groups.set(job.target, [job]);
-          }
-          await pool([...groups.values()], concurrency, async (group) => {
-            for (const job of group) await sendOne(channel, job);
-          });
+          await sendClaimed(channel, batchSize, jobs);
+          lastBatchMs = now() - batchStart;
         }
-        await progress.flush();
+      } finally {
+        if (ahead) await handBack(ahead);
+      }
+    }
+
+    /** Hands a batch claimed ahead, and not sent, back to the queue (due at once). */
+    async function handBack(ahead: Promise<Job[]>): Promise<void> {
+      let jobs: Job[];
+      try {
+        jobs = await ahead;
+      } catch {
+        return;
+      }
+      if (jobs.length === 0) return;
+      try {
+        report.released += await db.release(worker, jobs.map((j) => j.id));
+      } catch (err) {
+        // Not handed back: they are claimed again when their lease ends (a delay, no double send).
+        console.warn(`[deliver-alerts] handing back ${jobs.length} jobs failed: ${String(err)}`);
       }
     }
 

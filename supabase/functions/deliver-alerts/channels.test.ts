@@ -566,3 +566,46 @@ Deno.test("E-mail: cached alert e-mails carry each user's own token, exactly as 
     }
   }
 });
+
+Deno.test("E-mail via Resend's batch call: a 429 sends the same call (same key) again after its retry-after, at most twice more", async () => {
+  const tooMany = () =>
+    Response.json({ statusCode: 429, message: "Too many requests", name: "rate_limit_exceeded" }, {
+      status: 429,
+      headers: { "retry-after": "1" },
+    });
+  const f = fakeFetch([
+    tooMany(),
+    Response.json({ data: [{ id: "a" }, { id: "b" }] }),
+    tooMany(),
+    tooMany(),
+    tooMany(),
+  ]);
+  let t = 0;
+  const ch = emailChannel(
+    deps({ RESEND_API_KEY: "re_test_123", RESEND_API_URL: "http://resend.local" }, f.fetch, {
+      now: () => t,
+      sleep: (ms) => {
+        t += ms;
+        return Promise.resolve();
+      },
+    }),
+  );
+  const jobs = [
+    { ...job("email", "a@example.com"), id: 1 },
+    { ...job("email", "b@example.com"), id: 2 },
+  ];
+  deepStrictEqual(await ch.sendBatch!(jobs), [
+    { ok: true, recipient: "a@example.com" },
+    { ok: true, recipient: "b@example.com" },
+  ]);
+  assertEquals(f.calls.length, 2);
+  const keys = f.calls.map((c) => new Headers(c.init.headers).get("idempotency-key"));
+  assertEquals(keys[0], keys[1]);
+  assertEquals(f.calls[0]!.init.body, f.calls[1]!.init.body);
+  // The second try waited out the retry-after.
+  ok(t >= 1000, `waited ${t} ms`);
+  // Three 429s in a row: the jobs are handed to the queue's retry with the service's wait.
+  const failed = await ch.sendBatch!(jobs);
+  assertEquals(f.calls.length, 5);
+  ok(failed.every((r) => !r.ok && r.retryAfter === 1 && !r.permanent));
+});

@@ -303,32 +303,42 @@ export function emailChannel(deps: ChannelDeps): Channel {
         const key = `outbox-batch/${
           [...digest].map((b) => b.toString(16).padStart(2, "0")).join("")
         }`;
-        await resendBucket.take();
-        let res: Response;
+        const body = JSON.stringify(emails.map((e) => e.body));
         let failure: SendResult | null = null;
-        try {
-          res = await doFetch(`${resendBase()}/emails/batch`, {
-            method: "POST",
-            headers: {
-              "Authorization": `Bearer ${env("RESEND_API_KEY")!.trim()}`,
-              "Content-Type": "application/json",
-              "Idempotency-Key": key,
-            },
-            body: JSON.stringify(emails.map((e) => e.body)),
-            signal: AbortSignal.timeout(30_000),
-          });
-          const body = await res.json().catch(() => null) as
-            | { data?: { id?: string }[]; message?: string; name?: string }
-            | null;
-          if (res.ok && Array.isArray(body?.data) && body.data.length === emails.length) {
-            for (const e of emails) results[e.i] = { ok: true, recipient: jobs[e.i]!.target };
-          } else if (res.ok) {
-            failure = { ok: false, error: "Resend batch: the answer does not list every e-mail" };
-          } else {
-            failure = resendFailure(res, body);
+        // A 429 means Resend took none of the batch (a late timer or the network bunched two
+        // calls): the same call, same key, goes again in the next slot after its retry-after
+        // (the bucket is paused for every worker), at most twice, instead of the jobs waiting
+        // for a retry of their own.
+        for (let attempt = 0;; attempt++) {
+          await resendBucket.take();
+          failure = null;
+          let res: Response;
+          try {
+            res = await doFetch(`${resendBase()}/emails/batch`, {
+              method: "POST",
+              headers: {
+                "Authorization": `Bearer ${env("RESEND_API_KEY")!.trim()}`,
+                "Content-Type": "application/json",
+                "Idempotency-Key": key,
+              },
+              body,
+              signal: AbortSignal.timeout(30_000),
+            });
+            const answer = await res.json().catch(() => null) as
+              | { data?: { id?: string }[]; message?: string; name?: string }
+              | null;
+            if (res.ok && Array.isArray(answer?.data) && answer.data.length === emails.length) {
+              for (const e of emails) results[e.i] = { ok: true, recipient: jobs[e.i]!.target };
+            } else if (res.ok) {
+              failure = { ok: false, error: "Resend batch: the answer does not list every e-mail" };
+            } else {
+              failure = resendFailure(res, answer);
+              if (res.status === 429 && attempt < 2) continue;
+            }
+          } catch (err) {
+            failure = { ok: false, error: `Resend unreachable: ${describe(err)}` };
           }
-        } catch (err) {
-          failure = { ok: false, error: `Resend unreachable: ${describe(err)}` };
+          break;
         }
         if (failure) { for (const e of emails) results[e.i] = failure; }
       }

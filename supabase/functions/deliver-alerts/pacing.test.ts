@@ -162,3 +162,134 @@ Deno.test("SharedTokenBucket: when the database fails, the worker paces alone an
   assertEquals(clock.t, 1000);
   assertEquals(errors.length, 3);
 });
+
+/** A clock whose sleeps wake in time order, each when everything else is idle. */
+function virtualClock() {
+  const timers: { at: number; seq: number; wake: () => void }[] = [];
+  let seq = 0;
+  const clock = {
+    t: 0,
+    now: () => clock.t,
+    sleep: (ms: number) =>
+      new Promise<void>((wake) => timers.push({ at: clock.t + Math.max(0, ms), seq: seq++, wake })),
+    async run<T>(work: Promise<T>): Promise<T> {
+      let done = false;
+      work.finally(() => (done = true)).catch(() => {});
+      for (let i = 0; !done && i < 100_000; i++) {
+        await new Promise((r) => setTimeout(r, 0));
+        if (done) break;
+        timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
+        const next = timers.shift();
+        if (!next) continue;
+        clock.t = Math.max(clock.t, next.at);
+        next.wake();
+      }
+      return await work;
+    },
+  };
+  return clock;
+}
+
+/** fakeShared with reserve_delivery_slots's rule (the same row, below zero by the slots). */
+function fakeSlots(clock: Clock) {
+  const rows = new Map<string, { tokens: number; at: number }>();
+  const shared = {
+    calls: 0,
+    take: () => Promise.reject(new Error("the slot path does not take")),
+    pause(name: string, rate: number, seconds: number) {
+      const row = rows.get(name) ?? { tokens: 0, at: clock.now() };
+      const level = row.tokens + ((clock.now() - row.at) / 1000) * rate;
+      rows.set(name, { tokens: Math.min(level, 0) - seconds * rate, at: clock.now() });
+      return Promise.resolve();
+    },
+    reserve(name: string, rate: number, burst: number, wanted: number, horizonMs: number) {
+      shared.calls++;
+      const row = rows.get(name) ?? { tokens: burst, at: clock.now() };
+      const level = Math.min(burst, row.tokens + ((clock.now() - row.at) / 1000) * rate);
+      const waitsMs: number[] = [];
+      let w = 0;
+      for (let n = 0;; n++) {
+        w = Math.max(0, Math.ceil(((n + 1 - level) / rate) * 1000));
+        if (n >= wanted || w > horizonMs) break;
+        waitsMs.push(w);
+      }
+      rows.set(name, { tokens: level - waitsMs.length, at: clock.now() });
+      return Promise.resolve({ waitsMs, nextMs: w });
+    },
+  };
+  return shared;
+}
+
+Deno.test("SharedTokenBucket: reserved send times keep the rate across workers, in order", async () => {
+  const clock = virtualClock();
+  const shared = fakeSlots(clock);
+  // One Resend team: 2 requests per second, burst 1; two workers with ten batch calls each.
+  const a = new SharedTokenBucket("resend:team", 2, 1, shared, clock);
+  const b = new SharedTokenBucket("resend:team", 2, 1, shared, clock);
+  const at: number[] = [];
+  const order: number[] = [];
+  await clock.run(
+    Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? a : b).take().then(() => {
+          at.push(clock.t);
+          order.push(i);
+        })),
+    ),
+  );
+  // 20 requests at 2 per second, the first at once: the last at 9.5 s, none earlier.
+  at.sort((x, y) => x - y);
+  assertEquals(at[0], 0);
+  assertEquals(at.at(-1), 9500);
+  for (let i = 1; i < at.length; i++) ok(at[i]! - at[i - 1]! >= 500, `spacing at ${at[i]}`);
+  // Each worker's senders go in the order they asked.
+  deepStrictEqual(order.filter((i) => i % 2), [1, 3, 5, 7, 9, 11, 13, 15, 17, 19]);
+  deepStrictEqual(order.filter((i) => i % 2 === 0), [0, 2, 4, 6, 8, 10, 12, 14, 16, 18]);
+});
+
+Deno.test("SharedTokenBucket: with reserved send times the database's round trip does not add to the spacing", async () => {
+  // The database answers after 75 ms and its answer takes 75 ms back.
+  const slow =
+    <T extends unknown[], R>(clock: Clock, f: (...a: T) => Promise<R>) =>
+    async (...a: T): Promise<R> => {
+      await clock.sleep(75);
+      const r = await f(...a);
+      await clock.sleep(75);
+      return r;
+    };
+  const last = async (reserving: boolean) => {
+    const clock = virtualClock();
+    const base = reserving ? fakeSlots(clock) : fakeShared(clock);
+    const shared: SharedBuckets = {
+      take: slow(clock, base.take.bind(base)),
+      pause: base.pause.bind(base),
+      ...(reserving
+        ? { reserve: slow(clock, (base as ReturnType<typeof fakeSlots>).reserve) }
+        : {}),
+    };
+    const bucket = new SharedTokenBucket("resend:team", 2, 1, shared, clock);
+    const at: number[] = [];
+    await clock.run(
+      Promise.all(Array.from({ length: 10 }, () => bucket.take().then(() => at.push(clock.t)))),
+    );
+    return Math.max(...at);
+  };
+  // Ten batch calls at 2 per second: 4.5 s after the first; the first answer takes 150 ms.
+  const reserved = await last(true);
+  ok(reserved >= 4500 && reserved <= 4500 + 150, `reserved: last at ${reserved} ms`);
+  // Tokens taken as they come pay a round trip per request beyond the burst.
+  const taken = await last(false);
+  ok(taken >= 4500 + 9 * 150, `taken: last at ${taken} ms`);
+});
+
+Deno.test("SharedTokenBucket: a pause pushes reserved send times of every worker back", async () => {
+  const clock = virtualClock();
+  const shared = fakeSlots(clock);
+  const a = new SharedTokenBucket("resend:team", 2, 1, shared, clock);
+  const b = new SharedTokenBucket("resend:team", 2, 1, shared, clock);
+  await clock.run(a.take());
+  a.pause(5);
+  await clock.run(b.take());
+  // 5 s owed after the first request, then one token at 2 per second.
+  ok(clock.t >= 5500, `b went at ${clock.t} ms`);
+});

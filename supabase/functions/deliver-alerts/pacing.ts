@@ -132,7 +132,25 @@ export interface SharedBuckets {
     wanted: number,
   ): Promise<{ granted: number; waitMs: number }>;
   pause(name: string, rate: number, seconds: number): Promise<void>;
+  /**
+   * Reserves up to `wanted` send times at most `horizonMs` ahead (`reserve_delivery_slots`):
+   * the waits in milliseconds from now, ascending, and the wait of the next slot not reserved.
+   * Absent: the worker takes tokens as they come (`take`).
+   */
+  reserve?(
+    name: string,
+    rate: number,
+    burst: number,
+    wanted: number,
+    horizonMs: number,
+  ): Promise<{ waitsMs: number[]; nextMs: number }>;
 }
+
+/**
+ * How far ahead a worker reserves send times on a shared limit: a worker that dies wastes at
+ * most this much of the limit; a reservation call is made about every half of it.
+ */
+export const SLOT_HORIZON_MS = 1000;
 
 /** What a sender waits on: a bucket in this worker, or one shared by all workers. */
 export interface Pacer {
@@ -151,6 +169,9 @@ export interface Pacer {
 export class SharedTokenBucket implements Pacer {
   private waiting: { resolve: () => void }[] = [];
   private pumping = false;
+  /** The reserved senders' waits, one after the other; the last slot's time. */
+  private chain: Promise<void> = Promise.resolve();
+  private lastDue = 0;
   private readonly local: TokenBucket;
 
   constructor(
@@ -178,28 +199,85 @@ export class SharedTokenBucket implements Pacer {
     // Senders that ask in the same turn (a new claim) are asked for in one call.
     await Promise.resolve();
     while (this.waiting.length > 0) {
-      const wanted = Math.min(this.waiting.length, this.burst);
-      let granted: number;
-      let waitMs: number;
-      try {
-        ({ granted, waitMs } = await this.shared.take(
-          this.name,
-          this.ratePerSecond,
-          this.burst,
-          wanted,
-        ));
-      } catch (err) {
-        this.onError(err);
-        await this.local.take();
-        granted = 1;
-        waitMs = 0;
-      }
-      for (const w of this.waiting.splice(0, Math.min(granted, this.waiting.length))) w.resolve();
-      if (granted === 0) await this.clock.sleep(Math.max(1, waitMs));
+      if (this.shared.reserve) await this.reserveSlots(this.shared.reserve.bind(this.shared));
+      else await this.takeTokens();
     }
     // In the same turn as the last look at the queue (no await in between): a caller that
     // arrives later starts a new pump.
     this.pumping = false;
+  }
+
+  /** Tokens that are there now, one call for all who wait; none: wait and ask again. */
+  private async takeTokens(): Promise<void> {
+    const wanted = Math.min(this.waiting.length, this.burst);
+    let granted: number;
+    let waitMs: number;
+    try {
+      ({ granted, waitMs } = await this.shared.take(
+        this.name,
+        this.ratePerSecond,
+        this.burst,
+        wanted,
+      ));
+    } catch (err) {
+      this.onError(err);
+      await this.local.take();
+      granted = 1;
+      waitMs = 0;
+    }
+    for (const w of this.waiting.splice(0, Math.min(granted, this.waiting.length))) w.resolve();
+    if (granted === 0) await this.clock.sleep(Math.max(1, waitMs));
+  }
+
+  /**
+   * Send times reserved ahead (decision 0066): each waiting sender gets its slot and goes at
+   * its time, in the order they asked; the next call is made while the reserved slots still
+   * run, so the database's round trip never stands between two requests.
+   */
+  private async reserveSlots(
+    reserve: NonNullable<SharedBuckets["reserve"]>,
+  ): Promise<void> {
+    const wanted = Math.min(this.waiting.length, 10_000);
+    let waitsMs: number[];
+    let nextMs: number;
+    try {
+      ({ waitsMs, nextMs } = await reserve(
+        this.name,
+        this.ratePerSecond,
+        this.burst,
+        wanted,
+        SLOT_HORIZON_MS,
+      ));
+    } catch (err) {
+      this.onError(err);
+      await this.local.take();
+      this.waiting.shift()?.resolve();
+      return;
+    }
+    const start = this.clock.now();
+    const served = this.waiting.splice(0, Math.min(waitsMs.length, this.waiting.length));
+    // One chain of waits for every reservation, so the senders go in order, each at its time or
+    // later, and never closer to the one before than their slots are (a late timer delays the
+    // ones after it instead of bunching them).
+    let at = 0;
+    for (const [i, w] of served.entries()) {
+      const due = start + waitsMs[i]!;
+      const step = Math.max(0, due - Math.max(this.lastDue, start));
+      this.lastDue = Math.max(this.lastDue, due);
+      at = waitsMs[i]!;
+      this.chain = this.chain.then(() => (step > 0 ? this.clock.sleep(step) : undefined)).then(
+        () => w.resolve(),
+      );
+    }
+    if (this.waiting.length === 0) return;
+    if (served.length === 0) {
+      // Nothing within the horizon (a pause): ask again when the next slot comes within it.
+      await this.clock.sleep(Math.max(1, nextMs - SLOT_HORIZON_MS));
+      return;
+    }
+    // More are waiting: ask again when half the horizon of reserved slots is left.
+    const asked = at - SLOT_HORIZON_MS / 2 - (this.clock.now() - start);
+    if (asked > 0) await this.clock.sleep(asked);
   }
 
   pause(seconds: number): void {
