@@ -13,12 +13,11 @@
 // `code` the machine-readable reason (unauthorized, forbidden, not_found, invalid_request,
 // conflict, cross_site_request, subscription_required, banned, window_not_allowed, …).
 import { cors } from "hono/cors";
-import { functionApp } from "../_shared/app.ts";
 import type { AvatarStoreFactory } from "../_shared/avatars.ts";
 import { corsHeaders, HttpError } from "../_shared/http.ts";
 import { denoEnv } from "../_shared/env.ts";
 import { type SourceHealthReader, supabaseSourceHealth } from "./health.ts";
-import { apiError, doc } from "./kit.ts";
+import { apiError, apiRouter, doc } from "./kit.ts";
 import { type MarketDeps, marketRoutes, SSE_JOIN_TIMEOUT_MS, SSE_KEEP_ALIVE_MS } from "./market.ts";
 import { openApiDocument, referencePage } from "./openapi.ts";
 import { type RealtimeHub, sharedHub } from "./realtime-hub.ts";
@@ -48,7 +47,7 @@ export function envNumber(value: string | undefined, fallback: number): number {
 export function createApiApp(deps: ApiDeps = {}) {
   const env = deps.env ?? denoEnv;
   const now = deps.now ?? Date.now;
-  const app = functionApp("api", { cors: false });
+  const app = apiRouter().basePath("/api");
   const readHealth = deps.sourceHealth ?? supabaseSourceHealth(env);
 
   let config: SessionConfig | undefined;
@@ -155,8 +154,8 @@ export function createApiApp(deps: ApiDeps = {}) {
     }),
   );
 
-  app.get("/openapi.json", (c) => c.json(openApiDocument()));
-  app.get("/docs", (c) => c.html(referencePage()));
+  app.get("/openapi.json", (c) => c.json(openApiDocument(app)));
+  app.get("/docs", (c) => c.html(referencePage(openApiDocument(app))));
   return app;
 }
 
