@@ -115,7 +115,7 @@ export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Prom
 
 export const uuid = (what: string) =>
   z.string().regex(
-    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+    /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
     `${what} must be a UUID.`,
   );
 
