@@ -5,121 +5,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { type ApiEnv, type RouteDoc, ROUTES } from "./kit.ts";
-import * as s from "./schemas.ts";
-
-// The market routes are registered here (market.ts predates the register).
-const market: RouteDoc[] = [
-  {
-    method: "get",
-    path: "/api/gainers/recent",
-    tag: "market",
-    summary: "The window's 100 strongest movers (default: your selected window)",
-    access: "subscriber",
-    query: z.object({
-      window: z.string().optional().describe("0, 5, 10, 15, 20, 25 or 30"),
-      hideThin: z.enum(["true", "false"]).optional().describe(
-        "true: leave out thin moves (below the floor of their venue type)",
-      ),
-      confirmedOnly: z.enum(["true", "false"]).optional().describe(
-        "true: only moves confirmed on another venue",
-      ),
-    }),
-    status: 200,
-    response: s.gainers,
-    errors: [400, 403],
-  },
-  {
-    method: "get",
-    path: "/api/gainers/history/{symbol}",
-    tag: "market",
-    summary: "A symbol's prices over the last 3 hours, oldest first",
-    access: "subscriber",
-    params: { symbol: "e.g. BTC%2FUSDT" },
-    query: z.object({ exchange: z.string().optional() }),
-    status: 200,
-    response: s.historyPoints,
-    errors: [400, 403, 404],
-  },
-  {
-    method: "get",
-    path: "/api/gainers/analysis/{symbol}",
-    tag: "market",
-    summary: "Trend, forecast, confidence, risk and more from the last 3 hours",
-    access: "subscriber",
-    params: { symbol: "e.g. BTC%2FUSDT" },
-    query: z.object({ exchange: z.string().optional() }),
-    status: 200,
-    response: s.analysis,
-    errors: [400, 403, 404],
-  },
-  {
-    method: "get",
-    path: "/api/gainers/candles/{symbol}",
-    tag: "market",
-    summary:
-      "Pro and Enterprise: candles of 5 minutes (24 h), 1 hour (7 days) or 4 hours (30 days); Basic gets 403 pro_required",
-    access: "subscriber",
-    params: { symbol: "e.g. BTC%2FUSDT" },
-    query: z.object({
-      exchange: z.string().optional(),
-      resolution: z.string().optional().describe("5m (default), 1h or 4h"),
-    }),
-    status: 200,
-    response: s.candles,
-    errors: [400, 403, 404],
-  },
-  {
-    method: "get",
-    path: "/api/gainers/insights/{symbol}",
-    tag: "market",
-    summary:
-      "Pro and Enterprise: the last hour's move against 30 days of history, percentile, BTC correlation, volatility regime, drawdown; Basic gets 403 pro_required",
-    access: "subscriber",
-    params: { symbol: "e.g. BTC%2FUSDT" },
-    query: z.object({ exchange: z.string().optional() }),
-    status: 200,
-    response: s.insights,
-    errors: [400, 403, 404],
-  },
-  {
-    method: "get",
-    path: "/api/charts/compare",
-    tag: "market",
-    summary:
-      "Pro and Enterprise: two to four symbols as % change from the same start over 24 h, 7 days or 30 days; Basic gets 403 pro_required",
-    access: "subscriber",
-    query: z.object({
-      symbols: z.string().describe("Two to four symbols, comma-separated (BTC%2FUSDT,ETH%2FUSDT)"),
-      range: z.string().optional().describe("24h (default), 7d or 30d"),
-    }),
-    status: 200,
-    response: s.comparison,
-    errors: [400, 403, 404],
-  },
-  {
-    method: "get",
-    path: "/api/signals/recent",
-    tag: "market",
-    summary: "The newest strategy signals",
-    access: "subscriber",
-    query: z.object({ limit: z.string().optional().describe("1 to 500, default 200") }),
-    status: 200,
-    response: s.signals,
-    errors: [400, 403],
-  },
-  {
-    method: "get",
-    path: "/api/sse",
-    tag: "market",
-    summary: "Live movers of a window (server-sent events)",
-    access: "subscriber",
-    query: z.object({ window: z.string().optional() }),
-    status: 200,
-    stream:
-      "`event: connected` first; then one unnamed event per gainer of each scan (JSON). Every event has an id; reconnect with Last-Event-ID to get what changed since.",
-    errors: [400, 403, 503],
-  },
-];
 
 const errorSchema = {
   type: "object",
@@ -241,7 +126,7 @@ function operation(route: RouteDoc) {
 }
 
 export function allRoutes(): RouteDoc[] {
-  return [...market, ...ROUTES];
+  return [...ROUTES];
 }
 
 const INFO = {
