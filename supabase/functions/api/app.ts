@@ -4,7 +4,8 @@
 // except the one shared Realtime connection whose streams are authorised with the caller's
 // token, and the avatar storage the avatar function uses too), so RLS and the RPCs decide.
 //
-// Routes: see ROUTES (kit.ts), served as OpenAPI 3.1 at GET /api/openapi.json and as a
+// Routes: each is a createRoute (kit.ts route()) beside its handler; the document is generated
+// from them by @hono/zod-openapi, served as OpenAPI 3.1 at GET /api/openapi.json and as a
 // reference page at GET /api/docs; decisions 0012 (market routes), 0024 (the whole layer:
 // sessions, errors, CSRF) and 0026 (streams). Authentication: `Authorization: Bearer <access
 // token>` or the cookie session POST /api/auth/login sets (session.ts).
@@ -17,7 +18,7 @@ import type { AvatarStoreFactory } from "../_shared/avatars.ts";
 import { corsHeaders, HttpError } from "../_shared/http.ts";
 import { denoEnv } from "../_shared/env.ts";
 import { type SourceHealthReader, supabaseSourceHealth } from "./health.ts";
-import { apiError, apiRouter, doc } from "./kit.ts";
+import { apiError, apiRouter, route } from "./kit.ts";
 import { type MarketDeps, marketRoutes, SSE_JOIN_TIMEOUT_MS, SSE_KEEP_ALIVE_MS } from "./market.ts";
 import { openApiDocument, referencePage } from "./openapi.ts";
 import { type RealtimeHub, sharedHub } from "./realtime-hub.ts";
@@ -97,15 +98,14 @@ export function createApiApp(deps: ApiDeps = {}) {
     if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "no-store");
   });
 
-  doc({
+  route(app, {
     method: "get",
-    path: "/api/health",
+    path: "/health",
     tag: "meta",
     summary: "The api is up; each market source's state",
     access: "public",
     status: 200,
-  });
-  app.get("/health", async (c) => {
+  }, async (c) => {
     const time = new Date().toISOString();
     try {
       return c.json({ status: "ok", time, sources: await readHealth() });

@@ -1,7 +1,7 @@
 // What every route of the /api layer shares: the error body the specification's clients read,
 // the database's refusals as HTTP statuses, body and query parsing with zod, the caller (their
-// token, a supabase-js client carrying it, their user id), and the route register the OpenAPI
-// document is generated from.
+// token, a supabase-js client carrying it, their user id), and route(): a createRoute of
+// @hono/zod-openapi whose zod schemas validate the request and make the OpenAPI document.
 //
 // Error body: `{ error, code, message }`. The specification's clients show the `error` field to
 // the user ("server message"), so `error` is the human-readable message; `code` is the stable
@@ -165,39 +165,8 @@ export async function requireCaller(deps: KitDeps, req: Request): Promise<Caller
   return { db, token, id: data.user.id, email: data.user.email ?? null };
 }
 
-// ---------------------------------------------------------------------------------------------
-// The route register (OpenAPI)
-// ---------------------------------------------------------------------------------------------
-
+/** Who may call a route (the document's `x-access`). */
 export type Access = "public" | "user" | "subscriber" | "admin";
-
-export interface RouteDoc {
-  method: "get" | "post" | "patch" | "put" | "delete";
-  /** OpenAPI path, e.g. /api/groups/{id}/join. */
-  path: string;
-  tag: string;
-  summary: string;
-  access: Access;
-  params?: Record<string, string>;
-  query?: z.ZodObject;
-  body?: z.ZodType;
-  /** multipart/form-data with one file field (and, optionally, required text fields). */
-  file?: { field: string; description: string; fields?: Record<string, string> };
-  /** Success status and body (null: no body). */
-  status: number;
-  response?: z.ZodType | null;
-  /** text/event-stream instead of JSON. */
-  stream?: string;
-  /** Error statuses besides 401/500 the route answers. */
-  errors?: number[];
-  description?: string;
-}
-
-export const ROUTES: RouteDoc[] = [];
-
-export function doc(route: RouteDoc): void {
-  ROUTES.push(route);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Routes with @hono/zod-openapi (decision 0062): each route is a createRoute whose zod schemas

@@ -1,10 +1,9 @@
-// The contract of the /api layer: an OpenAPI 3.1 document generated from the zod schemas the
-// routes validate with (kit.ts ROUTES, schemas.ts; z.toJSONSchema gives JSON Schema 2020-12,
-// the dialect of OpenAPI 3.1), and a plain HTML reference page made from the same document
-// (no scripts, no CDN).
+// The contract of the /api layer: the OpenAPI 3.1 document @hono/zod-openapi generates from the
+// routes' createRoutes (kit.ts route(); their zod schemas are the ones that validate, schemas.ts
+// describes the answers), with the shared components (security schemes, the error body), and a
+// plain HTML reference page made from the same document (no scripts, no CDN). Decision 0062.
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { z } from "zod";
-import { type ApiEnv, type RouteDoc, ROUTES } from "./kit.ts";
+import type { ApiEnv } from "./kit.ts";
 
 const errorSchema = {
   type: "object",
@@ -15,119 +14,6 @@ const errorSchema = {
     message: { type: "string", description: "The same message" },
   },
 };
-
-const STATUS_TEXT: Record<number, string> = {
-  200: "OK",
-  201: "Created",
-  204: "No content",
-  400: "Invalid request",
-  401: "Not logged in, or the session expired",
-  403: "Refused (rights, ban, plan, or a cross-site write)",
-  404: "Not found",
-  409: "Conflict",
-  413: "Too large",
-  415: "Unsupported file type",
-  429: "Too many attempts",
-  500: "Server error",
-  502: "Payment provider error",
-  503: "Live stream unavailable",
-};
-
-function jsonSchema(schema: z.ZodType, io: "input" | "output") {
-  const out = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" });
-  delete (out as Record<string, unknown>).$schema;
-  return out;
-}
-
-function operation(route: RouteDoc) {
-  const parameters: unknown[] = [];
-  for (const [name, description] of Object.entries(route.params ?? {})) {
-    parameters.push({ name, in: "path", required: true, description, schema: { type: "string" } });
-  }
-  if (route.query) {
-    for (const [name, field] of Object.entries(route.query.shape)) {
-      const f = field as z.ZodType;
-      parameters.push({
-        name,
-        in: "query",
-        required: !f.safeParse(undefined).success,
-        schema: jsonSchema(f, "input"),
-      });
-    }
-  }
-  const responses: Record<string, unknown> = {};
-  const ok = STATUS_TEXT[route.status] ?? "OK";
-  if (route.stream) {
-    responses[route.status] = {
-      description: route.stream,
-      content: { "text/event-stream": { schema: { type: "string" } } },
-    };
-  } else if (route.response) {
-    responses[route.status] = {
-      description: ok,
-      content: { "application/json": { schema: jsonSchema(route.response, "output") } },
-    };
-  } else {
-    responses[route.status] = { description: ok };
-  }
-  const errors = new Set([...(route.errors ?? []), 500]);
-  if (route.access !== "public") errors.add(401);
-  for (const status of [...errors].sort()) {
-    responses[status] = {
-      description: STATUS_TEXT[status] ?? "Error",
-      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-    };
-  }
-  const op: Record<string, unknown> = {
-    tags: [route.tag],
-    summary: route.summary,
-    operationId: `${route.method}${
-      route.path.replace(/^\/api/, "").replace(/[{}]/g, "")
-        .split(/[/-]/).filter(Boolean).map((p) => p[0]!.toUpperCase() + p.slice(1)).join("")
-    }`,
-    "x-access": route.access,
-    security: route.access === "public" ? [] : [{ bearer: [] }, { cookieSession: [] }],
-    responses,
-  };
-  if (route.description) op.description = route.description;
-  if (parameters.length > 0) op.parameters = parameters;
-  if (route.body) {
-    op.requestBody = {
-      required: true,
-      content: { "application/json": { schema: jsonSchema(route.body, "input") } },
-    };
-  } else if (route.file) {
-    op.requestBody = {
-      required: true,
-      content: {
-        "multipart/form-data": {
-          schema: {
-            type: "object",
-            required: [route.file.field, ...Object.keys(route.file.fields ?? {})],
-            properties: {
-              [route.file.field]: {
-                type: "string",
-                contentMediaType: "application/octet-stream",
-                description: route.file.description,
-              },
-              ...Object.fromEntries(
-                Object.entries(route.file.fields ?? {}).map(([name, description]) => [
-                  name,
-                  { type: "string", description },
-                ]),
-              ),
-            },
-          },
-        },
-      },
-    };
-  }
-  return op;
-}
-
-export function allRoutes(): RouteDoc[] {
-  return [...ROUTES];
-}
 
 const INFO = {
   title: "MoverScan /api",
@@ -162,14 +48,10 @@ export function openApiDocument(app: OpenAPIHono<ApiEnv>) {
     info: INFO,
     servers: [{ url: "/" }],
   });
-  const paths = generated.paths as Record<string, Record<string, unknown>>;
-  for (const route of allRoutes()) {
-    (paths[route.path] ??= {})[route.method] = operation(route);
-  }
   return {
     ...generated,
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
-    paths,
+    paths: generated.paths as Record<string, Record<string, unknown>>,
   };
 }
 
