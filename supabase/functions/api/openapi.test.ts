@@ -154,6 +154,7 @@ Deno.test("/api/gainers/recent documents every trust field of a row and its two 
       "trustScore",
       "asset",
       "poolName",
+      "quotedAt",
     ]
   ) {
     ok(row[field]?.description, `${field} is documented`);
