@@ -2,7 +2,6 @@
 // section 7 with the schemas the routes validate with, every documented operation is routed,
 // and /api/docs renders the same document as HTML.
 import { deepStrictEqual, ok, strictEqual as assertEquals } from "node:assert/strict";
-import { z } from "zod";
 import { envFrom } from "../_shared/env.ts";
 import { createApiApp } from "./app.ts";
 import * as s from "./schemas.ts";
