@@ -4,7 +4,8 @@
 // except the one shared Realtime connection whose streams are authorised with the caller's
 // token, and the avatar storage the avatar function uses too), so RLS and the RPCs decide.
 //
-// Routes: see ROUTES (kit.ts), served as OpenAPI 3.1 at GET /api/openapi.json and as a
+// Routes: each is a createRoute (kit.ts route()) beside its handler; the document is generated
+// from them by @hono/zod-openapi, served as OpenAPI 3.1 at GET /api/openapi.json and as a
 // reference page at GET /api/docs; decisions 0012 (market routes), 0024 (the whole layer:
 // sessions, errors, CSRF) and 0026 (streams). Authentication: `Authorization: Bearer <access
 // token>` or the cookie session POST /api/auth/login sets (session.ts).
@@ -13,7 +14,6 @@
 // `code` the machine-readable reason (unauthorized, forbidden, not_found, invalid_request,
 // conflict, cross_site_request, subscription_required, banned, window_not_allowed, …).
 import { cors } from "hono/cors";
-import { functionApp } from "../_shared/app.ts";
 import type { AvatarStoreFactory } from "../_shared/avatars.ts";
 import { corsHeaders, HttpError } from "../_shared/http.ts";
 import { denoEnv } from "../_shared/env.ts";
@@ -24,7 +24,7 @@ import {
   supabaseSourceHealth,
   supabaseStreamHealth,
 } from "./health.ts";
-import { apiError, doc } from "./kit.ts";
+import { apiError, apiRouter, route } from "./kit.ts";
 import { type MarketDeps, marketRoutes, SSE_JOIN_TIMEOUT_MS, SSE_KEEP_ALIVE_MS } from "./market.ts";
 import { openApiDocument, referencePage } from "./openapi.ts";
 import { type RealtimeHub, sharedHub } from "./realtime-hub.ts";
@@ -56,7 +56,7 @@ export function envNumber(value: string | undefined, fallback: number): number {
 export function createApiApp(deps: ApiDeps = {}) {
   const env = deps.env ?? denoEnv;
   const now = deps.now ?? Date.now;
-  const app = functionApp("api", { cors: false });
+  const app = apiRouter().basePath("/api");
   const readHealth = deps.sourceHealth ?? supabaseSourceHealth(env);
   const readStreams = deps.streamHealth ?? supabaseStreamHealth(env, now);
 
@@ -107,16 +107,15 @@ export function createApiApp(deps: ApiDeps = {}) {
     if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "no-store");
   });
 
-  doc({
+  route(app, {
     method: "get",
-    path: "/api/health",
+    path: "/health",
     tag: "meta",
     summary: "The api is up; each market source's and venue stream's state",
     access: "public",
     status: 200,
     response: healthResponse,
-  });
-  app.get("/health", async (c) => {
+  }, async (c) => {
     const time = new Date().toISOString();
     const read = <T>(what: string, reader: () => Promise<T[]>) =>
       reader().catch((err: unknown) => {
@@ -174,8 +173,8 @@ export function createApiApp(deps: ApiDeps = {}) {
     }),
   );
 
-  app.get("/openapi.json", (c) => c.json(openApiDocument()));
-  app.get("/docs", (c) => c.html(referencePage()));
+  app.get("/openapi.json", (c) => c.json(openApiDocument(app)));
+  app.get("/docs", (c) => c.html(referencePage(openApiDocument(app))));
   return app;
 }
 

@@ -4,7 +4,8 @@
 // the database's rules decide: movers_feed's plan and window checks, price_history_for's
 // subscriber check and 5-minute resolution (decision 0016), the subscriber-only policies on
 // instruments and strategy_signals, and the join policy of market:movers:<window>.
-import { Hono } from "hono";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { ANALYSIS_WINDOW_MS, computeAnalysis, riskText } from "../_shared/domain/analysis.ts";
 import { hasActivePaidPlan, isWindowAllowed, WINDOW_MINUTES } from "../_shared/domain/plans.ts";
@@ -40,7 +41,8 @@ import {
   toNumber,
   toSignals,
 } from "./shapes.ts";
-import { apiMethodNotAllowed } from "./kit.ts";
+import { type ApiEnv, apiMethodNotAllowed, apiRouter, route } from "./kit.ts";
+import * as s from "./schemas.ts";
 import { lastEventId, SSE_HEADERS, SseStream } from "./sse.ts";
 
 export interface MarketDeps {
@@ -79,7 +81,11 @@ const windowParam = z
   .transform(Number)
   .refine((w) => (WINDOW_MINUTES as readonly number[]).includes(w), WINDOW_HINT);
 
-const windowQuery = z.object({ window: windowParam.optional() });
+const windowQuery = z.object({
+  window: windowParam.optional().describe(
+    "0, 5, 10, 15, 20, 25 or 30 (minutes; 0 is the 10-second window); default: your selected window",
+  ),
+});
 /** `true` or `false`, as a query string says it. */
 const flagParam = (name: string) =>
   z.enum(["true", "false"], { message: `${name} must be true or false.` }).transform((v) =>
@@ -87,18 +93,25 @@ const flagParam = (name: string) =>
   );
 /** /gainers/recent: the window, and optionally only moves that are not thin or are confirmed. */
 const recentQuery = windowQuery.extend({
-  hideThin: flagParam("hideThin").optional(),
-  confirmedOnly: flagParam("confirmedOnly").optional(),
+  hideThin: flagParam("hideThin").optional().describe(
+    "true: leave out thin moves (below the floor of their venue type)",
+  ),
+  confirmedOnly: flagParam("confirmedOnly").optional().describe(
+    "true: only moves confirmed on another venue",
+  ),
 });
 const symbolQuery = z.object({
   exchange: z.string().min(1, "exchange must not be empty.").max(120, "exchange is too long.")
     .optional(),
 });
-const symbolParam = z
-  .string()
-  .trim()
-  .min(1, "Name a symbol, e.g. /api/gainers/history/BTC%2FUSDT.")
-  .max(64, "symbol is at most 64 characters.");
+const symbolParams = z.object({
+  symbol: z
+    .string()
+    .trim()
+    .min(1, "Name a symbol, e.g. /api/gainers/history/BTC%2FUSDT.")
+    .max(64, "symbol is at most 64 characters.")
+    .describe("e.g. BTC%2FUSDT"),
+});
 const signalsQuery = z.object({
   limit: z
     .string()
@@ -108,12 +121,13 @@ const signalsQuery = z.object({
       (n) => n >= 1 && n <= SIGNALS_MAX_LIMIT,
       `limit must be a whole number from 1 to ${SIGNALS_MAX_LIMIT}.`,
     )
-    .optional(),
+    .optional()
+    .describe(`1 to ${SIGNALS_MAX_LIMIT}, default ${SIGNALS_DEFAULT_LIMIT}`),
 });
 
 const candlesQuery = symbolQuery.extend({
   resolution: z.enum(CANDLE_RESOLUTIONS, { message: "resolution must be 5m, 1h or 4h." })
-    .optional(),
+    .optional().describe("5m (default), 1h or 4h"),
 });
 const compareQuery = z.object({
   symbols: z
@@ -123,17 +137,11 @@ const compareQuery = z.object({
       (list) => list.length >= 2 && list.length <= 4 && new Set(list).size === list.length,
       "Name two to four different symbols: symbols=BTC%2FUSDT,ETH%2FUSDT.",
     )
-    .refine((list) => list.every((x) => x.length <= 64), "A symbol is at most 64 characters."),
-  range: z.enum(COMPARE_RANGES, { message: "range must be 24h, 7d or 30d." }).optional(),
+    .refine((list) => list.every((x) => x.length <= 64), "A symbol is at most 64 characters.")
+    .describe("Two to four symbols, comma-separated (BTC%2FUSDT,ETH%2FUSDT)"),
+  range: z.enum(COMPARE_RANGES, { message: "range must be 24h, 7d or 30d." }).optional()
+    .describe("24h (default), 7d or 30d"),
 });
-
-/** `value` parsed by `schema`, else a 400 `invalid_request` with the first problem. */
-function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  throw new HttpError(400, "invalid_request", issue?.message ?? "The request is invalid.");
-}
 
 /** The instrument a symbol names, and its entry in the caller's list when that decided it. */
 interface Resolved {
@@ -141,7 +149,7 @@ interface Resolved {
   mover: Gainer | null;
 }
 
-export function marketRoutes(deps: MarketDeps = {}): Hono {
+export function marketRoutes(deps: MarketDeps = {}): OpenAPIHono<ApiEnv> {
   const env = deps.env ?? denoEnv;
   const makeDb = deps.db ?? defaultMarketDb;
   const now = deps.now ?? Date.now;
@@ -150,7 +158,7 @@ export function marketRoutes(deps: MarketDeps = {}): Hono {
   const tokenOf = deps.token ?? ((req: Request) => Promise.resolve(bearerToken(req)));
   const streamMaxMs = deps.streamMaxMs ?? SSE_MAX_MS;
   const reauthMs = deps.reauthMs ?? SSE_REAUTH_MS;
-  const app = new Hono({ strict: false });
+  const app = apiRouter();
 
   /** The caller, an active subscriber: 401 without a valid session, 403 otherwise. */
   async function subscriber(req: Request): Promise<{ db: MarketDb; caller: Caller }> {
@@ -163,6 +171,23 @@ export function marketRoutes(deps: MarketDeps = {}): Hono {
     if (!hasActivePaidPlan(caller)) throw subscriptionRequired();
     return { db, caller };
   }
+
+  /** The subscriber check runs before the request's parts are validated (401/403 first). */
+  const subscribers = new WeakMap<Request, { db: MarketDb; caller: Caller }>();
+  const guard: MiddlewareHandler<ApiEnv> = async (c, next) => {
+    subscribers.set(c.req.raw, await subscriber(c.req.raw));
+    await next();
+  };
+  const subscriberOf = (req: Request) => subscribers.get(req)!;
+  /** What every market route shares: subscribers only, the schemas' messages as they are. */
+  const market = {
+    method: "get",
+    tag: "market",
+    access: "subscriber",
+    status: 200,
+    guard,
+    fieldNames: false,
+  } as const;
 
   /**
    * The instrument of `symbol`: on `exchange` when given; otherwise the only one, or, when the
@@ -204,9 +229,16 @@ export function marketRoutes(deps: MarketDeps = {}): Hono {
     if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "no-store");
   });
 
-  app.get("/gainers/recent", async (c) => {
-    const { db, caller } = await subscriber(c.req.raw);
-    const query = parse(recentQuery, c.req.query());
+  route(app, {
+    ...market,
+    path: "/gainers/recent",
+    summary: "The window's 100 strongest movers (default: your selected window)",
+    query: recentQuery,
+    response: s.gainers,
+    errors: [400, 403],
+  }, async (c) => {
+    const { db, caller } = subscriberOf(c.req.raw);
+    const query = c.req.valid("query");
     const rows = await db.moversFeed(query.window ?? null, { plan: caller.plan });
     // Decision 0046: thin and unconfirmed moves stay in the list (ranked lower) unless asked.
     return c.json(
@@ -216,19 +248,37 @@ export function marketRoutes(deps: MarketDeps = {}): Hono {
     );
   });
 
-  app.get("/gainers/history/:symbol{.+}", async (c) => {
-    const { db, caller } = await subscriber(c.req.raw);
-    const symbol = parse(symbolParam, c.req.param("symbol"));
-    const { exchange } = parse(symbolQuery, c.req.query());
+  route(app, {
+    ...market,
+    path: "/gainers/history/{symbol}",
+    routingPath: "/gainers/history/{symbol{.+}}",
+    summary: "A symbol's prices over the last 3 hours, oldest first",
+    params: symbolParams,
+    query: symbolQuery,
+    response: s.historyPoints,
+    errors: [400, 403, 404],
+  }, async (c) => {
+    const { db, caller } = subscriberOf(c.req.raw);
+    const { symbol } = c.req.valid("param");
+    const { exchange } = c.req.valid("query");
     const { instrument } = await resolve(db, caller, symbol, exchange);
     const rows = await db.priceHistory(instrument.id, since());
     return c.json(toHistoryPoints(rows));
   });
 
-  app.get("/gainers/analysis/:symbol{.+}", async (c) => {
-    const { db, caller } = await subscriber(c.req.raw);
-    const symbol = parse(symbolParam, c.req.param("symbol"));
-    const { exchange } = parse(symbolQuery, c.req.query());
+  route(app, {
+    ...market,
+    path: "/gainers/analysis/{symbol}",
+    routingPath: "/gainers/analysis/{symbol{.+}}",
+    summary: "Trend, forecast, confidence, risk and more from the last 3 hours",
+    params: symbolParams,
+    query: symbolQuery,
+    response: s.analysis,
+    errors: [400, 403, 404],
+  }, async (c) => {
+    const { db, caller } = subscriberOf(c.req.raw);
+    const { symbol } = c.req.valid("param");
+    const { exchange } = c.req.valid("query");
     const { instrument, mover } = await resolve(db, caller, symbol, exchange);
     const rows = await db.priceHistory(instrument.id, since());
     const points = toHistoryPoints(rows);
@@ -258,18 +308,38 @@ export function marketRoutes(deps: MarketDeps = {}): Hono {
 
   // The Pro data (decision 0035): the database decides (PT403 `pro_required` for Basic, as the
   // RPCs answer the SPA), so /api and the screens follow one rule.
-  app.get("/gainers/candles/:symbol{.+}", async (c) => {
-    const { db, caller } = await subscriber(c.req.raw);
-    const symbol = parse(symbolParam, c.req.param("symbol"));
-    const { exchange, resolution } = parse(candlesQuery, c.req.query());
+  route(app, {
+    ...market,
+    path: "/gainers/candles/{symbol}",
+    routingPath: "/gainers/candles/{symbol{.+}}",
+    summary:
+      "Pro and Enterprise: candles of 5 minutes (24 h), 1 hour (7 days) or 4 hours (30 days); Basic gets 403 pro_required",
+    params: symbolParams,
+    query: candlesQuery,
+    response: s.candles,
+    errors: [400, 403, 404],
+  }, async (c) => {
+    const { db, caller } = subscriberOf(c.req.raw);
+    const { symbol } = c.req.valid("param");
+    const { exchange, resolution } = c.req.valid("query");
     const { instrument } = await resolve(db, caller, symbol, exchange);
     return c.json(toCandles(await db.candles(instrument.id, resolution ?? "5m")));
   });
 
-  app.get("/gainers/insights/:symbol{.+}", async (c) => {
-    const { db, caller } = await subscriber(c.req.raw);
-    const symbol = parse(symbolParam, c.req.param("symbol"));
-    const { exchange } = parse(symbolQuery, c.req.query());
+  route(app, {
+    ...market,
+    path: "/gainers/insights/{symbol}",
+    routingPath: "/gainers/insights/{symbol{.+}}",
+    summary:
+      "Pro and Enterprise: the last hour's move against 30 days of history, percentile, BTC correlation, volatility regime, drawdown; Basic gets 403 pro_required",
+    params: symbolParams,
+    query: symbolQuery,
+    response: s.insights,
+    errors: [400, 403, 404],
+  }, async (c) => {
+    const { db, caller } = subscriberOf(c.req.raw);
+    const { symbol } = c.req.valid("param");
+    const { exchange } = c.req.valid("query");
     const { instrument } = await resolve(db, caller, symbol, exchange);
     const insights = await db.insights(instrument.id);
     // A jsonb object, or null when the instrument has no history.
@@ -279,9 +349,17 @@ export function marketRoutes(deps: MarketDeps = {}): Hono {
     return c.json(toInsights(insights, instrument.exchange));
   });
 
-  app.get("/charts/compare", async (c) => {
-    const { db, caller } = await subscriber(c.req.raw);
-    const { symbols, range } = parse(compareQuery, c.req.query());
+  route(app, {
+    ...market,
+    path: "/charts/compare",
+    summary:
+      "Pro and Enterprise: two to four symbols as % change from the same start over 24 h, 7 days or 30 days; Basic gets 403 pro_required",
+    query: compareQuery,
+    response: s.comparison,
+    errors: [400, 403, 404],
+  }, async (c) => {
+    const { db, caller } = subscriberOf(c.req.raw);
+    const { symbols, range } = c.req.valid("query");
     const ids: number[] = [];
     for (const symbol of symbols) {
       ids.push((await resolve(db, caller, symbol, undefined)).instrument.id);
@@ -292,15 +370,30 @@ export function marketRoutes(deps: MarketDeps = {}): Hono {
     return c.json(toComparison(await db.compare(ids, range ?? "24h")));
   });
 
-  app.get("/signals/recent", async (c) => {
-    const { db } = await subscriber(c.req.raw);
-    const { limit } = parse(signalsQuery, c.req.query());
+  route(app, {
+    ...market,
+    path: "/signals/recent",
+    summary: "The newest strategy signals",
+    query: signalsQuery,
+    response: s.signals,
+    errors: [400, 403],
+  }, async (c) => {
+    const { db } = subscriberOf(c.req.raw);
+    const { limit } = c.req.valid("query");
     return c.json(toSignals(await db.recentSignals(limit ?? SIGNALS_DEFAULT_LIMIT)));
   });
 
-  app.get("/sse", async (c) => {
-    const { db, caller } = await subscriber(c.req.raw);
-    const query = parse(windowQuery, c.req.query());
+  route(app, {
+    ...market,
+    path: "/sse",
+    summary: "Live movers of a window (server-sent events)",
+    query: windowQuery,
+    stream:
+      "`event: connected` first; then one unnamed event per gainer of each scan (JSON). Every event has an id; reconnect with Last-Event-ID to get what changed since.",
+    errors: [400, 403, 503],
+  }, async (c) => {
+    const { db, caller } = subscriberOf(c.req.raw);
+    const query = c.req.valid("query");
     const windowMinutes = query.window ?? caller.selectedWindowMinutes;
     // The same check as /gainers/recent, by the database: a window the plan does not offer is
     // a 403 before anything is streamed.

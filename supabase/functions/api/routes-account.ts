@@ -2,7 +2,8 @@
 // profile, username check, avatar upload and checkout. Log in sets the cookie session
 // (session.ts); every other route takes the cookie or a bearer token. Reads and writes go
 // through the caller's token: the profile policies, column privileges and plan triggers decide.
-import { Hono } from "hono";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
 import type { Db, TableRow } from "../_shared/clients.ts";
 import type { TablesUpdate } from "../_shared/database.types.ts";
 import { uploadAvatar } from "../_shared/avatar-upload.ts";
@@ -10,7 +11,16 @@ import { type AvatarStoreFactory, defaultAvatarStore } from "../_shared/avatars.
 import { requireEnv } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
 import { API_NOT_CONFIGURED } from "./errors.ts";
-import { callerClient, dbFail, doc, jsonBody, type KitDeps, requireCaller } from "./kit.ts";
+import {
+  type ApiEnv,
+  apiRouter,
+  callerClient,
+  callerGuard,
+  callerOf,
+  dbFail,
+  type KitDeps,
+  route,
+} from "./kit.ts";
 import * as s from "./schemas.ts";
 
 export interface AccountDeps extends KitDeps {
@@ -88,9 +98,15 @@ export async function readOwnProfile(db: Db, userId: string): Promise<ProfileRow
 
 const banned = () => new HttpError(403, "banned", "Your account is banned.");
 
-export function accountRoutes(deps: AccountDeps): Hono {
+/** check-username answers an invalid candidate as unavailable (200), so any string routes. */
+const usernameParams = z.object({
+  username: z.string().describe("The candidate, 3-30 letters, digits or underscores"),
+});
+
+export function accountRoutes(deps: AccountDeps): OpenAPIHono<ApiEnv> {
   const { env } = deps;
-  const app = new Hono({ strict: false });
+  const app = apiRouter();
+  const guard = callerGuard(deps);
   const makeAvatarStore = deps.avatarStore ?? defaultAvatarStore;
   const now = deps.now ?? Date.now;
   const fetchFunction = deps.fetchFunction ?? ((name: string, init: RequestInit) => {
@@ -99,9 +115,9 @@ export function accountRoutes(deps: AccountDeps): Hono {
   });
 
   // ---- auth --------------------------------------------------------------------------------
-  doc({
+  route(app, {
     method: "post",
-    path: "/api/auth/login",
+    path: "/auth/login",
     tag: "auth",
     summary: "Log in; sets the session cookie (httpOnly, SameSite=Lax, @supabase/ssr format)",
     access: "public",
@@ -109,9 +125,8 @@ export function accountRoutes(deps: AccountDeps): Hono {
     status: 200,
     response: s.loginResult,
     errors: [400, 403, 429],
-  });
-  app.post("/auth/login", async (c) => {
-    const input = await jsonBody(c, s.loginInput);
+  }, async (c) => {
+    const input = c.req.valid("json");
     // Signed in through the cookie client: the session becomes the cookie (session.ts).
     const session = deps.session(c.req.raw);
     const { data, error } = await session.signIn(input);
@@ -144,9 +159,9 @@ export function accountRoutes(deps: AccountDeps): Hono {
     return c.json({ user: toCurrentUser(row) });
   });
 
-  doc({
+  route(app, {
     method: "post",
-    path: "/api/auth/register",
+    path: "/auth/register",
     tag: "auth",
     summary: "Create an account (log in afterwards)",
     access: "public",
@@ -154,9 +169,8 @@ export function accountRoutes(deps: AccountDeps): Hono {
     status: 201,
     response: s.registerResult,
     errors: [400, 409, 429],
-  });
-  app.post("/auth/register", async (c) => {
-    const input = await jsonBody(c, s.registerInput);
+  }, async (c) => {
+    const input = c.req.valid("json");
     const auth = callerClient(env, null, c.req.raw).auth;
     const { data, error } = await auth.signUp(input);
     if (error || !data.user) {
@@ -186,32 +200,31 @@ export function accountRoutes(deps: AccountDeps): Hono {
     }, 201);
   });
 
-  doc({
+  route(app, {
     method: "post",
-    path: "/api/auth/logout",
+    path: "/auth/logout",
     tag: "auth",
     summary: "Log out: ends the session at Auth and clears the cookie",
     access: "public",
     status: 200,
     response: s.ok,
-  });
-  app.post("/auth/logout", async (c) => {
+  }, async (c) => {
     await deps.session(c.req.raw).signOut();
     return c.json({ success: true as const });
   });
 
   for (const path of ["/auth/me", "/user/me"]) {
-    doc({
+    route(app, {
       method: "get",
-      path: `/api${path}`,
+      path,
       tag: path.startsWith("/auth") ? "auth" : "user",
       summary: "The current user",
       access: "user",
       status: 200,
       response: s.currentUser,
-    });
-    app.get(path, async (c) => {
-      const caller = await requireCaller(deps, c.req.raw);
+      guard,
+    }, async (c) => {
+      const caller = callerOf(c);
       const row = await readOwnProfile(caller.db, caller.id);
       // The admin panel's "Online Now" counts users seen in the last 5 minutes.
       await caller.db.rpc("touch_activity");
@@ -220,9 +233,9 @@ export function accountRoutes(deps: AccountDeps): Hono {
   }
 
   // ---- user --------------------------------------------------------------------------------
-  doc({
+  route(app, {
     method: "patch",
-    path: "/api/user/settings",
+    path: "/user/settings",
     tag: "user",
     summary: "Change alert settings (any subset); the plan's window and e-mail rules apply",
     access: "user",
@@ -230,10 +243,10 @@ export function accountRoutes(deps: AccountDeps): Hono {
     status: 200,
     response: s.currentUser,
     errors: [400, 403],
-  });
-  app.patch("/user/settings", async (c) => {
-    const caller = await requireCaller(deps, c.req.raw);
-    const input = await jsonBody(c, s.settingsInput);
+    guard,
+  }, async (c) => {
+    const caller = callerOf(c);
+    const input = c.req.valid("json");
     const update: TablesUpdate<"profiles"> = {};
     if (input.selectedWindowMinutes !== undefined) {
       update.selected_window_minutes = input.selectedWindowMinutes;
@@ -255,23 +268,23 @@ export function accountRoutes(deps: AccountDeps): Hono {
     return c.json(toCurrentUser(data));
   });
 
-  doc({
+  route(app, {
     method: "get",
-    path: "/api/user/profile",
+    path: "/user/profile",
     tag: "user",
     summary: "The caller's profile",
     access: "user",
     status: 200,
     response: s.profile,
-  });
-  app.get("/user/profile", async (c) => {
-    const caller = await requireCaller(deps, c.req.raw);
+    guard,
+  }, async (c) => {
+    const caller = callerOf(c);
     return c.json(toProfile(await readOwnProfile(caller.db, caller.id)));
   });
 
-  doc({
+  route(app, {
     method: "patch",
-    path: "/api/user/profile",
+    path: "/user/profile",
     tag: "user",
     summary: "Change the username (the picture is set by upload-avatar)",
     access: "user",
@@ -279,10 +292,10 @@ export function accountRoutes(deps: AccountDeps): Hono {
     status: 200,
     response: s.profile,
     errors: [400, 403, 409],
-  });
-  app.patch("/user/profile", async (c) => {
-    const caller = await requireCaller(deps, c.req.raw);
-    const input = await jsonBody(c, s.profileInput);
+    guard,
+  }, async (c) => {
+    const caller = callerOf(c);
+    const input = c.req.valid("json");
     const { data, error, status } = await caller.db.from("profiles")
       .update({ username: input.username }).eq("id", caller.id).select(PROFILE_COLUMNS)
       .maybeSingle();
@@ -296,19 +309,19 @@ export function accountRoutes(deps: AccountDeps): Hono {
     return c.json(toProfile(data));
   });
 
-  doc({
+  route(app, {
     method: "get",
-    path: "/api/user/check-username/{username}",
+    path: "/user/check-username/{username}",
     tag: "user",
     summary: "Whether a username is free (case-insensitive; your own counts as free)",
     access: "user",
-    params: { username: "The candidate, 3-30 letters, digits or underscores" },
+    params: usernameParams,
     status: 200,
     response: s.availability,
-  });
-  app.get("/user/check-username/:username", async (c) => {
-    const caller = await requireCaller(deps, c.req.raw);
-    const candidate = c.req.param("username");
+    guard,
+  }, async (c) => {
+    const caller = callerOf(c);
+    const candidate = c.req.valid("param").username;
     const valid = s.username.safeParse(candidate);
     if (!valid.success) {
       return c.json({ available: false, message: valid.error.issues[0]!.message });
@@ -324,9 +337,9 @@ export function accountRoutes(deps: AccountDeps): Hono {
     );
   });
 
-  doc({
+  route(app, {
     method: "post",
-    path: "/api/user/upload-avatar",
+    path: "/user/upload-avatar",
     tag: "user",
     summary: "Upload a profile picture (JPEG, PNG, GIF or WebP by content, at most 5 MB)",
     access: "user",
@@ -334,9 +347,9 @@ export function accountRoutes(deps: AccountDeps): Hono {
     status: 200,
     response: s.avatarResult,
     errors: [400, 403, 413, 415],
-  });
-  app.post("/user/upload-avatar", async (c) => {
-    const caller = await requireCaller(deps, c.req.raw);
+    guard,
+  }, async (c) => {
+    const caller = callerOf(c);
     const store = makeAvatarStore(env);
     const user = await store.getUser(caller.token);
     if (!user) throw new HttpError(401, "unauthorized", "Please log in again.");
@@ -345,9 +358,9 @@ export function accountRoutes(deps: AccountDeps): Hono {
   });
 
   // ---- checkout ----------------------------------------------------------------------------
-  doc({
+  route(app, {
     method: "post",
-    path: "/api/checkout",
+    path: "/checkout",
     tag: "billing",
     summary: "Start a card payment for a plan: the hosted payment page's URL",
     access: "user",
@@ -356,10 +369,10 @@ export function accountRoutes(deps: AccountDeps): Hono {
     response: s.checkoutResult,
     errors: [400, 403, 409, 502],
     description: "Answered by the checkout function with the caller's token.",
-  });
-  app.post("/checkout", async (c) => {
-    const caller = await requireCaller(deps, c.req.raw);
-    const input = await jsonBody(c, s.checkoutInput);
+    guard,
+  }, async (c) => {
+    const caller = callerOf(c);
+    const input = c.req.valid("json");
     const vars = requireEnv(
       env,
       [["SUPABASE_ANON_KEY", "SUPABASE_PUBLISHABLE_KEY"]],

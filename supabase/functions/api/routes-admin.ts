@@ -4,18 +4,20 @@
 // tables are answered by the admin policies. A non-admin is told so (403) rather than handed
 // the empty lists the policies would give them.
 import type { PostgrestError } from "@supabase/supabase-js";
-import { Hono } from "hono";
-import type { z } from "zod";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
 import type { Db } from "../_shared/clients.ts";
 import { HttpError } from "../_shared/http.ts";
 import {
+  type ApiEnv,
+  apiRouter,
   type Caller,
+  callerGuard,
+  callerOf,
   dbFail,
-  doc,
-  jsonBody,
   type KitDeps,
-  parseWith,
   requireCaller,
+  route,
   uuid,
 } from "./kit.ts";
 import * as s from "./schemas.ts";
@@ -35,23 +37,29 @@ async function requireAdmin(deps: KitDeps, req: Request): Promise<Caller> {
   return caller;
 }
 
-const userId = (v: string) => parseWith(uuid("The user id"), v);
+const userParams = z.object({ userId: uuid("The user id").describe("The user's id") });
 
-export function adminRoutes(deps: KitDeps): Hono {
-  const app = new Hono({ strict: false });
+export function adminRoutes(deps: KitDeps): OpenAPIHono<ApiEnv> {
+  const app = apiRouter();
+  const guard = callerGuard(deps);
+  /** The caller, an admin who is not banned (else 403), before anything else is read. */
+  const adminGuard: typeof guard = async (c, next) => {
+    c.set("caller", await requireAdmin(deps, c.req.raw));
+    await next();
+  };
 
-  doc({
+  route(app, {
     method: "get",
-    path: "/api/admin/users",
+    path: "/admin/users",
     tag: "admin",
     summary: "Every user, newest first",
     access: "admin",
     status: 200,
     response: s.adminUsers,
     errors: [403],
-  });
-  app.get("/admin/users", async (c) => {
-    const { db } = await requireAdmin(deps, c.req.raw);
+    guard: adminGuard,
+  }, async (c) => {
+    const { db } = callerOf(c);
     const { data, error, status } = await db.from("profiles")
       .select(
         "id, email, username, role, plan, subscription_active, banned, banned_reason, created_at, last_activity_at",
@@ -72,18 +80,18 @@ export function adminRoutes(deps: KitDeps): Hono {
     })));
   });
 
-  doc({
+  route(app, {
     method: "get",
-    path: "/api/admin/alerts",
+    path: "/admin/alerts",
     tag: "admin",
     summary: "The latest 50 alerts sent",
     access: "admin",
     status: 200,
     response: s.alertRecords,
     errors: [403],
-  });
-  app.get("/admin/alerts", async (c) => {
-    const { db } = await requireCaller(deps, c.req.raw);
+    guard,
+  }, async (c) => {
+    const { db } = callerOf(c);
     const { data, error, status } = await db.rpc("admin_latest_alerts");
     if (error) dbFail("reading alerts", error, { status });
     return c.json((data ?? []).map((r) => ({
@@ -99,9 +107,9 @@ export function adminRoutes(deps: KitDeps): Hono {
     })));
   });
 
-  doc({
+  route(app, {
     method: "get",
-    path: "/api/admin/stats",
+    path: "/admin/stats",
     tag: "admin",
     summary:
       "User, paying-subscription, online, signup, revenue (EUR/month, Stripe only), ban and complimentary-plan counts",
@@ -109,9 +117,9 @@ export function adminRoutes(deps: KitDeps): Hono {
     status: 200,
     response: s.adminStats,
     errors: [403],
-  });
-  app.get("/admin/stats", async (c) => {
-    const { db } = await requireCaller(deps, c.req.raw);
+    guard,
+  }, async (c) => {
+    const { db } = callerOf(c);
     const { data, error, status } = await db.rpc("admin_stats");
     if (error) dbFail("reading stats", error, { status });
     const r = (data ?? [])[0] ?? {};
@@ -127,18 +135,18 @@ export function adminRoutes(deps: KitDeps): Hono {
     });
   });
 
-  doc({
+  route(app, {
     method: "get",
-    path: "/api/admin/activity-logs",
+    path: "/admin/activity-logs",
     tag: "admin",
     summary: "The latest 200 admin actions, newest first",
     access: "admin",
     status: 200,
     response: s.activityLogs,
     errors: [403],
-  });
-  app.get("/admin/activity-logs", async (c) => {
-    const { db } = await requireAdmin(deps, c.req.raw);
+    guard: adminGuard,
+  }, async (c) => {
+    const { db } = callerOf(c);
     const { data, error, status } = await db.from("activity_logs")
       .select("id, admin_id, action, target_user_id, target_user_email, details, created_at")
       .order("created_at", { ascending: false }).limit(200);
@@ -154,18 +162,18 @@ export function adminRoutes(deps: KitDeps): Hono {
     })));
   });
 
-  doc({
+  route(app, {
     method: "get",
-    path: "/api/admin/live-visitors",
+    path: "/admin/live-visitors",
     tag: "admin",
     summary: "Users active in the last 5 minutes (the panel's Live Visitors tab)",
     access: "admin",
     status: 200,
     response: s.liveVisitors,
     errors: [403],
-  });
-  app.get("/admin/live-visitors", async (c) => {
-    const { db } = await requireCaller(deps, c.req.raw);
+    guard,
+  }, async (c) => {
+    const { db } = callerOf(c);
     const { data, error, status } = await db.rpc("admin_live_visitors");
     if (error) dbFail("reading live visitors", error, { status });
     return c.json((data ?? []).map((r) => ({
@@ -189,22 +197,22 @@ export function adminRoutes(deps: KitDeps): Hono {
       target: string,
     ) => PromiseLike<{ error: PostgrestError | null; status: number }>,
   ) {
-    doc({
+    route(app, {
       method,
-      path: `/api${path.replace(":userId", "{userId}")}`,
+      path,
       tag: "admin",
       summary,
       access: "admin",
-      params: { userId: "The user's id" },
-      ...(body ? { body } : {}),
+      params: userParams,
+      ...(body ? { body: body as s.AdminBody } : {}),
       status: 200,
       response: s.ok,
       errors: [400, 403, 404, 409],
-    });
-    app.on(method.toUpperCase(), path, async (c) => {
-      const { db } = await requireCaller(deps, c.req.raw);
-      const target = userId(c.req.param("userId") ?? "");
-      const input = (body ? await jsonBody(c, body) : undefined) as Parameters<typeof call>[1];
+      guard,
+    }, async (c) => {
+      const { db } = callerOf(c);
+      const target = c.req.valid("param").userId;
+      const input = (body ? c.req.valid("json") : undefined) as Parameters<typeof call>[1];
       const { error, status } = await call(db, input, target);
       if (error) dbFail(fn, error, { status });
       return c.json({ success: true as const });
@@ -213,7 +221,7 @@ export function adminRoutes(deps: KitDeps): Hono {
 
   action(
     "post",
-    "/admin/users/:userId/ban",
+    "/admin/users/{userId}/ban",
     "Ban a user (not an admin) with a reason",
     s.banInput,
     "admin_ban_user",
@@ -221,7 +229,7 @@ export function adminRoutes(deps: KitDeps): Hono {
   );
   action(
     "post",
-    "/admin/users/:userId/unban",
+    "/admin/users/{userId}/unban",
     "Unban a user",
     undefined,
     "admin_unban_user",
@@ -229,7 +237,7 @@ export function adminRoutes(deps: KitDeps): Hono {
   );
   action(
     "delete",
-    "/admin/users/:userId",
+    "/admin/users/{userId}",
     "Delete a user (not an admin) permanently",
     undefined,
     "admin_delete_user",
@@ -237,7 +245,7 @@ export function adminRoutes(deps: KitDeps): Hono {
   );
   action(
     "patch",
-    "/admin/users/:userId/plan",
+    "/admin/users/{userId}/plan",
     "Set a user's plan (not while banned)",
     s.planInput,
     "admin_set_plan",
@@ -245,16 +253,16 @@ export function adminRoutes(deps: KitDeps): Hono {
   );
   action(
     "patch",
-    "/admin/users/:userId/subscription",
+    "/admin/users/{userId}/subscription",
     "Set a user's subscription active or inactive (not while banned)",
     s.subscriptionInput,
     "admin_set_subscription",
     (db, i, t) => db.rpc("admin_set_subscription", { target: t, active: i.subscriptionActive }),
   );
 
-  doc({
+  route(app, {
     method: "post",
-    path: "/api/admin/promote-self",
+    path: "/admin/promote-self",
     tag: "admin",
     summary: "Become admin (enterprise plan) with the shared secret",
     access: "user",
@@ -262,10 +270,10 @@ export function adminRoutes(deps: KitDeps): Hono {
     status: 200,
     response: s.promoteResult,
     errors: [400, 403, 429],
-  });
-  app.post("/admin/promote-self", async (c) => {
-    const caller = await requireCaller(deps, c.req.raw);
-    const input = await jsonBody(c, s.promoteInput);
+    guard,
+  }, async (c) => {
+    const caller = callerOf(c);
+    const input = c.req.valid("json");
     const { data, error, status } = await caller.db.rpc("promote_self", { secret: input.secret });
     if (error) dbFail("promote_self", error, { status });
     if (data === null || data === undefined) {

@@ -2,11 +2,21 @@
 // messages of a group, send, edit, delete, and blocking a user. Through the caller's token:
 // the community policies decide who sees and writes what; group_senders (migration
 // 20261124400000) names the senders for the group's members.
-import { Hono } from "hono";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
 import type { Db } from "../_shared/clients.ts";
 import { readChatGifForm, uploadChatGif } from "../_shared/chat-gifs.ts";
 import { HttpError } from "../_shared/http.ts";
-import { dbFail, doc, jsonBody, type KitDeps, parseWith, requireCaller, uuid } from "./kit.ts";
+import {
+  type ApiEnv,
+  apiRouter,
+  callerGuard,
+  callerOf,
+  dbFail,
+  type KitDeps,
+  route,
+  uuid,
+} from "./kit.ts";
 import * as s from "./schemas.ts";
 
 const GROUP_COLUMNS = "id, name, description, is_public, created_by, created_at";
@@ -72,23 +82,24 @@ export function toChatMessage(row: Row, senders: Map<string, Sender>) {
   };
 }
 
-const groupId = (v: string) => parseWith(uuid("The group id"), v);
-const messageId = (v: string) => parseWith(uuid("The message id"), v);
+const groupParams = z.object({ id: uuid("The group id").describe("The group's id") });
+const messageParams = z.object({ id: uuid("The message id").describe("The message's id") });
 
-export function communityRoutes(deps: KitDeps): Hono {
-  const app = new Hono({ strict: false });
+export function communityRoutes(deps: KitDeps): OpenAPIHono<ApiEnv> {
+  const app = apiRouter();
+  const guard = callerGuard(deps);
 
-  doc({
+  route(app, {
     method: "get",
-    path: "/api/groups",
+    path: "/groups",
     tag: "community",
     summary: "Your groups and the public groups you have not joined",
     access: "user",
     status: 200,
     response: s.groupsResult,
-  });
-  app.get("/groups", async (c) => {
-    const { db, id } = await requireCaller(deps, c.req.raw);
+    guard,
+  }, async (c) => {
+    const { db, id } = callerOf(c);
     const [members, groups] = await Promise.all([
       db.from("group_members").select("group_id, role").eq("user_id", id),
       db.from("groups").select(GROUP_COLUMNS).order("created_at", { ascending: false }).limit(1000),
@@ -106,9 +117,9 @@ export function communityRoutes(deps: KitDeps): Hono {
     return c.json({ userGroups, publicGroups });
   });
 
-  doc({
+  route(app, {
     method: "post",
-    path: "/api/groups",
+    path: "/groups",
     tag: "community",
     summary: "Create a group; you become its admin",
     access: "user",
@@ -116,10 +127,10 @@ export function communityRoutes(deps: KitDeps): Hono {
     status: 201,
     response: s.group,
     errors: [400, 403],
-  });
-  app.post("/groups", async (c) => {
-    const caller = await requireCaller(deps, c.req.raw);
-    const input = await jsonBody(c, s.groupInput);
+    guard,
+  }, async (c) => {
+    const caller = callerOf(c);
+    const input = c.req.valid("json");
     const { data, error, status } = await caller.db.from("groups").insert({
       name: input.name.trim(),
       description: input.description?.trim() || null,
@@ -135,20 +146,20 @@ export function communityRoutes(deps: KitDeps): Hono {
     return c.json(toGroup(data, "admin"), 201);
   });
 
-  doc({
+  route(app, {
     method: "post",
-    path: "/api/groups/{id}/join",
+    path: "/groups/{id}/join",
     tag: "community",
     summary: "Join a public group (joining twice is fine)",
     access: "user",
-    params: { id: "The group's id" },
+    params: groupParams,
     status: 200,
     response: s.group,
     errors: [400, 403, 404],
-  });
-  app.post("/groups/:id/join", async (c) => {
-    const caller = await requireCaller(deps, c.req.raw);
-    const gid = groupId(c.req.param("id"));
+    guard,
+  }, async (c) => {
+    const caller = callerOf(c);
+    const gid = c.req.valid("param").id;
     const found = await caller.db.from("groups").select(GROUP_COLUMNS).eq("id", gid).maybeSingle();
     if (found.error) dbFail("reading the group", found.error, { status: found.status });
     if (!found.data) throw new HttpError(404, "not_found", "Group not found");
@@ -170,20 +181,20 @@ export function communityRoutes(deps: KitDeps): Hono {
     return c.json(toGroup(found.data, role));
   });
 
-  doc({
+  route(app, {
     method: "post",
-    path: "/api/groups/{id}/leave",
+    path: "/groups/{id}/leave",
     tag: "community",
     summary: "Leave a group",
     access: "user",
-    params: { id: "The group's id" },
+    params: groupParams,
     status: 200,
     response: s.ok,
     errors: [400, 404],
-  });
-  app.post("/groups/:id/leave", async (c) => {
-    const caller = await requireCaller(deps, c.req.raw);
-    const gid = groupId(c.req.param("id"));
+    guard,
+  }, async (c) => {
+    const caller = callerOf(c);
+    const gid = c.req.valid("param").id;
     const { data, error, status } = await caller.db.from("group_members").delete()
       .eq("group_id", gid).eq("user_id", caller.id).select("id");
     if (error) dbFail("leaving a group", error, { status });
@@ -194,9 +205,9 @@ export function communityRoutes(deps: KitDeps): Hono {
   });
 
   // ---- chat --------------------------------------------------------------------------------
-  doc({
+  route(app, {
     method: "get",
-    path: "/api/chat/messages",
+    path: "/chat/messages",
     tag: "chat",
     summary:
       `A group's messages, oldest first (the newest ${CHAT_PAGE}, or \`limit\`; \`before\` pages back)`,
@@ -205,10 +216,10 @@ export function communityRoutes(deps: KitDeps): Hono {
     status: 200,
     response: s.chatMessages,
     errors: [400, 403],
-  });
-  app.get("/chat/messages", async (c) => {
-    const caller = await requireCaller(deps, c.req.raw);
-    const q = parseWith(s.groupQuery, c.req.query());
+    guard,
+  }, async (c) => {
+    const caller = callerOf(c);
+    const q = c.req.valid("query");
     const senders = await groupSenders(caller.db, q.groupId);
     let query = caller.db.from("messages").select(MESSAGE_COLUMNS).eq("group_id", q.groupId);
     if (q.before) query = query.lt("created_at", q.before);
@@ -218,9 +229,9 @@ export function communityRoutes(deps: KitDeps): Hono {
     return c.json((data ?? []).reverse().map((r) => toChatMessage(r, senders)));
   });
 
-  doc({
+  route(app, {
     method: "post",
-    path: "/api/chat/messages",
+    path: "/chat/messages",
     tag: "chat",
     summary: "Send a message to a group you belong to (text, optionally one GIF)",
     access: "user",
@@ -228,10 +239,10 @@ export function communityRoutes(deps: KitDeps): Hono {
     status: 201,
     response: s.chatMessage,
     errors: [400, 403],
-  });
-  app.post("/chat/messages", async (c) => {
-    const caller = await requireCaller(deps, c.req.raw);
-    const input = await jsonBody(c, s.messageInput);
+    guard,
+  }, async (c) => {
+    const caller = callerOf(c);
+    const input = c.req.valid("json");
     if (input.attachmentType === "gif" && !input.attachmentUrl) {
       throw new HttpError(
         400,
@@ -258,9 +269,9 @@ export function communityRoutes(deps: KitDeps): Hono {
     return c.json(toChatMessage(data, senders), 201);
   });
 
-  doc({
+  route(app, {
     method: "post",
-    path: "/api/chat/upload-gif",
+    path: "/chat/upload-gif",
     tag: "chat",
     summary: "Upload a GIF to send in a group (image/gif by content, at most 2 MB)",
     access: "user",
@@ -275,15 +286,15 @@ export function communityRoutes(deps: KitDeps): Hono {
     description:
       "The answer's attachmentUrl goes into POST /api/chat/messages with attachmentType gif. " +
       "The GIF lives in the private chat-gifs bucket: only the group's members can read it.",
-  });
-  app.post("/chat/upload-gif", async (c) => {
-    const caller = await requireCaller(deps, c.req.raw);
+    guard,
+  }, async (c) => {
+    const caller = callerOf(c);
     const upload = await readChatGifForm(c.req.raw);
     return c.json(await uploadChatGif(caller.db, { userId: caller.id, ...upload }));
   });
 
   /** Why a message could not be changed: someone else's (403) or not there (404). */
-  async function refuseChange(db: Db, me: string, id: string, verb: string) {
+  async function refuseChange(db: Db, me: string, id: string, verb: string): Promise<never> {
     const { data } = await db.from("messages").select("sender_id").eq("id", id).maybeSingle();
     if (data && String(data.sender_id) !== me) {
       throw new HttpError(403, "forbidden", `You can only ${verb} your own messages.`);
@@ -291,22 +302,22 @@ export function communityRoutes(deps: KitDeps): Hono {
     throw new HttpError(404, "not_found", "Message not found");
   }
 
-  doc({
+  route(app, {
     method: "patch",
-    path: "/api/chat/messages/{id}",
+    path: "/chat/messages/{id}",
     tag: "chat",
     summary: "Edit your own message",
     access: "user",
-    params: { id: "The message's id" },
+    params: messageParams,
     body: s.messageEditInput,
     status: 200,
     response: s.chatMessage,
     errors: [400, 403, 404],
-  });
-  app.patch("/chat/messages/:id", async (c) => {
-    const caller = await requireCaller(deps, c.req.raw);
-    const id = messageId(c.req.param("id"));
-    const input = await jsonBody(c, s.messageEditInput);
+    guard,
+  }, async (c) => {
+    const caller = callerOf(c);
+    const id = c.req.valid("param").id;
+    const input = c.req.valid("json");
     const { data, error, status } = await caller.db.from("messages")
       .update({ content: input.content }).eq("id", id).select(MESSAGE_COLUMNS).maybeSingle();
     if (error) dbFail("editing a message", error, { status });
@@ -315,20 +326,20 @@ export function communityRoutes(deps: KitDeps): Hono {
     return c.json(toChatMessage(data, senders));
   });
 
-  doc({
+  route(app, {
     method: "delete",
-    path: "/api/chat/messages/{id}",
+    path: "/chat/messages/{id}",
     tag: "chat",
     summary: "Delete your own message",
     access: "user",
-    params: { id: "The message's id" },
+    params: messageParams,
     status: 204,
     response: null,
     errors: [400, 403, 404],
-  });
-  app.delete("/chat/messages/:id", async (c) => {
-    const caller = await requireCaller(deps, c.req.raw);
-    const id = messageId(c.req.param("id"));
+    guard,
+  }, async (c) => {
+    const caller = callerOf(c);
+    const id = c.req.valid("param").id;
     const { data, error, status } = await caller.db.from("messages").delete().eq("id", id)
       .select("id");
     if (error) dbFail("deleting a message", error, { status });
@@ -336,9 +347,9 @@ export function communityRoutes(deps: KitDeps): Hono {
     return c.body(null, 204);
   });
 
-  doc({
+  route(app, {
     method: "post",
-    path: "/api/users/block",
+    path: "/users/block",
     tag: "chat",
     summary: "Block a user: their messages are hidden from you (blocking twice is fine)",
     access: "user",
@@ -346,10 +357,10 @@ export function communityRoutes(deps: KitDeps): Hono {
     status: 200,
     response: s.ok,
     errors: [400, 403, 404],
-  });
-  app.post("/users/block", async (c) => {
-    const caller = await requireCaller(deps, c.req.raw);
-    const input = await jsonBody(c, s.blockInput);
+    guard,
+  }, async (c) => {
+    const caller = callerOf(c);
+    const input = c.req.valid("json");
     if (input.userId === caller.id) {
       throw new HttpError(400, "invalid_request", "You cannot block yourself.");
     }

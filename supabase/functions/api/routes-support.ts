@@ -2,10 +2,20 @@
 // open one, read one and its thread, reply, and set its status (admins). Through the caller's
 // token: the support policies, the closed-ticket trigger and admin_set_ticket_status decide;
 // ticket_senders (migration 20261124400000) names the thread's senders.
-import { Hono } from "hono";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
 import type { Db } from "../_shared/clients.ts";
 import { HttpError } from "../_shared/http.ts";
-import { dbFail, doc, jsonBody, type KitDeps, parseWith, requireCaller, uuid } from "./kit.ts";
+import {
+  type ApiEnv,
+  apiRouter,
+  callerGuard,
+  callerOf,
+  dbFail,
+  type KitDeps,
+  route,
+  uuid,
+} from "./kit.ts";
 import * as s from "./schemas.ts";
 
 export const TICKET_COLUMNS =
@@ -66,7 +76,7 @@ export function toTicketMessage(row: Row, senders: Map<string, TicketSender>) {
   };
 }
 
-const ticketId = (v: string) => parseWith(uuid("The ticket id"), v);
+const ticketParams = z.object({ id: uuid("The ticket id").describe("The ticket's id") });
 const notFound = () => new HttpError(404, "not_found", "Ticket not found");
 
 async function readTicket(db: Db, id: string): Promise<Row> {
@@ -77,29 +87,30 @@ async function readTicket(db: Db, id: string): Promise<Row> {
   return data;
 }
 
-export function supportRoutes(deps: KitDeps): Hono {
-  const app = new Hono({ strict: false });
+export function supportRoutes(deps: KitDeps): OpenAPIHono<ApiEnv> {
+  const app = apiRouter();
+  const guard = callerGuard(deps);
 
-  doc({
+  route(app, {
     method: "get",
-    path: "/api/support/tickets",
+    path: "/support/tickets",
     tag: "support",
     summary: "Your tickets, newest first (every ticket for admins)",
     access: "user",
     status: 200,
     response: s.tickets,
-  });
-  app.get("/support/tickets", async (c) => {
-    const { db } = await requireCaller(deps, c.req.raw);
+    guard,
+  }, async (c) => {
+    const { db } = callerOf(c);
     const { data, error, status } = await db.from("support_tickets").select(TICKET_COLUMNS)
       .order("created_at", { ascending: false }).limit(1000);
     if (error) dbFail("reading tickets", error, { status });
     return c.json((data ?? []).map(toTicket));
   });
 
-  doc({
+  route(app, {
     method: "post",
-    path: "/api/support/tickets",
+    path: "/support/tickets",
     tag: "support",
     summary: "Open a ticket",
     access: "user",
@@ -107,10 +118,10 @@ export function supportRoutes(deps: KitDeps): Hono {
     status: 201,
     response: s.ticket,
     errors: [400, 403],
-  });
-  app.post("/support/tickets", async (c) => {
-    const { db } = await requireCaller(deps, c.req.raw);
-    const input = await jsonBody(c, s.ticketInput);
+    guard,
+  }, async (c) => {
+    const { db } = callerOf(c);
+    const input = c.req.valid("json");
     const { data, error, status } = await db.from("support_tickets").insert({
       subject: input.subject.trim(),
       content: input.content.trim(),
@@ -125,38 +136,38 @@ export function supportRoutes(deps: KitDeps): Hono {
     return c.json(toTicket(data), 201);
   });
 
-  doc({
+  route(app, {
     method: "get",
-    path: "/api/support/tickets/{id}",
+    path: "/support/tickets/{id}",
     tag: "support",
     summary: "One ticket",
     access: "user",
-    params: { id: "The ticket's id" },
+    params: ticketParams,
     status: 200,
     response: s.ticket,
     errors: [400, 404],
-  });
-  app.get("/support/tickets/:id", async (c) => {
-    const { db } = await requireCaller(deps, c.req.raw);
-    return c.json(toTicket(await readTicket(db, ticketId(c.req.param("id")))));
+    guard,
+  }, async (c) => {
+    const { db } = callerOf(c);
+    return c.json(toTicket(await readTicket(db, c.req.valid("param").id)));
   });
 
-  doc({
+  route(app, {
     method: "patch",
-    path: "/api/support/tickets/{id}",
+    path: "/support/tickets/{id}",
     tag: "support",
     summary: "Set a ticket's status (admins)",
     access: "admin",
-    params: { id: "The ticket's id" },
+    params: ticketParams,
     body: s.ticketStatusInput,
     status: 200,
     response: s.ticket,
     errors: [400, 403, 404],
-  });
-  app.patch("/support/tickets/:id", async (c) => {
-    const { db } = await requireCaller(deps, c.req.raw);
-    const id = ticketId(c.req.param("id"));
-    const input = await jsonBody(c, s.ticketStatusInput);
+    guard,
+  }, async (c) => {
+    const { db } = callerOf(c);
+    const id = c.req.valid("param").id;
+    const input = c.req.valid("json");
     const { error, status } = await db.rpc("admin_set_ticket_status", {
       ticket: id,
       new_status: input.status,
@@ -165,20 +176,20 @@ export function supportRoutes(deps: KitDeps): Hono {
     return c.json(toTicket(await readTicket(db, id)));
   });
 
-  doc({
+  route(app, {
     method: "get",
-    path: "/api/support/tickets/{id}/messages",
+    path: "/support/tickets/{id}/messages",
     tag: "support",
     summary: "A ticket's thread, oldest first",
     access: "user",
-    params: { id: "The ticket's id" },
+    params: ticketParams,
     status: 200,
     response: s.ticketMessages,
     errors: [400, 404],
-  });
-  app.get("/support/tickets/:id/messages", async (c) => {
-    const { db } = await requireCaller(deps, c.req.raw);
-    const id = ticketId(c.req.param("id"));
+    guard,
+  }, async (c) => {
+    const { db } = callerOf(c);
+    const id = c.req.valid("param").id;
     const senders = await ticketSenders(db, id);
     const { data, error, status } = await db.from("ticket_messages").select(TICKET_MESSAGE_COLUMNS)
       .eq("ticket_id", id).order("created_at", { ascending: true }).order("id").limit(2000);
@@ -186,22 +197,22 @@ export function supportRoutes(deps: KitDeps): Hono {
     return c.json((data ?? []).map((r) => toTicketMessage(r, senders)));
   });
 
-  doc({
+  route(app, {
     method: "post",
-    path: "/api/support/tickets/{id}/messages",
+    path: "/support/tickets/{id}/messages",
     tag: "support",
     summary: "Reply on a ticket (refused once it is closed)",
     access: "user",
-    params: { id: "The ticket's id" },
+    params: ticketParams,
     body: s.ticketReplyInput,
     status: 201,
     response: s.ticketMessage,
     errors: [400, 403, 404, 409],
-  });
-  app.post("/support/tickets/:id/messages", async (c) => {
-    const { db } = await requireCaller(deps, c.req.raw);
-    const id = ticketId(c.req.param("id"));
-    const input = await jsonBody(c, s.ticketReplyInput);
+    guard,
+  }, async (c) => {
+    const { db } = callerOf(c);
+    const id = c.req.valid("param").id;
+    const input = c.req.valid("json");
     await readTicket(db, id);
     const { data, error, status } = await db.from("ticket_messages").insert({
       ticket_id: id,

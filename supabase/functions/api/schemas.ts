@@ -382,6 +382,9 @@ export const insights = z.object({
     "Pearson correlation of 5-minute returns with BTC over 24 h",
   ),
   btcCorrelationPairs: z.number(),
+  btcInstrumentId: z.number().nullable().describe(
+    "The BTC instrument the correlation was measured against; null when there is none",
+  ),
   volatility: z.object({
     regime: z.enum(["calm", "normal", "wild"]).nullable(),
     stddev24hPct: z.number().nullable(),

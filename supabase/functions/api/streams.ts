@@ -12,7 +12,7 @@
 // connection alive; the stream closes itself before the platform's wall-clock limit with a
 // `retry:` hint; the caller's access is checked again while the stream lasts. All streams of
 // an instance share one Realtime connection (realtime-hub.ts).
-import { Hono } from "hono";
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Db } from "../_shared/clients.ts";
 import {
   type BroadcastChange,
@@ -20,7 +20,7 @@ import {
   isBroadcastChange,
   ticketTopic,
 } from "../_shared/domain/realtime.ts";
-import { doc, type KitDeps, parseWith, requireCaller } from "./kit.ts";
+import { type ApiEnv, apiRouter, callerGuard, callerOf, type KitDeps, route } from "./kit.ts";
 import type { RealtimeHub } from "./realtime-hub.ts";
 import { groupSenders, MESSAGE_COLUMNS, type Sender, toChatMessage } from "./routes-community.ts";
 import { TICKET_MESSAGE_COLUMNS, ticketSenders, toTicketMessage } from "./routes-support.ts";
@@ -76,8 +76,9 @@ async function blockedIds(db: Db): Promise<Set<string>> {
   return new Set((data ?? []).map((r) => String(r.blocked_id)));
 }
 
-export function streamRoutes(deps: StreamDeps): Hono {
-  const app = new Hono({ strict: false });
+export function streamRoutes(deps: StreamDeps): OpenAPIHono<ApiEnv> {
+  const app = apiRouter();
+  const guard = callerGuard(deps);
 
   function open(req: Request) {
     return new SseStream({
@@ -100,9 +101,9 @@ export function streamRoutes(deps: StreamDeps): Hono {
     stream.onEnd(() => clearInterval(timer));
   }
 
-  doc({
+  route(app, {
     method: "get",
-    path: "/api/chat/stream",
+    path: "/chat/stream",
     tag: "chat",
     summary: "A group's live messages (server-sent events)",
     access: "user",
@@ -111,10 +112,10 @@ export function streamRoutes(deps: StreamDeps): Hono {
     stream:
       'data: {"type":"connected"} first; then {"type":"message",…}, {"type":"update",…} or {"type":"delete","messageId"}. Every event has an id; reconnect with Last-Event-ID to resume.',
     errors: [400, 403, 503],
-  });
-  app.get("/chat/stream", async (c) => {
-    const caller = await requireCaller(deps, c.req.raw);
-    const { groupId } = parseWith(z.object({ groupId: s.groupQuery.shape.groupId }), c.req.query());
+    guard,
+  }, async (c) => {
+    const caller = callerOf(c);
+    const { groupId } = c.req.valid("query");
     const topic = groupTopic(groupId);
     let senders = await groupSenders(caller.db, groupId);
     let blocked = await blockedIds(caller.db);
@@ -209,9 +210,9 @@ export function streamRoutes(deps: StreamDeps): Hono {
     return new Response(stream.body, { headers: SSE_HEADERS });
   });
 
-  doc({
+  route(app, {
     method: "get",
-    path: "/api/support/stream",
+    path: "/support/stream",
     tag: "support",
     summary: "A ticket's live replies and status (server-sent events)",
     access: "user",
@@ -220,10 +221,10 @@ export function streamRoutes(deps: StreamDeps): Hono {
     stream:
       'data: {"type":"connected"} first; then {"type":"message",…} per reply; `event: status` for a status change. Every event has an id; reconnect with Last-Event-ID to resume.',
     errors: [400, 404, 503],
-  });
-  app.get("/support/stream", async (c) => {
-    const caller = await requireCaller(deps, c.req.raw);
-    const { ticketId } = parseWith(s.ticketQuery, c.req.query());
+    guard,
+  }, async (c) => {
+    const caller = callerOf(c);
+    const { ticketId } = c.req.valid("query");
     let senders = await ticketSenders(caller.db, ticketId);
     const since = lastEventId(c.req.raw);
     const stream = open(c.req.raw);
