@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { cn } from "@/lib/utils";
 import { dashboardQueries, type SourceHealthRow, type StreamHealthRow } from "../api/queries";
+import { useNow } from "../hooks/use-now";
 import { formatAge, formatQuoteAge, formatSeconds } from "../utils/format-market";
 
 /** A source not scanned for this long is shown as stale (the scanner is not running for it). */
@@ -24,8 +25,11 @@ const dot: Record<Tone, string> = {
  * off until when, or failing with what and since when it last delivered; stale when no scan
  * reached it lately. The words carry the state, the dot only repeats it.
  */
-export function SourceHealth({ now }: { now: number }) {
+export function SourceHealth({ now: fixedNow }: { now?: number } = {}) {
   const { t, i18n } = useTranslation("dashboard");
+  // Its own clock, so the page around it does not re-render every 5 s (decision 0065).
+  const ticking = useNow();
+  const now = fixedNow ?? ticking;
   const health = useQuery(dashboardQueries.sourceHealth());
   const streams = useQuery(dashboardQueries.streamHealth());
   if (!health.data || health.data.length === 0) return null;
