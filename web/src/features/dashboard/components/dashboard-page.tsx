@@ -240,16 +240,6 @@ export function DashboardPage({
         <WindowSelector profile={profile} shown={windowMinutes} choice={windowChoice} />
       </header>
 
-      {simulated && (
-        <div
-          role="note"
-          className="flex items-center gap-2 rounded-md border border-sky-500/40 bg-sky-500/10 px-3 py-2 text-sm"
-        >
-          <InfoIcon className="size-4 shrink-0 text-sky-500" aria-hidden="true" />
-          {t("simulated")}
-        </div>
-      )}
-
       <SourceHealth />
 
       <Card className="hidden px-4 py-4 md:flex">
@@ -305,6 +295,17 @@ export function DashboardPage({
           </div>
 
           {thresholdOff && userThreshold > 0 && <ThresholdOffNote threshold={userThreshold} />}
+          {/* Here, not above the filters: it arrives with the list, in the place of its skeleton,
+              so nothing on screen moves down when it appears (decision 0065). */}
+          {simulated && (
+            <div
+              role="note"
+              className="flex items-center gap-2 rounded-md border border-sky-500/40 bg-sky-500/10 px-3 py-2 text-sm"
+            >
+              <InfoIcon className="size-4 shrink-0 text-sky-500" aria-hidden="true" />
+              {t("simulated")}
+            </div>
+          )}
           {!feed.isPending && (
             <TrustHiddenNote
               hiddenThin={trusted.hiddenThin}
@@ -313,7 +314,12 @@ export function DashboardPage({
           )}
 
           {feed.isPending ? (
-            <div className="flex justify-center py-10">
+            // As tall as the list's first screen: what follows it stays below the fold until the
+            // rows arrive, instead of being pushed down by them (decision 0065).
+            <div
+              data-testid="movers-pending"
+              className="flex min-h-[75svh] justify-center rounded-lg border border-dashed py-10"
+            >
               <Spinner label={t("loading")} className="size-6" />
             </div>
           ) : feed.isError && entries.length === 0 ? (

@@ -32,6 +32,16 @@ export function SourceHealth({ now: fixedNow }: { now?: number } = {}) {
   const now = fixedNow ?? ticking;
   const health = useQuery(dashboardQueries.sourceHealth());
   const streams = useQuery(dashboardQueries.streamHealth());
+  // While the first read is under way the line's height is kept (a title and one row of
+  // venues), so the filters and the list below do not move when it arrives (decision 0065).
+  if (health.isPending) {
+    return (
+      <div aria-hidden="true" data-testid="source-health-pending" className="flex flex-col gap-2">
+        <div className="h-5 w-16 rounded bg-muted/60" />
+        <div className="h-[30px] w-full max-w-xl animate-pulse rounded-md bg-muted/40" />
+      </div>
+    );
+  }
   if (!health.data || health.data.length === 0) return null;
   const locale = i18n.resolvedLanguage ?? "en";
   const streamOf = new Map((streams.data ?? []).map((row) => [row.source, row]));
@@ -113,7 +123,14 @@ export function SourceHealth({ now: fixedNow }: { now?: number } = {}) {
       <h2 id="sources-title" className="text-sm font-medium text-muted-foreground">
         {t("sources.title")}
       </h2>
-      <ul className="flex flex-wrap gap-2" data-testid="source-health">
+      {/* One row that scrolls sideways on phones (always one row high), wrapping from md. */}
+      <ul
+        className="-mx-1 flex gap-2 overflow-x-auto px-1 pb-1 md:flex-wrap md:overflow-visible"
+        data-testid="source-health"
+        aria-labelledby="sources-title"
+        // Scrollable on phones: reachable with the keyboard.
+        tabIndex={0}
+      >
         {health.data.map((row) => {
           const polled = describe(row);
           const stream = streamOf.get(row.source);
@@ -124,7 +141,7 @@ export function SourceHealth({ now: fixedNow }: { now?: number } = {}) {
           return (
             <li
               key={row.source}
-              className="flex items-center gap-2 rounded-md border px-3 py-1.5 text-xs"
+              className="flex shrink-0 items-center gap-2 rounded-md border px-3 py-1.5 text-xs whitespace-nowrap md:shrink md:whitespace-normal"
             >
               <span aria-hidden="true" className={cn("size-2 shrink-0 rounded-full", dot[tone])} />
               <span className="font-semibold">
