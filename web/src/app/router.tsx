@@ -9,7 +9,8 @@ import { RequireAuth } from "./routes/require-auth";
 import { RequireNotBanned } from "./routes/require-not-banned";
 import { RequireSubscriber } from "./routes/require-subscriber";
 import { RouteErrorBoundary } from "./routes/route-error";
-import { lazyPage } from "./routes/lazy-page";
+import { i18n } from "@/i18n/i18n";
+import { lazyPage, lazyWithPreload } from "./routes/lazy-page";
 
 // Every page is its own chunk, loaded on its first visit (see lazyPage).
 const LoginPage = lazyPage(() => import("@/features/auth/components/login-page"), "LoginPage");
@@ -18,7 +19,13 @@ const RegisterPage = lazyPage(
   "RegisterPage",
 );
 const ChartsPage = lazyPage(() => import("@/features/charts/components/charts-page"), "ChartsPage");
-const DashboardRoute = lazyPage(() => import("./routes/dashboard-route"), "DashboardRoute");
+const DashboardRoute = lazyWithPreload(() => import("./routes/dashboard-route"), "DashboardRoute");
+// Opened directly (a bookmark, a reload, an alert's link): the dashboard's chunk and texts are
+// fetched while the guards read the session and the profile, not after them (decision 0065).
+if (typeof window !== "undefined" && window.location.pathname === "/dashboard") {
+  void DashboardRoute.preload().catch(() => {});
+  void i18n.loadNamespaces("dashboard").catch(() => {});
+}
 const TrackRecordPage = lazyPage(
   () => import("@/features/dashboard/components/track-record-page"),
   "TrackRecordPage",

@@ -57,7 +57,7 @@ function table(entries: MoverEntry[]) {
       groups={groupByAsset(entries)}
       expanded={none}
       onToggle={onToggle}
-      order="server"
+      order="rank"
       windowMinutes={15}
       onAnalyse={onAnalyse}
     />
@@ -127,7 +127,7 @@ describe("live updates re-render only the rows that changed (decision 0065)", ()
         groups={groupByAsset([entry])}
         expanded={none}
         onToggle={onToggle}
-        order="server"
+        order="rank"
         windowMinutes={1}
         onAnalyse={onAnalyse}
       />,
