@@ -23,7 +23,7 @@ describe("AlertMessagePreview", () => {
         now={NOW}
       />,
     );
-    expect(screen.getByText("Vorschau Ihrer Alarme")).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Vorschau Ihrer Alarme" })).toBeInTheDocument();
     expect(screen.getByText(/Gesendet auf Deutsch, Zeiten in Europe\/Berlin/)).toBeInTheDocument();
     // The texts are the worker's (`_shared/i18n/de/messages.json`); the numbers German.
     expect(heading("preview-single")).toBe("BTC/USDT stieg um +12,35 % in 15 Min.");

@@ -75,7 +75,9 @@ export function AlertMessagePreview({
   return (
     <Card>
       <CardHeader>
-        <CardTitle>{t("preview.title")}</CardTitle>
+        <CardTitle>
+          <h2>{t("preview.title")}</h2>
+        </CardTitle>
         <CardDescription>
           {t("preview.sentIn", { language: languageName(locale), zone })}
           {locale !== pageLanguage && (
