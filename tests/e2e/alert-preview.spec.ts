@@ -19,6 +19,8 @@ async function saveOptionsIn(page: Page, language: "de" | "en", save: string, sa
 }
 
 test("a German subscriber's alert preview is in German, with German numbers", async ({ page }) => {
+  // Four page loads and two saves on a shared machine.
+  test.setTimeout(180_000);
   await logIn(page, "enterprise@demo.local", "/dashboard/settings");
   await expect(page.getByRole("heading", { name: "Alert delivery" })).toBeVisible({
     timeout: 20_000,
