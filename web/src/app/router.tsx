@@ -10,7 +10,7 @@ import { RequireNotBanned } from "./routes/require-not-banned";
 import { RequireSubscriber } from "./routes/require-subscriber";
 import { RouteErrorBoundary } from "./routes/route-error";
 import { i18n } from "@/i18n/i18n";
-import { lazyPage, lazyWithPreload } from "./routes/lazy-page";
+import { lazyPage } from "./routes/lazy-page";
 
 // Every page is its own chunk, loaded on its first visit (see lazyPage).
 const LoginPage = lazyPage(() => import("@/features/auth/components/login-page"), "LoginPage");
@@ -19,11 +19,12 @@ const RegisterPage = lazyPage(
   "RegisterPage",
 );
 const ChartsPage = lazyPage(() => import("@/features/charts/components/charts-page"), "ChartsPage");
-const DashboardRoute = lazyWithPreload(() => import("./routes/dashboard-route"), "DashboardRoute");
+const DashboardRoute = lazyPage(() => import("./routes/dashboard-route"), "DashboardRoute");
 // Opened directly (a bookmark, a reload, an alert's link): the dashboard's chunk and texts are
 // fetched while the guards read the session and the profile, not after them (decision 0065).
+// The same import as above, so React.lazy later finds the module loaded.
 if (typeof window !== "undefined" && window.location.pathname === "/dashboard") {
-  void DashboardRoute.preload().catch(() => {});
+  void import("./routes/dashboard-route").catch(() => {});
   void i18n.loadNamespaces("dashboard").catch(() => {});
 }
 const TrackRecordPage = lazyPage(
