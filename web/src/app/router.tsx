@@ -9,6 +9,7 @@ import { RequireAuth } from "./routes/require-auth";
 import { RequireNotBanned } from "./routes/require-not-banned";
 import { RequireSubscriber } from "./routes/require-subscriber";
 import { RouteErrorBoundary } from "./routes/route-error";
+import { i18n } from "@/i18n/i18n";
 import { lazyPage } from "./routes/lazy-page";
 
 // Every page is its own chunk, loaded on its first visit (see lazyPage).
@@ -19,6 +20,13 @@ const RegisterPage = lazyPage(
 );
 const ChartsPage = lazyPage(() => import("@/features/charts/components/charts-page"), "ChartsPage");
 const DashboardRoute = lazyPage(() => import("./routes/dashboard-route"), "DashboardRoute");
+// Opened directly (a bookmark, a reload, an alert's link): the dashboard's chunk and texts are
+// fetched while the guards read the session and the profile, not after them (decision 0065).
+// The same import as above, so React.lazy later finds the module loaded.
+if (typeof window !== "undefined" && window.location.pathname === "/dashboard") {
+  void import("./routes/dashboard-route").catch(() => {});
+  void i18n.loadNamespaces("dashboard").catch(() => {});
+}
 const TrackRecordPage = lazyPage(
   () => import("@/features/dashboard/components/track-record-page"),
   "TrackRecordPage",

@@ -1,11 +1,15 @@
 import { useTranslation } from "react-i18next";
 import { Spinner } from "@/components/ui/spinner";
 
-/** What a guarded route shows while the session and profile are read: a small spinner. */
+/**
+ * What a guarded route shows while the session and profile are read: a small spinner, on a screen's
+ * height, like the layout's own fallback, so the footer is not on screen to be pushed down when
+ * the page arrives (it was most of the signed-in dashboard's layout shift; decision 0065).
+ */
 export function RoutePending() {
   const { t } = useTranslation();
   return (
-    <div className="flex flex-1 items-center justify-center py-24">
+    <div className="flex min-h-svh flex-1 items-center justify-center py-24">
       <Spinner className="size-6 text-muted-foreground" label={t("guard.loading")} />
     </div>
   );

@@ -1,7 +1,7 @@
 import type { MoverEntry } from "@domain/realtime";
 import { useQuery } from "@tanstack/react-query";
 import { InfoIcon, RefreshCwIcon } from "lucide-react";
-import { lazy, type ReactNode, Suspense, useEffect, useMemo, useState } from "react";
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router-dom";
 import { toast } from "sonner";
@@ -19,7 +19,6 @@ import { useCheckoutSuccessToast } from "../hooks/use-checkout-success";
 import { useChooseWindow } from "../hooks/use-choose-window";
 import { useDashboardShortcuts } from "../hooks/use-dashboard-shortcuts";
 import { useMoversStream } from "../hooks/use-movers-stream";
-import { useNow } from "../hooks/use-now";
 import { shownWindow, useWindowParam } from "../hooks/use-window-param";
 import {
   useDirection,
@@ -100,7 +99,6 @@ export function DashboardPage({
     enabled: profile !== null,
   });
   const { status } = useMoversStream(windowMinutes, { enabled: profile !== null });
-  const now = useNow();
   const [analysed, setAnalysed] = useState<MoverEntry | null>(null);
   const [analysisWanted, setAnalysisWanted] = useState(false);
   if (analysed && !analysisWanted) setAnalysisWanted(true);
@@ -138,12 +136,16 @@ export function DashboardPage({
     [trusted.kept, grouped, order],
   );
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
-  const toggleGroup = (asset: string) =>
-    setExpanded((open) => {
-      const next = new Set(open);
-      if (!next.delete(asset)) next.add(asset);
-      return next;
-    });
+  // Stable, so the memoised rows keep their props across live updates.
+  const toggleGroup = useCallback(
+    (asset: string) =>
+      setExpanded((open) => {
+        const next = new Set(open);
+        if (!next.delete(asset)) next.add(asset);
+        return next;
+      }),
+    [],
+  );
   // The rows on screen, top to bottom: what j/k walk through and what the export writes.
   const shown = useMemo(() => visibleRows(groups, expanded), [groups, expanded]);
   const activeFilters =
@@ -238,17 +240,7 @@ export function DashboardPage({
         <WindowSelector profile={profile} shown={windowMinutes} choice={windowChoice} />
       </header>
 
-      {simulated && (
-        <div
-          role="note"
-          className="flex items-center gap-2 rounded-md border border-sky-500/40 bg-sky-500/10 px-3 py-2 text-sm"
-        >
-          <InfoIcon className="size-4 shrink-0 text-sky-500" aria-hidden="true" />
-          {t("simulated")}
-        </div>
-      )}
-
-      <SourceHealth now={now} />
+      <SourceHealth />
 
       <Card className="hidden px-4 py-4 md:flex">
         <MoverFilters
@@ -303,6 +295,17 @@ export function DashboardPage({
           </div>
 
           {thresholdOff && userThreshold > 0 && <ThresholdOffNote threshold={userThreshold} />}
+          {/* Here, not above the filters: it arrives with the list, in the place of its skeleton,
+              so nothing on screen moves down when it appears (decision 0065). */}
+          {simulated && (
+            <div
+              role="note"
+              className="flex items-center gap-2 rounded-md border border-sky-500/40 bg-sky-500/10 px-3 py-2 text-sm"
+            >
+              <InfoIcon className="size-4 shrink-0 text-sky-500" aria-hidden="true" />
+              {t("simulated")}
+            </div>
+          )}
           {!feed.isPending && (
             <TrustHiddenNote
               hiddenThin={trusted.hiddenThin}
@@ -311,7 +314,12 @@ export function DashboardPage({
           )}
 
           {feed.isPending ? (
-            <div className="flex justify-center py-10">
+            // As tall as the list's first screen: what follows it stays below the fold until the
+            // rows arrive, instead of being pushed down by them (decision 0065).
+            <div
+              data-testid="movers-pending"
+              className="flex min-h-[75svh] justify-center rounded-lg border border-dashed py-10"
+            >
               <Spinner label={t("loading")} className="size-6" />
             </div>
           ) : feed.isError && entries.length === 0 ? (

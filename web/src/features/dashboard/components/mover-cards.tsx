@@ -3,14 +3,16 @@ import { formatSignedPercent } from "@domain/format";
 import { quoteTime } from "@domain/realtime";
 import type { Sparkline as SparklineData } from "../api/queries";
 import { CornerDownRightIcon, LineChartIcon } from "lucide-react";
+import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { formatQuoteAge, formatWindowShort } from "../utils/format-market";
+import { formatWindowShort } from "../utils/format-market";
+import { QuoteAge } from "./movers-table";
 import { BuyLink } from "./buy-link";
 import { PercentText } from "./percent-text";
 import { PriceText } from "./price-text";
-import { QUOTE_AGE_REFRESH_MS, useNow } from "../hooks/use-now";
+import { useClock } from "../hooks/use-now";
 import { ROW_ATTRIBUTE, ROW_FOCUS_ATTRIBUTE } from "../hooks/use-dashboard-shortcuts";
 import { Sparkline } from "./sparkline";
 import { StaleMark } from "./stale-mark";
@@ -36,6 +38,145 @@ type MoverCardsProps = {
   sparklines?: ReadonlyMap<number, SparklineData>;
 };
 
+type MoverCardProps = {
+  entry: TrustEntry;
+  /** The group's lead when this card is one of its other venues, else null. */
+  lead: TrustEntry | null;
+  asset: string;
+  /** The other venues' card ids (the expander controls them); "" when there are none. */
+  othersIds: string;
+  othersCount: number;
+  open: boolean;
+  windowMinutes: number;
+  onAnalyse: (entry: TrustEntry) => void;
+  onToggle: (asset: string) => void;
+  line: SparklineData | undefined;
+};
+
+/** One card, memoised like the table's rows: a live update re-renders the cards that changed. */
+const MoverCard = memo(function MoverCard({
+  entry,
+  lead,
+  asset,
+  othersIds,
+  othersCount,
+  open,
+  windowMinutes,
+  onAnalyse,
+  onToggle,
+  line,
+}: MoverCardProps) {
+  const { t, i18n } = useTranslation("dashboard");
+  const locale = i18n.resolvedLanguage ?? "en";
+  const quotedAt = quoteTime(entry);
+  const stale = useClock((now) => isQuoteStale(quotedAt, windowMinutes, now));
+  const trust = trustOf(entry);
+  return (
+    <li
+      id={lead ? venueCardId(entry.instrument_id) : undefined}
+      // j/k find the visible row: below 1024 px that is the card.
+      {...{ [ROW_ATTRIBUTE]: entry.instrument_id }}
+      className="scroll-my-16"
+    >
+      <Card className={cn("gap-3 px-4 py-3", lead && "ml-4 bg-muted/30")}>
+        <div className="flex items-start justify-between gap-3">
+          <div className="min-w-0">
+            <div className="flex items-center gap-1">
+              {lead && (
+                <CornerDownRightIcon
+                  className="size-3.5 shrink-0 text-muted-foreground"
+                  aria-hidden="true"
+                />
+              )}
+              <button
+                type="button"
+                {...{ [ROW_FOCUS_ATTRIBUTE]: "" }}
+                className="truncate text-left text-base font-semibold underline-offset-4 hover:underline"
+                onClick={() => onAnalyse(entry)}
+              >
+                {entry.symbol}
+              </button>
+            </div>
+            <p className="truncate text-xs text-muted-foreground">
+              {trust.pool_name ? `${entry.exchange} · ${trust.pool_name}` : entry.exchange}
+            </p>
+            {!lead && othersCount > 0 && (
+              <VenuesToggle
+                asset={asset}
+                count={othersCount}
+                expanded={open}
+                controls={othersIds}
+                onToggle={() => onToggle(asset)}
+              />
+            )}
+          </div>
+          <div className="flex shrink-0 items-center gap-2">
+            <Sparkline line={line} live={entry} pct={entry.pct} />
+            <PercentText pct={entry.pct} className="text-lg" />
+          </div>
+        </div>
+        <div className="flex items-start justify-between gap-3">
+          <LiquidityText entry={entry} />
+          <span className="flex flex-col items-end gap-0.5 text-right">
+            <TrustBadge entry={entry} />
+            <TrustNotes entry={entry} />
+          </span>
+        </div>
+        <dl className="grid grid-cols-3 gap-2 text-xs">
+          <div>
+            <dt className="text-muted-foreground">{t("table.price3h")}</dt>
+            <dd>
+              <PriceText price={entry.price_3hour_ago} />
+            </dd>
+          </div>
+          <div>
+            <dt className="text-muted-foreground">{t("table.priceLive")}</dt>
+            <dd>
+              <PriceText price={entry.price} />
+              {lead && lead.price > 0 && (
+                <span className="block text-muted-foreground">
+                  {t("trust.priceGap", {
+                    diff: formatSignedPercent(
+                      ((entry.price - lead.price) / lead.price) * 100,
+                      locale,
+                    ),
+                    venue: lead.exchange,
+                  })}
+                </span>
+              )}
+            </dd>
+          </div>
+          <div className="text-right">
+            <dt className="text-muted-foreground">{t("table.dataAge")}</dt>
+            <dd data-testid="data-age">
+              <QuoteAge quotedAt={quotedAt} />
+              {stale ? (
+                <StaleMark
+                  label={t("table.stale")}
+                  hint={t("table.staleHint", { window: formatWindowShort(t, windowMinutes) })}
+                />
+              ) : null}
+            </dd>
+          </div>
+        </dl>
+        <div className="flex gap-2">
+          <Button
+            type="button"
+            size="sm"
+            variant="secondary"
+            aria-label={t("table.openAnalysis", { symbol: entry.symbol })}
+            onClick={() => onAnalyse(entry)}
+          >
+            <LineChartIcon aria-hidden="true" />
+            {t("table.analysis")}
+          </Button>
+          <BuyLink entry={entry} />
+        </div>
+      </Card>
+    </li>
+  );
+});
+
 /** The phone list: one card per asset (its other venues behind "+N venues") or per venue. */
 export function MoverCards({
   groups,
@@ -45,117 +186,24 @@ export function MoverCards({
   onAnalyse,
   sparklines,
 }: MoverCardsProps) {
-  const { t, i18n } = useTranslation("dashboard");
-  const locale = i18n.resolvedLanguage ?? "en";
-  const now = useNow(QUOTE_AGE_REFRESH_MS);
-  const card = (entry: TrustEntry, lead: TrustEntry | null, group: MoverGroup) => {
-    const trust = trustOf(entry);
-    return (
-      <li
-        key={entry.instrument_id}
-        id={lead ? venueCardId(entry.instrument_id) : undefined}
-        // j/k find the visible row: below 1024 px that is the card.
-        {...{ [ROW_ATTRIBUTE]: entry.instrument_id }}
-        className="scroll-my-16"
-      >
-        <Card className={cn("gap-3 px-4 py-3", lead && "ml-4 bg-muted/30")}>
-          <div className="flex items-start justify-between gap-3">
-            <div className="min-w-0">
-              <div className="flex items-center gap-1">
-                {lead && (
-                  <CornerDownRightIcon
-                    className="size-3.5 shrink-0 text-muted-foreground"
-                    aria-hidden="true"
-                  />
-                )}
-                <button
-                  type="button"
-                  {...{ [ROW_FOCUS_ATTRIBUTE]: "" }}
-                  className="truncate text-left text-base font-semibold underline-offset-4 hover:underline"
-                  onClick={() => onAnalyse(entry)}
-                >
-                  {entry.symbol}
-                </button>
-              </div>
-              <p className="truncate text-xs text-muted-foreground">
-                {trust.pool_name ? `${entry.exchange} · ${trust.pool_name}` : entry.exchange}
-              </p>
-              {!lead && group.others.length > 0 && (
-                <VenuesToggle
-                  asset={group.asset}
-                  count={group.others.length}
-                  expanded={expanded.has(group.asset)}
-                  controls={group.others.map((other) => venueCardId(other.instrument_id)).join(" ")}
-                  onToggle={() => onToggle(group.asset)}
-                />
-              )}
-            </div>
-            <div className="flex shrink-0 items-center gap-2">
-              <Sparkline line={sparklines?.get(entry.instrument_id)} live={entry} pct={entry.pct} />
-              <PercentText pct={entry.pct} className="text-lg" />
-            </div>
-          </div>
-          <div className="flex items-start justify-between gap-3">
-            <LiquidityText entry={entry} />
-            <span className="flex flex-col items-end gap-0.5 text-right">
-              <TrustBadge entry={entry} />
-              <TrustNotes entry={entry} />
-            </span>
-          </div>
-          <dl className="grid grid-cols-3 gap-2 text-xs">
-            <div>
-              <dt className="text-muted-foreground">{t("table.price3h")}</dt>
-              <dd>
-                <PriceText price={entry.price_3hour_ago} />
-              </dd>
-            </div>
-            <div>
-              <dt className="text-muted-foreground">{t("table.priceLive")}</dt>
-              <dd>
-                <PriceText price={entry.price} />
-                {lead && lead.price > 0 && (
-                  <span className="block text-muted-foreground">
-                    {t("trust.priceGap", {
-                      diff: formatSignedPercent(
-                        ((entry.price - lead.price) / lead.price) * 100,
-                        locale,
-                      ),
-                      venue: lead.exchange,
-                    })}
-                  </span>
-                )}
-              </dd>
-            </div>
-            <div className="text-right">
-              <dt className="text-muted-foreground">{t("table.dataAge")}</dt>
-              <dd data-testid="data-age">
-                <time dateTime={quoteTime(entry)}>{formatQuoteAge(t, quoteTime(entry), now)}</time>
-                {isQuoteStale(quoteTime(entry), windowMinutes, now) ? (
-                  <StaleMark
-                    label={t("table.stale")}
-                    hint={t("table.staleHint", { window: formatWindowShort(t, windowMinutes) })}
-                  />
-                ) : null}
-              </dd>
-            </div>
-          </dl>
-          <div className="flex gap-2">
-            <Button
-              type="button"
-              size="sm"
-              variant="secondary"
-              aria-label={t("table.openAnalysis", { symbol: entry.symbol })}
-              onClick={() => onAnalyse(entry)}
-            >
-              <LineChartIcon aria-hidden="true" />
-              {t("table.analysis")}
-            </Button>
-            <BuyLink entry={entry} />
-          </div>
-        </Card>
-      </li>
-    );
-  };
+  const { t } = useTranslation("dashboard");
+  const card = (entry: TrustEntry, lead: TrustEntry | null, group: MoverGroup) => (
+    <MoverCard
+      key={entry.instrument_id}
+      entry={entry}
+      lead={lead}
+      asset={group.asset}
+      othersIds={
+        lead ? "" : group.others.map((other) => venueCardId(other.instrument_id)).join(" ")
+      }
+      othersCount={lead ? 0 : group.others.length}
+      open={!lead && expanded.has(group.asset)}
+      windowMinutes={windowMinutes}
+      onAnalyse={onAnalyse}
+      onToggle={onToggle}
+      line={sparklines?.get(entry.instrument_id)}
+    />
+  );
   return (
     <ul aria-label={t("table.caption")} className="flex flex-col gap-3 md:grid md:grid-cols-2">
       {groups.flatMap((group) => [

@@ -3,7 +3,7 @@ import { formatSignedPercent } from "@domain/format";
 import { quoteTime } from "@domain/realtime";
 import type { Sparkline as SparklineData } from "../api/queries";
 import { CornerDownRightIcon, LineChartIcon } from "lucide-react";
-import { Fragment } from "react";
+import { Fragment, memo } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
@@ -14,7 +14,7 @@ import { LiquidityText } from "./liquidity-text";
 import { PercentText } from "./percent-text";
 import { PriceText } from "./price-text";
 import { ROW_ATTRIBUTE, ROW_FOCUS_ATTRIBUTE } from "../hooks/use-dashboard-shortcuts";
-import { QUOTE_AGE_REFRESH_MS, useNow } from "../hooks/use-now";
+import { QUOTE_AGE_REFRESH_MS, useClock } from "../hooks/use-now";
 import { Sparkline } from "./sparkline";
 import { StaleMark } from "./stale-mark";
 import { TrustBadge } from "./trust-badge";
@@ -54,6 +54,7 @@ const PRICE_3H_COLUMN = "hidden @min-[72rem]:table-cell";
 const ANALYSIS_HEADER = "sr-only @min-[68rem]:not-sr-only";
 const BUY_LABEL = "hidden @min-[64rem]:inline";
 const BUY_HEADER = "sr-only @min-[64rem]:not-sr-only";
+const CELL = "px-1 py-2 @min-[64rem]:px-1.5";
 
 /** A symbol that may wrap after its slash ("PEOPLE/" "USDT"), never inside a name. */
 function SymbolText({ symbol }: { symbol: string }) {
@@ -71,6 +72,162 @@ function SymbolText({ symbol }: { symbol: string }) {
 /** The id of a venue row behind its group's expander (the expander controls these). */
 export const venueRowId = (instrumentId: number) => `mover-venue-${instrumentId}`;
 
+type MoverRowProps = {
+  entry: TrustEntry;
+  /** The group's lead when this row is one of its other venues, else null. */
+  lead: TrustEntry | null;
+  asset: string;
+  /** The other venues' row ids (the expander controls them); "" when there are none. */
+  othersIds: string;
+  othersCount: number;
+  open: boolean;
+  selected: boolean;
+  windowMinutes: number;
+  onAnalyse: (entry: TrustEntry) => void;
+  onToggle: (asset: string) => void;
+  line: SparklineData | undefined;
+};
+
+/** A quote's age, counted in seconds: the one cell of a row that the clock re-renders. */
+export function QuoteAge({ quotedAt }: { quotedAt: string }) {
+  const { t } = useTranslation("dashboard");
+  const age = useClock((now) => formatQuoteAge(t, quotedAt, now), QUOTE_AGE_REFRESH_MS);
+  return <time dateTime={quotedAt}>{age}</time>;
+}
+
+/**
+ * One row, memoised on its own props (the entry object, which a scan replaces only for the
+ * instruments it moved): a live update re-renders the rows that changed, not the table, and the
+ * clock re-renders a row only when its quote turns stale (decision 0065).
+ */
+const MoverRow = memo(function MoverRow({
+  entry,
+  lead,
+  asset,
+  othersIds,
+  othersCount,
+  open,
+  selected,
+  windowMinutes,
+  onAnalyse,
+  onToggle,
+  line,
+}: MoverRowProps) {
+  const { t, i18n } = useTranslation("dashboard");
+  const locale = i18n.resolvedLanguage ?? "en";
+  const quotedAt = quoteTime(entry);
+  const stale = useClock((now) => isQuoteStale(quotedAt, windowMinutes, now));
+  const trust = trustOf(entry);
+  return (
+    <tr
+      id={lead ? venueRowId(entry.instrument_id) : undefined}
+      {...{ [ROW_ATTRIBUTE]: entry.instrument_id }}
+      aria-current={selected ? "true" : undefined}
+      // The quote's venue time: `npm run bench` measures how old a quote is when rendered.
+      data-ts={quotedAt}
+      data-stale={stale ? "true" : undefined}
+      data-venue-of={lead ? asset : undefined}
+      className={cn(
+        "scroll-my-16 border-t align-top hover:bg-muted/30",
+        lead && "bg-muted/20",
+        stale && "text-muted-foreground",
+        selected && "bg-muted/60 outline-2 -outline-offset-2 outline-ring",
+      )}
+    >
+      <th scope="row" className={cn(CELL, "text-left font-semibold")}>
+        <span className="flex items-start gap-1">
+          {lead && (
+            <CornerDownRightIcon
+              className="mt-0.5 size-3.5 shrink-0 text-muted-foreground"
+              aria-hidden="true"
+            />
+          )}
+          <button
+            type="button"
+            {...{ [ROW_FOCUS_ATTRIBUTE]: "" }}
+            className="rounded-sm text-left underline-offset-4 hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+            onClick={() => onAnalyse(entry)}
+          >
+            <SymbolText symbol={entry.symbol} />
+          </button>
+        </span>
+      </th>
+      <td className={cn(CELL, "text-right")}>
+        <PercentText pct={entry.pct} />
+      </td>
+      <td className={cn(CELL, SPARKLINE_COLUMN)}>
+        <Sparkline line={line} live={entry} pct={entry.pct} />
+      </td>
+      <td className={cn(CELL, PRICE_3H_COLUMN, "text-right")}>
+        <PriceText price={entry.price_3hour_ago} />
+      </td>
+      <td className={cn(CELL, "text-right")}>
+        <PriceText price={entry.price} />
+        {lead && lead.price > 0 && (
+          <span className="block text-xs font-normal text-muted-foreground">
+            {t("trust.priceGap", {
+              diff: formatSignedPercent(((entry.price - lead.price) / lead.price) * 100, locale),
+              venue: lead.exchange,
+            })}
+          </span>
+        )}
+      </td>
+      <td className={cn(CELL, "max-w-24 text-muted-foreground @min-[64rem]:max-w-32")}>
+        <span className="block truncate" title={entry.exchange}>
+          {entry.exchange}
+        </span>
+        {trust.pool_name && (
+          <span className="block truncate text-xs" title={trust.pool_name}>
+            {trust.pool_name}
+          </span>
+        )}
+        {!lead && othersCount > 0 && (
+          <VenuesToggle
+            asset={asset}
+            count={othersCount}
+            expanded={open}
+            controls={othersIds}
+            onToggle={() => onToggle(asset)}
+          />
+        )}
+      </td>
+      <td className={CELL}>
+        <LiquidityText entry={entry} />
+      </td>
+      <td className={CELL}>
+        <span className="flex max-w-32 flex-col items-start gap-0.5">
+          <TrustBadge entry={entry} />
+          <TrustNotes entry={entry} />
+        </span>
+      </td>
+      <td className={cn(CELL, "text-muted-foreground")} data-testid="data-age">
+        <QuoteAge quotedAt={quotedAt} />
+        {stale ? (
+          <StaleMark
+            label={t("table.stale")}
+            hint={t("table.staleHint", { window: formatWindowShort(t, windowMinutes) })}
+          />
+        ) : null}
+      </td>
+      <td className={CELL}>
+        <Button
+          type="button"
+          size="sm"
+          variant="secondary"
+          aria-label={t("table.openAnalysis", { symbol: entry.symbol })}
+          onClick={() => onAnalyse(entry)}
+        >
+          <LineChartIcon aria-hidden="true" />
+          <span className={ANALYSIS_LABEL}>{t("table.analysis")}</span>
+        </Button>
+      </td>
+      <td className={CELL}>
+        <BuyLink entry={entry} labelClassName={BUY_LABEL} />
+      </td>
+    </tr>
+  );
+});
+
 /**
  * The desktop list: one row per asset (its most liquid venue) with the others behind "+N venues",
  * or one row per venue. Shown from 1024 px (cards below); columns drop by the table's width
@@ -86,130 +243,26 @@ export function MoversTable({
   sparklines,
   selectedId = null,
 }: MoversTableProps) {
-  const { t, i18n } = useTranslation("dashboard");
-  const locale = i18n.resolvedLanguage ?? "en";
-  // Each row shows its quote's age in seconds (decision 0033): this list re-renders every second.
-  const now = useNow(QUOTE_AGE_REFRESH_MS);
+  const { t } = useTranslation("dashboard");
   const head =
     "px-1 py-2 text-left text-xs font-medium text-muted-foreground uppercase @min-[64rem]:px-1.5";
-  const cell = "px-1 py-2 @min-[64rem]:px-1.5";
 
-  const row = (entry: TrustEntry, lead: TrustEntry | null, group: MoverGroup) => {
-    const quotedAt = quoteTime(entry);
-    const stale = isQuoteStale(quotedAt, windowMinutes, now);
-    const selected = entry.instrument_id === selectedId;
-    const trust = trustOf(entry);
-    const open = expanded.has(group.asset);
-    return (
-      <tr
-        key={entry.instrument_id}
-        id={lead ? venueRowId(entry.instrument_id) : undefined}
-        {...{ [ROW_ATTRIBUTE]: entry.instrument_id }}
-        aria-current={selected ? "true" : undefined}
-        // The quote's venue time: `npm run bench` measures how old a quote is when rendered.
-        data-ts={quotedAt}
-        data-stale={stale ? "true" : undefined}
-        data-venue-of={lead ? group.asset : undefined}
-        className={cn(
-          "scroll-my-16 border-t align-top hover:bg-muted/30",
-          lead && "bg-muted/20",
-          stale && "text-muted-foreground",
-          selected && "bg-muted/60 outline-2 -outline-offset-2 outline-ring",
-        )}
-      >
-        <th scope="row" className={cn(cell, "text-left font-semibold")}>
-          <span className="flex items-start gap-1">
-            {lead && (
-              <CornerDownRightIcon
-                className="mt-0.5 size-3.5 shrink-0 text-muted-foreground"
-                aria-hidden="true"
-              />
-            )}
-            <button
-              type="button"
-              {...{ [ROW_FOCUS_ATTRIBUTE]: "" }}
-              className="rounded-sm text-left underline-offset-4 hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
-              onClick={() => onAnalyse(entry)}
-            >
-              <SymbolText symbol={entry.symbol} />
-            </button>
-          </span>
-        </th>
-        <td className={cn(cell, "text-right")}>
-          <PercentText pct={entry.pct} />
-        </td>
-        <td className={cn(cell, SPARKLINE_COLUMN)}>
-          <Sparkline line={sparklines?.get(entry.instrument_id)} live={entry} pct={entry.pct} />
-        </td>
-        <td className={cn(cell, PRICE_3H_COLUMN, "text-right")}>
-          <PriceText price={entry.price_3hour_ago} />
-        </td>
-        <td className={cn(cell, "text-right")}>
-          <PriceText price={entry.price} />
-          {lead && lead.price > 0 && (
-            <span className="block text-xs font-normal text-muted-foreground">
-              {t("trust.priceGap", {
-                diff: formatSignedPercent(((entry.price - lead.price) / lead.price) * 100, locale),
-                venue: lead.exchange,
-              })}
-            </span>
-          )}
-        </td>
-        <td className={cn(cell, "max-w-24 text-muted-foreground @min-[64rem]:max-w-32")}>
-          <span className="block truncate" title={entry.exchange}>
-            {entry.exchange}
-          </span>
-          {trust.pool_name && (
-            <span className="block truncate text-xs" title={trust.pool_name}>
-              {trust.pool_name}
-            </span>
-          )}
-          {!lead && group.others.length > 0 && (
-            <VenuesToggle
-              asset={group.asset}
-              count={group.others.length}
-              expanded={open}
-              controls={group.others.map((other) => venueRowId(other.instrument_id)).join(" ")}
-              onToggle={() => onToggle(group.asset)}
-            />
-          )}
-        </td>
-        <td className={cell}>
-          <LiquidityText entry={entry} />
-        </td>
-        <td className={cell}>
-          <span className="flex max-w-32 flex-col items-start gap-0.5">
-            <TrustBadge entry={entry} />
-            <TrustNotes entry={entry} />
-          </span>
-        </td>
-        <td className={cn(cell, "text-muted-foreground")} data-testid="data-age">
-          <time dateTime={quotedAt}>{formatQuoteAge(t, quotedAt, now)}</time>
-          {stale ? (
-            <StaleMark
-              label={t("table.stale")}
-              hint={t("table.staleHint", { window: formatWindowShort(t, windowMinutes) })}
-            />
-          ) : null}
-        </td>
-        <td className={cell}>
-          <Button
-            type="button"
-            size="sm"
-            variant="secondary"
-            aria-label={t("table.openAnalysis", { symbol: entry.symbol })}
-            onClick={() => onAnalyse(entry)}
-          >
-            <LineChartIcon aria-hidden="true" />
-            <span className={ANALYSIS_LABEL}>{t("table.analysis")}</span>
-          </Button>
-        </td>
-        <td className={cell}>
-          <BuyLink entry={entry} labelClassName={BUY_LABEL} />
-        </td>
-      </tr>
-    );
-  };
+  const row = (entry: TrustEntry, lead: TrustEntry | null, group: MoverGroup) => (
+    <MoverRow
+      key={entry.instrument_id}
+      entry={entry}
+      lead={lead}
+      asset={group.asset}
+      othersIds={lead ? "" : group.others.map((other) => venueRowId(other.instrument_id)).join(" ")}
+      othersCount={lead ? 0 : group.others.length}
+      open={!lead && expanded.has(group.asset)}
+      selected={entry.instrument_id === selectedId}
+      windowMinutes={windowMinutes}
+      onAnalyse={onAnalyse}
+      onToggle={onToggle}
+      line={sparklines?.get(entry.instrument_id)}
+    />
+  );
 
   return (
     <div className="@container overflow-x-auto rounded-lg border">

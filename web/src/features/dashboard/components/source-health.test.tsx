@@ -73,6 +73,19 @@ describe("SourceHealth", () => {
     expect(texts[3]).toBe("Simulated marketLive · 324 quotes · last scan: Now");
   });
 
+  it("keeps its line's height while the first read is under way, hidden from screen readers", async () => {
+    supabaseMock.setTable("source_health", { data: rows, error: null });
+    renderWithProviders(<SourceHealth now={NOW} />);
+    const pending = screen.getByTestId("source-health-pending");
+    expect(pending).toHaveAttribute("aria-hidden", "true");
+    expect(screen.queryByRole("heading", { name: "Sources" })).not.toBeInTheDocument();
+    // Then the venues take its place: one row, scrollable (and focusable) on phones.
+    const list = await screen.findByTestId("source-health");
+    expect(screen.queryByTestId("source-health-pending")).not.toBeInTheDocument();
+    expect(list).toHaveAttribute("tabindex", "0");
+    expect(list).toHaveAccessibleName("Sources");
+  });
+
   it("shows nothing before the first scan", async () => {
     supabaseMock.setTable("source_health", { data: [], error: null });
     const { queryClient } = renderWithProviders(<SourceHealth now={NOW} />);

@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { cn } from "@/lib/utils";
 import { dashboardQueries, type SourceHealthRow, type StreamHealthRow } from "../api/queries";
+import { useNow } from "../hooks/use-now";
 import { formatAge, formatQuoteAge, formatSeconds } from "../utils/format-market";
 
 /** A source not scanned for this long is shown as stale (the scanner is not running for it). */
@@ -24,10 +25,23 @@ const dot: Record<Tone, string> = {
  * off until when, or failing with what and since when it last delivered; stale when no scan
  * reached it lately. The words carry the state, the dot only repeats it.
  */
-export function SourceHealth({ now }: { now: number }) {
+export function SourceHealth({ now: fixedNow }: { now?: number } = {}) {
   const { t, i18n } = useTranslation("dashboard");
+  // Its own clock, so the page around it does not re-render every 5 s (decision 0065).
+  const ticking = useNow();
+  const now = fixedNow ?? ticking;
   const health = useQuery(dashboardQueries.sourceHealth());
   const streams = useQuery(dashboardQueries.streamHealth());
+  // While the first read is under way the line's height is kept (a title and one row of
+  // venues), so the filters and the list below do not move when it arrives (decision 0065).
+  if (health.isPending) {
+    return (
+      <div aria-hidden="true" data-testid="source-health-pending" className="flex flex-col gap-2">
+        <div className="h-5 w-16 rounded bg-muted/60" />
+        <div className="h-[30px] w-full max-w-xl animate-pulse rounded-md bg-muted/40" />
+      </div>
+    );
+  }
   if (!health.data || health.data.length === 0) return null;
   const locale = i18n.resolvedLanguage ?? "en";
   const streamOf = new Map((streams.data ?? []).map((row) => [row.source, row]));
@@ -109,7 +123,14 @@ export function SourceHealth({ now }: { now: number }) {
       <h2 id="sources-title" className="text-sm font-medium text-muted-foreground">
         {t("sources.title")}
       </h2>
-      <ul className="flex flex-wrap gap-2" data-testid="source-health">
+      {/* One row that scrolls sideways on phones (always one row high), wrapping from md. */}
+      <ul
+        className="-mx-1 flex gap-2 overflow-x-auto px-1 pb-1 md:flex-wrap md:overflow-visible"
+        data-testid="source-health"
+        aria-labelledby="sources-title"
+        // Scrollable on phones: reachable with the keyboard.
+        tabIndex={0}
+      >
         {health.data.map((row) => {
           const polled = describe(row);
           const stream = streamOf.get(row.source);
@@ -120,7 +141,7 @@ export function SourceHealth({ now }: { now: number }) {
           return (
             <li
               key={row.source}
-              className="flex items-center gap-2 rounded-md border px-3 py-1.5 text-xs"
+              className="flex shrink-0 items-center gap-2 rounded-md border px-3 py-1.5 text-xs whitespace-nowrap md:shrink md:whitespace-normal"
             >
               <span aria-hidden="true" className={cn("size-2 shrink-0 rounded-full", dot[tone])} />
               <span className="font-semibold">

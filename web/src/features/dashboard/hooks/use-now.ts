@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 
 /** The time display refreshes every 5 s (spec section 9). */
 export const AGE_REFRESH_MS = 5000;
@@ -13,4 +13,60 @@ export function useNow(intervalMs: number = AGE_REFRESH_MS): number {
     return () => clearInterval(timer);
   }, [intervalMs]);
   return now;
+}
+
+type Clock = {
+  now: number;
+  listeners: Set<() => void>;
+  timer: ReturnType<typeof setInterval> | undefined;
+  subscribe: (listener: () => void) => () => void;
+};
+
+const clocks = new Map<number, Clock>();
+
+/** One timer per interval however many cells read it; it stops when the last one unmounts. */
+function clockOf(intervalMs: number): Clock {
+  let clock = clocks.get(intervalMs);
+  if (clock) return clock;
+  const created: Clock = {
+    now: Date.now(),
+    listeners: new Set(),
+    timer: undefined,
+    subscribe: (listener) => {
+      created.listeners.add(listener);
+      if (!clocks.has(intervalMs)) clocks.set(intervalMs, created);
+      if (created.timer === undefined) {
+        created.now = Date.now();
+        created.timer = setInterval(() => {
+          created.now = Date.now();
+          for (const notify of created.listeners) notify();
+        }, intervalMs);
+      }
+      return () => {
+        created.listeners.delete(listener);
+        if (created.listeners.size === 0 && created.timer !== undefined) {
+          clearInterval(created.timer);
+          created.timer = undefined;
+          // The next reader starts a clock of its own from the time it mounts.
+          if (clocks.get(intervalMs) === created) clocks.delete(intervalMs);
+        }
+      };
+    },
+  };
+  clock = created;
+  clocks.set(intervalMs, clock);
+  return clock;
+}
+
+/**
+ * What a component shows of the current time (`select(now)`, a string or a flag), from a clock
+ * shared by every caller with the same interval. A component re-renders only when its selection
+ * changes: a list of a hundred rows re-renders each row's age cell every second, not the list.
+ */
+export function useClock<T extends string | number | boolean>(
+  select: (now: number) => T,
+  intervalMs: number = QUOTE_AGE_REFRESH_MS,
+): T {
+  const clock = clockOf(intervalMs);
+  return useSyncExternalStore(clock.subscribe, () => select(clock.now));
 }
