@@ -39,9 +39,20 @@ async function canInsert(tx: Tx, topic: string, extension: string, savepoint: st
   }
 }
 
-export async function authorizeTopic(db: Db, topic: string, who: Identity): Promise<Permissions> {
+/**
+ * Decides `who`'s permissions on `topic`. `onBegin` is called once the database has handed the
+ * transaction its connection, before the first policy query (what the check sees is decided
+ * from then on).
+ */
+export async function authorizeTopic(
+  db: Db,
+  topic: string,
+  who: Identity,
+  onBegin?: () => void,
+): Promise<Permissions> {
   try {
     await db.transaction(async (tx) => {
+      onBegin?.();
       const probes = await tx.query<{ id: string; extension: string }>(
         `insert into realtime.messages (topic, extension) values ($1, 'broadcast'), ($1, 'presence')
          returning id::text, extension`,

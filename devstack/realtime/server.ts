@@ -60,6 +60,66 @@ export interface RealtimeOptions {
   maxConcurrentAuthorizations?: number;
   /** Database broadcasts older than this are pruned from realtime.messages. */
   retentionMs?: number;
+  /**
+   * A join answered after longer than this is logged with where its time went (waiting for an
+   * authorisation slot, waiting for the database, the policy check itself). Default 2 s.
+   */
+  slowJoinLogMs?: number;
+}
+
+/** What the join authorisations have done since the server started (stats()). */
+export interface AuthorizationStats {
+  /** Authorisation transactions started. */
+  checks: number;
+  /**
+   * Authorisations answered by a check of the same topic, role and claims that had not begun
+   * its queries yet.
+   */
+  shared: number;
+  /** Queued checks not run because every join waiting on them had been left or closed. */
+  skipped: number;
+  /** Checks running and waiting now. */
+  running: number;
+  queued: number;
+}
+
+/** A join authorisation's verdict and where its time went (ms). */
+interface Verdict {
+  perms: Permissions;
+  /** Waiting for one of the maxConcurrentAuthorizations slots, behind `ahead` other checks. */
+  queuedMs: number;
+  ahead: number;
+  /** From taking the slot until the database began the check's transaction. */
+  dbWaitMs: number;
+  /** The check's own queries. */
+  checkMs: number;
+}
+
+/** One authorisation; identical ones arriving before its queries begin share it. */
+interface Check {
+  topic: string;
+  who: Identity;
+  key: string;
+  /** Whether each caller still wants the verdict (a join left or a closed socket does not). */
+  wanted: (() => boolean)[];
+  queuedAt: number;
+  ahead: number;
+  resolve: (v: Verdict) => void;
+  reject: (err: unknown) => void;
+  promise: Promise<Verdict>;
+}
+
+/** A queued check whose every join was left or closed before it could run. */
+class Abandoned extends Error {
+  constructor() {
+    super("the join was left before it was authorised");
+  }
+}
+
+/** A join whose authorisation has not been answered yet (a phx_leave with its ref drops it). */
+interface PendingJoin {
+  joinRef: string | null;
+  left: boolean;
 }
 
 interface Peer {
@@ -77,6 +137,8 @@ interface Client {
   apiIdentity: Identity;
   lastSeen: number;
   channels: Map<string, Sub>;
+  /** Joins being authorised, by topic. */
+  pending: Map<string, Set<PendingJoin>>;
   tokens: number;
   refilledAt: number;
   limitedLogged: boolean;
@@ -143,7 +205,11 @@ export class RealtimeServer {
   /** Per client address: open connections and the join token bucket. */
   private readonly peers = new Map<string, Peer>();
   private authorizing = 0;
-  private readonly authQueue: (() => void)[] = [];
+  private readonly authQueue: Check[] = [];
+  /** Checks whose queries have not begun (queued, or waiting for the database), by identity. */
+  private readonly openChecks = new Map<string, Check>();
+  private readonly authStats = { checks: 0, shared: 0, skipped: 0 };
+  private readonly slowJoinLogMs: number;
   private readonly retentionMs: number;
   private nextId = 1;
   private sweeper?: NodeJS.Timeout;
@@ -161,6 +227,7 @@ export class RealtimeServer {
     this.maxJoins = opts.maxJoinsPerSecond ?? 100;
     this.maxAuthorizations = opts.maxConcurrentAuthorizations ?? 1;
     this.retentionMs = opts.retentionMs ?? 60 * 60 * 1000;
+    this.slowJoinLogMs = opts.slowJoinLogMs ?? 2_000;
   }
 
   /** Starts listening for database broadcasts and the housekeeping timers. */
@@ -204,11 +271,25 @@ export class RealtimeServer {
     this.topics.clear();
   }
 
-  /** Figures for the bench: sockets, channel subscriptions and topics. */
-  stats() {
+  /** Figures for the bench and tests: sockets, subscriptions, topics, join authorisations. */
+  stats(): {
+    sockets: number;
+    subscriptions: number;
+    topics: number;
+    authorizations: AuthorizationStats;
+  } {
     let subs = 0;
     for (const set of this.topics.values()) subs += set.size;
-    return { sockets: this.clients.size, subscriptions: subs, topics: this.topics.size };
+    return {
+      sockets: this.clients.size,
+      subscriptions: subs,
+      topics: this.topics.size,
+      authorizations: {
+        ...this.authStats,
+        running: this.authorizing,
+        queued: this.authQueue.length,
+      },
+    };
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -254,6 +335,7 @@ export class RealtimeServer {
         apiIdentity,
         lastSeen: Date.now(),
         channels: new Map(),
+        pending: new Map(),
         tokens: this.maxEvents,
         refilledAt: Date.now(),
         limitedLogged: false,
@@ -304,22 +386,95 @@ export class RealtimeServer {
     return false;
   }
 
-  /** Runs a join authorisation when one of the maxConcurrentAuthorizations slots is free. */
-  private async authorize(topic: string, who: Identity): Promise<Permissions> {
-    if (this.authorizing >= this.maxAuthorizations) {
-      await new Promise<void>((resolve) => this.authQueue.push(resolve));
-    } else {
-      this.authorizing++;
+  /**
+   * Authorises `who` on `topic` when one of the maxConcurrentAuthorizations slots is free.
+   *
+   * Identical requests (same topic, role and claims) share one check as long as its queries
+   * have not begun (it waits for a slot, or for the database to give it a connection): its
+   * verdict is then decided after every one of them arrived, exactly what each would have got
+   * alone. A check whose queries have begun is never shared (a policy change committed
+   * meanwhile must count for the later join). A queued check whose callers all gave up
+   * (`wanted` says no: the join was left, the socket closed) is not run at all, so a client's
+   * join retries do not pile up behind each other.
+   */
+  private authorize(topic: string, who: Identity, wanted: () => boolean = () => true) {
+    const key = `${topic}\u0000${who.role}\u0000${JSON.stringify(who.claims)}`;
+    const queued = this.openChecks.get(key);
+    if (queued) {
+      this.authStats.shared++;
+      queued.wanted.push(wanted);
+      return queued.promise;
     }
+    let resolve!: (v: Verdict) => void;
+    let reject!: (err: unknown) => void;
+    const promise = new Promise<Verdict>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    const check: Check = {
+      topic,
+      who,
+      key,
+      wanted: [wanted],
+      queuedAt: performance.now(),
+      ahead: this.authorizing + this.authQueue.length,
+      resolve,
+      reject,
+      promise,
+    };
+    this.authQueue.push(check);
+    this.openChecks.set(key, check);
+    this.pumpChecks();
+    return promise;
+  }
+
+  /** Starts queued checks while slots are free. */
+  private pumpChecks() {
+    while (this.authorizing < this.maxAuthorizations && this.authQueue.length > 0) {
+      const check = this.authQueue.shift()!;
+      if (!check.wanted.some((w) => w())) {
+        this.forget(check);
+        this.authStats.skipped++;
+        check.reject(new Abandoned());
+        continue;
+      }
+      this.authorizing++;
+      void this.runCheck(check).finally(() => {
+        this.authorizing--;
+        this.pumpChecks();
+      });
+    }
+  }
+
+  /** The check takes no more identical requests. */
+  private forget(check: Check) {
+    if (this.openChecks.get(check.key) === check) this.openChecks.delete(check.key);
+  }
+
+  private async runCheck(check: Check) {
+    const startedAt = performance.now();
+    let begunAt = startedAt;
     try {
       // Let pending I/O (REST requests) in first: an embedded PGlite runs on this thread and
       // answers through microtasks, so back-to-back authorisations would otherwise starve it.
       await new Promise((resolve) => setImmediate(resolve));
-      return await authorizeTopic(this.opts.db, topic, who);
+      this.authStats.checks++;
+      const perms = await authorizeTopic(this.opts.db, check.topic, check.who, () => {
+        begunAt = performance.now();
+        this.forget(check);
+      });
+      const end = performance.now();
+      check.resolve({
+        perms,
+        queuedMs: startedAt - check.queuedAt,
+        ahead: check.ahead,
+        dbWaitMs: begunAt - startedAt,
+        checkMs: end - begunAt,
+      });
+    } catch (err) {
+      check.reject(err);
     } finally {
-      const next = this.authQueue.shift();
-      if (next) next();
-      else this.authorizing--;
+      this.forget(check);
     }
   }
 
@@ -418,11 +573,13 @@ export class RealtimeServer {
     }
     if (frame.event === "phx_join") {
       void this.join(client, frame).catch((err: unknown) => {
+        if (err instanceof Abandoned) return;
         this.opts.log(`realtime: join of ${frame.topic} failed: ${(err as Error).message}`);
         this.reply(client, frame, "error", { reason: "Unable to join the channel right now" });
       });
       return;
     }
+    if (frame.event === "phx_leave") this.leavePending(client, frame);
     const sub = client.channels.get(frame.topic);
     if (!sub && frame.event === "phx_leave") {
       // realtime-js leaves channels whose join was refused; nothing to do.
@@ -528,7 +685,32 @@ export class RealtimeServer {
   // Channels
   // ---------------------------------------------------------------------------------------------
 
+  /**
+   * A leave drops the topic's joins still being authorised: the one with the leave's join_ref
+   * (realtime-js leaves a channel whose join timed out before joining it again), or all of them
+   * when the leave names none. Nothing is answered to them.
+   */
+  private leavePending(client: Client, f: Frame) {
+    for (const pending of client.pending.get(f.topic) ?? []) {
+      if (f.join_ref == null || pending.joinRef === f.join_ref) pending.left = true;
+    }
+  }
+
   private async join(client: Client, f: Frame) {
+    const receivedAt = performance.now();
+    const pending: PendingJoin = { joinRef: f.join_ref ?? f.ref, left: false };
+    let set = client.pending.get(f.topic);
+    if (!set) client.pending.set(f.topic, (set = new Set()));
+    set.add(pending);
+    try {
+      await this.joinPending(client, f, pending, receivedAt);
+    } finally {
+      set.delete(pending);
+      if (set.size === 0 && client.pending.get(f.topic) === set) client.pending.delete(f.topic);
+    }
+  }
+
+  private async joinPending(client: Client, f: Frame, pending: PendingJoin, receivedAt: number) {
     const subTopic = f.topic.startsWith("realtime:") ? f.topic.slice("realtime:".length) : f.topic;
     const config = isRecord(f.payload.config) ? f.payload.config : {};
     const broadcast = isRecord(config.broadcast) ? config.broadcast : {};
@@ -559,7 +741,25 @@ export class RealtimeServer {
     } catch (err) {
       return refuse((err as Error).message);
     }
-    const perms = isPrivate ? await this.authorize(subTopic, identity.who) : ALL_ALLOWED;
+    let perms = ALL_ALLOWED;
+    if (isPrivate) {
+      const verdict = await this.authorize(
+        subTopic,
+        identity.who,
+        () => !pending.left && this.clients.has(client) && client.ws.readyState === WebSocket.OPEN,
+      );
+      perms = verdict.perms;
+      const took = performance.now() - receivedAt;
+      if (took > this.slowJoinLogMs) {
+        const ms = (n: number) => `${Math.round(n)} ms`;
+        this.opts.log(
+          `realtime: slow join of ${f.topic} on socket #${client.id}: answered after ${ms(took)}; ` +
+            `waited ${ms(verdict.queuedMs)} for a slot behind ${verdict.ahead} check(s), ` +
+            `${ms(verdict.dbWaitMs)} for the database, the check ran ${ms(verdict.checkMs)}`,
+        );
+      }
+      if (pending.left) return;
+    }
     if (!perms.read.broadcast && !perms.read.presence) {
       return refuse(
         `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}`,
@@ -622,7 +822,7 @@ export class RealtimeServer {
       return;
     }
     if (sub.isPrivate) {
-      const perms = await this.authorize(sub.subTopic, identity.who);
+      const { perms } = await this.authorize(sub.subTopic, identity.who);
       if (!active()) return;
       if (!perms.read.broadcast && !perms.read.presence) {
         return this.closeSub(
@@ -765,7 +965,7 @@ export class RealtimeServer {
     for (const sub of subs) {
       const active = () => sub.client.channels.get(sub.topic) === sub;
       if (!active()) continue;
-      const perms = await this.authorize(sub.subTopic, sub.identity);
+      const { perms } = await this.authorize(sub.subTopic, sub.identity);
       if (!active()) continue;
       if (!perms.read.broadcast && !perms.read.presence) {
         this.closeSub(
@@ -921,7 +1121,7 @@ export class RealtimeServer {
     }
     for (const m of valid) {
       if (!m.isPrivate) continue;
-      const perms = await this.authorize(m.topic, who);
+      const { perms } = await this.authorize(m.topic, who);
       if (!perms.write.broadcast) {
         return json(403, {
           message: `You do not have permissions to write to this Channel topic: ${m.topic}`,

@@ -287,16 +287,27 @@ export async function benchSoak(label: string, databaseUrl?: string): Promise<st
     deskMs.sort((a, b) => a - b);
     // What Realtime said about sockets and channels (closes, drops, refusals), by kind.
     const said = new Map<string, number>();
-    for (const l of logLines.filter((x) => x.startsWith("realtime:"))) {
+    for (const l of logLines.filter(
+      (x) => x.startsWith("realtime:") && !x.startsWith("realtime: slow join of "),
+    )) {
       const kind = l.replace(/#\d+/g, "#").replace(/\d+/g, "N").slice(0, 110);
       said.set(kind, (said.get(kind) ?? 0) + 1);
     }
     const realtimeSaid = [...said].sort((a, b) => b[1] - a[1]).slice(0, 3);
+    // Where the slowest join's time went, as the stand-in measured it (realtime/server.ts).
+    const slowJoins = logLines.filter((l) => l.startsWith("realtime: slow join of "));
+    const answeredAfter = (l: string) => Number(/answered after (\d+) ms/.exec(l)?.[1] ?? 0);
+    const slowest = slowJoins.reduce<string | null>(
+      (worst, l) => (worst === null || answeredAfter(l) > answeredAfter(worst) ? l : worst),
+      null,
+    );
+    const auth = stack.realtime.stats().authorizations;
     const lines = [
       `${label}  soak ${MINUTES} min (warm-up ${Math.round(warmMs / 1000)} s): ${DASHBOARDS} dashboard sockets, ${SSE_CLIENTS} /api/sse clients, chat ${CHAT_RATE}/s over ${GROUPS} groups × ${MEMBERS} members, a ticket every 10 s, the desk every 5 s, scans every 10 s, alerts on schedule`,
       `  memory, stack process      ${growth((s) => s.main)}`,
       `  memory, functions host     ${growth((s) => s.deno)}`,
       `  Realtime's log             ${realtimeSaid.length ? realtimeSaid.map(([k, c]) => `${c} × "${k}"`).join("; ") : "nothing"}`,
+      `  join authorisations        ${auth.checks} checks run, ${auth.shared} joins shared a queued identical check, ${auth.skipped} skipped (left before their turn); ${slowJoins.length} joins answered after more than 2 s${slowest ? `, the slowest: ${slowest.slice(slowest.indexOf("answered after"))}` : ""}`,
       `  error lines in the log     ${errorLines.length} (${afterWarm.length} after the warm-up)${errorLines.length ? `; first: ${errorLines[0]!.slice(0, 160)}` : ""}`,
       `  chat                       ${chatSent} messages sent (${chatErrors} refused), ${missing === 0 ? "every member's socket received every message of its group" : `${missing} member deliveries missing`}`,
       `  sockets still open         dashboards ${stats.open.slice(0, DASHBOARDS).filter(Boolean).length} of ${DASHBOARDS}, chat members ${stats.open.slice(DASHBOARDS).filter(Boolean).length} of ${members.length}; movers broadcasts per dashboard ${Math.min(...dash)}–${Math.max(...dash)}`,
