@@ -926,6 +926,34 @@ $_$;
 -- comment on function public.pause_delivery_bucket(name text, rate double precision, seconds double precision)
 COMMENT ON FUNCTION public.pause_delivery_bucket(name text, rate double precision, seconds double precision) IS 'A shared delivery limit answered 429: nothing goes out on it for the given seconds (service role).';
 
+-- function public.release_outbox(text, bigint[])
+CREATE FUNCTION public.release_outbox(worker text, job_ids bigint[]) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  n integer;
+begin
+  if worker is null or char_length(worker) not between 1 and 100 then
+    raise exception 'worker must name the worker (1-100 characters)' using errcode = '22023';
+  end if;
+  if job_ids is null or cardinality(job_ids) > 1000 then
+    raise exception 'job_ids must list at most 1000 jobs' using errcode = '22023';
+  end if;
+  update private.outbox o
+    set status = 'pending', claimed_by = null, next_attempt_at = now(),
+        attempts = greatest(o.attempts - 1, 0)
+  where o.id = any (release_outbox.job_ids) and o.status = 'sending'
+    and o.claimed_by = release_outbox.worker and o.send_started_at is null
+    and o.next_attempt_at > now();
+  get diagnostics n = row_count;
+  return n;
+end;
+$$;
+
+-- comment on function public.release_outbox(worker text, job_ids bigint[])
+COMMENT ON FUNCTION public.release_outbox(worker text, job_ids bigint[]) IS 'Hands back claimed outbox jobs the worker has not started to send: pending and due at once (service role).';
+
 -- function public.reserve_chat_gif(uuid)
 CREATE FUNCTION public.reserve_chat_gif(group_id uuid) RETURNS text
     LANGUAGE plpgsql SECURITY DEFINER
@@ -949,6 +977,60 @@ begin
   return object_name;
 end;
 $$;
+
+-- function public.reserve_delivery_slots(text, double precision, integer, integer, integer)
+CREATE FUNCTION public.reserve_delivery_slots(name text, rate double precision, burst integer, wanted integer, horizon_ms integer) RETURNS TABLE(waits_ms integer[], next_ms integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  t timestamptz;
+  b private.delivery_buckets;
+  level double precision;
+  w integer;
+  n integer := 0;
+  waits integer[] := '{}';
+begin
+  if name is null or name !~ '^[a-z0-9][a-z0-9:_.-]{0,99}$' then
+    raise exception 'name must be 1-100 lower-case letters, digits or :_.-' using errcode = '22023';
+  end if;
+  if rate is null or not (rate > 0 and rate <= 100000) then
+    raise exception 'rate must be above 0 and at most 100000 per second' using errcode = '22023';
+  end if;
+  if burst is null or burst not between 1 and 10000 then
+    raise exception 'burst must be 1-10000' using errcode = '22023';
+  end if;
+  if wanted is null or wanted not between 1 and 10000 then
+    raise exception 'wanted must be 1-10000' using errcode = '22023';
+  end if;
+  if horizon_ms is null or horizon_ms not between 0 and 60000 then
+    raise exception 'horizon_ms must be 0-60000' using errcode = '22023';
+  end if;
+  insert into private.delivery_buckets as d (name, tokens, updated_at)
+  values (reserve_delivery_slots.name, reserve_delivery_slots.burst, clock_timestamp())
+  on conflict on constraint delivery_buckets_pkey do nothing;
+  select * into b from private.delivery_buckets d where d.name = reserve_delivery_slots.name for update;
+  -- The row lock serializes the takers: read the clock after waiting for it.
+  t := clock_timestamp();
+  level := least(reserve_delivery_slots.burst::double precision,
+                 b.tokens + greatest(0, extract(epoch from (t - b.updated_at))) * reserve_delivery_slots.rate);
+  loop
+    -- Slot n + 1 is due when the level, less the n slots before it, reaches one token.
+    w := greatest(0, ceil((n + 1 - level) / reserve_delivery_slots.rate * 1000))::integer;
+    exit when n >= reserve_delivery_slots.wanted or w > reserve_delivery_slots.horizon_ms;
+    waits := waits || w;
+    n := n + 1;
+  end loop;
+  update private.delivery_buckets d set tokens = level - n, updated_at = t
+  where d.name = reserve_delivery_slots.name;
+  waits_ms := waits;
+  next_ms := w;
+  return next;
+end;
+$_$;
+
+-- comment on function public.reserve_delivery_slots(name text, rate double precision, burst integer, wanted integer, horizon_ms integer)
+COMMENT ON FUNCTION public.reserve_delivery_slots(name text, rate double precision, burst integer, wanted integer, horizon_ms integer) IS 'Reserves send times on a delivery limit shared by all workers, at most horizon_ms ahead (service role).';
 
 -- function public.run_candle_rollup(timestamp with time zone)
 CREATE FUNCTION public.run_candle_rollup(since timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS TABLE(candles_5m integer, candles_1h integer, pruned integer)
@@ -1398,10 +1480,18 @@ GRANT ALL ON FUNCTION public.history_insights(instrument bigint) TO service_role
 REVOKE ALL ON FUNCTION public.pause_delivery_bucket(name text, rate double precision, seconds double precision) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.pause_delivery_bucket(name text, rate double precision, seconds double precision) TO service_role;
 
+-- grants on function public.release_outbox(worker text, job_ids bigint[])
+REVOKE ALL ON FUNCTION public.release_outbox(worker text, job_ids bigint[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.release_outbox(worker text, job_ids bigint[]) TO service_role;
+
 -- grants on function public.reserve_chat_gif(group_id uuid)
 REVOKE ALL ON FUNCTION public.reserve_chat_gif(group_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.reserve_chat_gif(group_id uuid) TO authenticated;
 GRANT ALL ON FUNCTION public.reserve_chat_gif(group_id uuid) TO service_role;
+
+-- grants on function public.reserve_delivery_slots(name text, rate double precision, burst integer, wanted integer, horizon_ms integer)
+REVOKE ALL ON FUNCTION public.reserve_delivery_slots(name text, rate double precision, burst integer, wanted integer, horizon_ms integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.reserve_delivery_slots(name text, rate double precision, burst integer, wanted integer, horizon_ms integer) TO service_role;
 
 -- grants on function public.run_candle_rollup(since timestamp with time zone)
 REVOKE ALL ON FUNCTION public.run_candle_rollup(since timestamp with time zone) FROM PUBLIC;
