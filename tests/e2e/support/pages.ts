@@ -17,18 +17,35 @@ const SAMPLES: Record<string, string> = {
   "/community/chat": "/community/chat?groupId=10000000-0000-4000-8000-000000000003",
 };
 
-export type AuditedPage = { route: string; url: string };
+/** `guarded`: the route sits inside `<RequireAuth />`, so a visitor is sent to the login page. */
+export type AuditedPage = { route: string; url: string; guarded: boolean };
+
+/** The paths of the routes inside the route table's `<RequireAuth />` element. */
+export function guardedPaths(source: string): Set<string> {
+  const at = source.indexOf("element: <RequireAuth />");
+  if (at < 0) return new Set();
+  const open = source.indexOf("children: [", at) + "children: ".length;
+  let depth = 0;
+  let end = open;
+  for (; end < source.length; end++) {
+    if (source[end] === "[") depth++;
+    else if (source[end] === "]" && --depth === 0) break;
+  }
+  return new Set([...source.slice(open, end).matchAll(/path: "([^"]+)"/g)].map((m) => `/${m[1]}`));
+}
 
 export function auditedPages(): { pages: AuditedPage[]; skipped: string[] } {
   const source = readFileSync(path.join(ROOT, "web/src/app/router.tsx"), "utf8");
+  const guarded = guardedPaths(source);
   const pages: AuditedPage[] = [];
   const skipped: string[] = [];
   for (const route of readRouteTable(source)) {
     if (/Redirect$/.test(route.component)) continue;
     const sample = SAMPLES[route.path.slice(1)] ?? SAMPLES[route.path];
-    if (sample) pages.push({ route: route.path, url: sample });
+    const isGuarded = guarded.has(route.path);
+    if (sample) pages.push({ route: route.path, url: sample, guarded: isGuarded });
     else if (/[:*]/.test(route.path)) skipped.push(route.path);
-    else pages.push({ route: route.path, url: route.path });
+    else pages.push({ route: route.path, url: route.path, guarded: isGuarded });
   }
   return { pages, skipped };
 }
