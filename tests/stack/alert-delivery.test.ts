@@ -592,21 +592,23 @@ describe("alert delivery", () => {
       }
       return n;
     };
-    // The first lease has ended (the in-flight messages turn in doubt), the one of the batch
-    // claimed ahead (two leases) has not: a new worker sends everything else but not that batch.
+    // The first lease has ended; the batch claimed ahead (two leases, never begun) has not, so a
+    // new worker sends everything else but not that batch. The batch in flight at the kill may
+    // itself have been claimed ahead (which batch was in flight depends on when the kill landed):
+    // then it waits for its two leases too. Either way 2 or 4 jobs are held.
     await sleep(Math.max(0, killedAt + (LEASE + 1) * 1000 - Date.now()));
+    for (let i = 0; i < 10; i++) if ((await deliver()).claimed === 0) break;
+    const held = users.length - ((await doubtOf()) - doubtBefore) - (await recordedDiscord());
+    expect([2, 4]).toContain(held);
+    // The batch claimed ahead has not arrived (a message in doubt may have, before the kill).
+    expect((await discordArrivals()).length).toBeLessThanOrEqual(users.length - 2);
+    // Its lease ends: it is sent, once; at most the two messages on their way at the kill
+    // (one per sender) are in doubt, and not sent again.
+    await sleep(Math.max(0, killedAt + (2 * LEASE + 1) * 1000 - Date.now()));
     for (let i = 0; i < 10; i++) if ((await deliver()).claimed === 0) break;
     const doubted = (await doubtOf()) - doubtBefore;
     expect(doubted).toBeLessThanOrEqual(2);
-    const held = users.length - doubted - (await recordedDiscord());
-    expect(held).toBe(2);
-    // A message in doubt may have arrived before the kill; the held batch has not.
-    expect((await discordArrivals()).length).toBeLessThanOrEqual(users.length - held);
-    // Its lease ends: it is sent, once.
-    await sleep(Math.max(0, killedAt + (2 * LEASE + 1) * 1000 - Date.now()));
-    for (let i = 0; i < 10; i++) if ((await deliver()).claimed === 0) break;
     expect(await recordedDiscord()).toBe(users.length - doubted);
-    expect((await doubtOf()) - doubtBefore).toBe(doubted);
     const arrivals = await discordArrivals();
     // Never twice; everything not in doubt arrived.
     expect(new Set(arrivals.map((r) => r.target)).size).toBe(arrivals.length);
