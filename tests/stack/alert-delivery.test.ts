@@ -70,6 +70,41 @@ async function deliver(): Promise<{
   return (await res.json()) as { claimed: number; sent: number; retried: number; failed: number };
 }
 
+/** The delivery worker as its own process (`worker.ts --once`), on the stack and its stand-ins. */
+function workerProcess(settings: Record<string, string>) {
+  const s = stackInfo();
+  return spawn(
+    DENO_BIN,
+    [
+      "run",
+      "--cached-only",
+      "--frozen",
+      "--node-modules-dir=none",
+      "--config",
+      DENO_CONFIG,
+      "--allow-env",
+      "--allow-net",
+      "--allow-read",
+      path.join(FUNCTIONS_DIR, "deliver-alerts/worker.ts"),
+      "--once",
+    ],
+    {
+      env: {
+        ...denoEnv(),
+        SUPABASE_URL: s.url,
+        SUPABASE_SERVICE_ROLE_KEY: s.secretKey,
+        DISCORD_API_URL: `${s.chatUrl}/api`,
+        TELEGRAM_API_URL: s.chatUrl,
+        TELEGRAM_BOT_TOKEN: "123456789:local-stand-in-token",
+        SMTP_HOST: "127.0.0.1",
+        SMTP_PORT: String(s.smtpPort),
+        ...settings,
+      },
+      stdio: "ignore",
+    },
+  );
+}
+
 /** A supergroup-style chat id (-100 and ten digits, a safe integer) unique to this run. */
 function chatIdFor(n: number): string {
   return `-100${String((Date.now() % 1e8) * 100 + (n % 100)).padStart(10, "0")}`;
@@ -377,37 +412,10 @@ describe("alert delivery", () => {
     // Slow answers, so the kill finds requests in flight.
     await standIn("delay", { ms: 400 });
     const s = stackInfo();
-    const worker = spawn(
-      DENO_BIN,
-      [
-        "run",
-        "--cached-only",
-        "--frozen",
-        "--node-modules-dir=none",
-        "--config",
-        DENO_CONFIG,
-        "--allow-env",
-        "--allow-net",
-        "--allow-read",
-        path.join(FUNCTIONS_DIR, "deliver-alerts/worker.ts"),
-        "--once",
-      ],
-      {
-        env: {
-          ...denoEnv(),
-          SUPABASE_URL: s.url,
-          SUPABASE_SERVICE_ROLE_KEY: s.secretKey,
-          DISCORD_API_URL: `${s.chatUrl}/api`,
-          TELEGRAM_API_URL: s.chatUrl,
-          TELEGRAM_BOT_TOKEN: "123456789:local-stand-in-token",
-          SMTP_HOST: "127.0.0.1",
-          SMTP_PORT: String(s.smtpPort),
-          DELIVERY_CONCURRENCY: String(CONCURRENCY),
-          DELIVERY_LEASE_SECONDS: "5",
-        },
-        stdio: "ignore",
-      },
-    );
+    const worker = workerProcess({
+      DELIVERY_CONCURRENCY: String(CONCURRENCY),
+      DELIVERY_LEASE_SECONDS: "5",
+    });
     const exited = new Promise((r) => worker.once("exit", r));
     let beforeKill = 0;
     try {
@@ -527,38 +535,11 @@ describe("alert delivery", () => {
     // two while it sends; it is killed while its second batch is on its way.
     await standIn("delay", { ms: 400 });
     const s = stackInfo();
-    const worker = spawn(
-      DENO_BIN,
-      [
-        "run",
-        "--cached-only",
-        "--frozen",
-        "--node-modules-dir=none",
-        "--config",
-        DENO_CONFIG,
-        "--allow-env",
-        "--allow-net",
-        "--allow-read",
-        path.join(FUNCTIONS_DIR, "deliver-alerts/worker.ts"),
-        "--once",
-      ],
-      {
-        env: {
-          ...denoEnv(),
-          SUPABASE_URL: s.url,
-          SUPABASE_SERVICE_ROLE_KEY: s.secretKey,
-          DISCORD_API_URL: `${s.chatUrl}/api`,
-          TELEGRAM_API_URL: s.chatUrl,
-          TELEGRAM_BOT_TOKEN: "123456789:local-stand-in-token",
-          SMTP_HOST: "127.0.0.1",
-          SMTP_PORT: String(s.smtpPort),
-          DELIVERY_CONCURRENCY: "2",
-          DELIVERY_CLAIM_SIZE: "2",
-          DELIVERY_LEASE_SECONDS: String(LEASE),
-        },
-        stdio: "ignore",
-      },
-    );
+    const worker = workerProcess({
+      DELIVERY_CONCURRENCY: "2",
+      DELIVERY_CLAIM_SIZE: "2",
+      DELIVERY_LEASE_SECONDS: String(LEASE),
+    });
     const exited = new Promise((r) => worker.once("exit", r));
     const hooks = new Set(users.map((u) => u.webhookId));
     const discordArrivals = async () => {

@@ -8,7 +8,7 @@ import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { formatWindowShort } from "../utils/format-market";
-import { QuoteAge } from "./movers-table";
+import { type MoverRowProps, QuoteAge } from "./movers-table";
 import { BuyLink } from "./buy-link";
 import { PercentText } from "./percent-text";
 import { PriceText } from "./price-text";
@@ -38,20 +38,7 @@ type MoverCardsProps = {
   sparklines?: ReadonlyMap<number, SparklineData>;
 };
 
-type MoverCardProps = {
-  entry: TrustEntry;
-  /** The group's lead when this card is one of its other venues, else null. */
-  lead: TrustEntry | null;
-  asset: string;
-  /** The other venues' card ids (the expander controls them); "" when there are none. */
-  othersIds: string;
-  othersCount: number;
-  open: boolean;
-  windowMinutes: number;
-  onAnalyse: (entry: TrustEntry) => void;
-  onToggle: (asset: string) => void;
-  line: SparklineData | undefined;
-};
+type MoverCardProps = Omit<MoverRowProps, "selected">;
 
 /** One card, memoised like the table's rows: a live update re-renders the cards that changed. */
 const MoverCard = memo(function MoverCard({

@@ -72,12 +72,13 @@ function SymbolText({ symbol }: { symbol: string }) {
 /** The id of a venue row behind its group's expander (the expander controls these). */
 export const venueRowId = (instrumentId: number) => `mover-venue-${instrumentId}`;
 
-type MoverRowProps = {
+/** One mover as a table row or a phone card (mover-cards.tsx, which has no selection). */
+export type MoverRowProps = {
   entry: TrustEntry;
   /** The group's lead when this row is one of its other venues, else null. */
   lead: TrustEntry | null;
   asset: string;
-  /** The other venues' row ids (the expander controls them); "" when there are none. */
+  /** The other venues' row (or card) ids (the expander controls them); "" when there are none. */
   othersIds: string;
   othersCount: number;
   open: boolean;
