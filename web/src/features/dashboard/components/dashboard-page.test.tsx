@@ -1,4 +1,5 @@
 import type { MoverEntry } from "@domain/realtime";
+import { moverEntry } from "@/testing/movers";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
@@ -13,34 +14,7 @@ import { DashboardPage } from "./dashboard-page";
 
 let nextId = 1;
 function mover(overrides: Partial<MoverEntry> = {}): MoverEntry {
-  const id = nextId++;
-  return {
-    id,
-    instrument_id: id,
-    symbol: `SYM${id}/USDT`,
-    exchange: "Binance",
-    exchange_type: "cex",
-    network: null,
-    source: "binance",
-    pool_url: null,
-    price: 1.5,
-    price_3hour_ago: 1.2,
-    pct: 25,
-    window_used: 15,
-    pct_3hour: null,
-    volume_24h: null,
-    volume_24h_usd: null,
-    liquidity_usd: null,
-    spread_pct: null,
-    thin: false,
-    confirmed_on: [],
-    flags: [],
-    trust_score: 50,
-    asset: `SYM${id}`,
-    pool_name: null,
-    ts: new Date().toISOString(),
-    ...overrides,
-  };
+  return moverEntry(nextId++, overrides);
 }
 
 function renderDashboard({

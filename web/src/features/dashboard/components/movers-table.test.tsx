@@ -1,4 +1,5 @@
 import type { MoverEntry } from "@domain/realtime";
+import { moverEntry } from "@/testing/movers";
 import { act, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { groupByAsset } from "../utils/trust";
@@ -18,33 +19,7 @@ vi.mock("./sparkline", () => ({
 const NOW = Date.parse("2026-11-26T12:00:00Z");
 
 function mover(id: number, overrides: Partial<MoverEntry> = {}): MoverEntry {
-  return {
-    id,
-    instrument_id: id,
-    symbol: `SYM${id}/USDT`,
-    exchange: "Binance",
-    exchange_type: "cex",
-    network: null,
-    source: "binance",
-    pool_url: null,
-    price: 1.5,
-    price_3hour_ago: 1.2,
-    pct: 25,
-    window_used: 15,
-    pct_3hour: null,
-    volume_24h: null,
-    volume_24h_usd: null,
-    liquidity_usd: null,
-    spread_pct: null,
-    thin: false,
-    confirmed_on: [],
-    flags: [],
-    trust_score: 50,
-    asset: `SYM${id}`,
-    pool_name: null,
-    ts: new Date(NOW - 1000).toISOString(),
-    ...overrides,
-  };
+  return moverEntry(id, overrides, new Date(NOW - 1000).toISOString());
 }
 
 const onAnalyse = () => {};
