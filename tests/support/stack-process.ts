@@ -9,6 +9,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultOptions } from "../../devstack/config.ts";
+import type { AuthorizationStats } from "../../devstack/realtime/server.ts";
 import { freePort, startStack, type Stack } from "../../devstack/stack.ts";
 import { serveBuiltWeb } from "../../devstack/web.ts";
 import { TEST_AUTH_RATE_LIMITS } from "./rate-limits.ts";
@@ -55,7 +56,13 @@ export interface StackProcess extends Ready {
   dropConnections(): Promise<void>;
   /** Realtime forgets every subscription while the sockets stay up (`RealtimeServer.deafen`). */
   deafen(): Promise<void>;
-  realtimeStats(): Promise<{ sockets: number; subscriptions: number; topics: number }>;
+  realtimeStats(): Promise<{
+    sockets: number;
+    subscriptions: number;
+    topics: number;
+    /** Join authorisations: checks run, shared, skipped (`RealtimeServer.stats`). */
+    authorizations: AuthorizationStats;
+  }>;
   /** The child's resident set size in bytes. */
   rss(): Promise<number>;
   /**
