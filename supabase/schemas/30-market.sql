@@ -933,6 +933,62 @@ $$;
 -- comment on function public.movers_sparklines(window_minutes integer)
 COMMENT ON FUNCTION public.movers_sparklines(window_minutes integer) IS 'The last 30 minutes (last sample per minute, oldest first) of each instrument in the caller''s movers of a window; same plan rules as movers_feed.';
 
+-- function public.movers_stream_open(integer)
+CREATE FUNCTION public.movers_stream_open(window_minutes integer DEFAULT NULL::integer) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  uid uuid := (select auth.uid());
+  sid text := (select auth.jwt()) ->> 'session_id';
+  caller public.profiles;
+  w integer;
+  feed jsonb;
+  err_code text;
+  err_message text;
+  err_detail text;
+  err_hint text;
+begin
+  if uid is null then
+    return jsonb_build_object('caller', null);
+  end if;
+  if sid is not null and to_regclass('auth.sessions') is not null then
+    if sid !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+       or not exists (select 1 from auth.sessions s where s.id = sid::uuid) then
+      return jsonb_build_object('caller', null);
+    end if;
+  end if;
+  select * into caller from public.profiles p where p.id = uid;
+  if caller.id is null then
+    return jsonb_build_object('caller', null);
+  end if;
+  w := coalesce(window_minutes, caller.selected_window_minutes);
+  begin
+    select coalesce(jsonb_agg(to_jsonb(f)), '[]'::jsonb) into feed from public.movers_feed(w) f;
+  exception when others then
+    get stacked diagnostics err_code = returned_sqlstate, err_message = message_text,
+      err_detail = pg_exception_detail, err_hint = pg_exception_hint;
+  end;
+  return jsonb_build_object(
+    'caller', jsonb_build_object(
+      'id', caller.id,
+      'plan', caller.plan,
+      'subscription_active', caller.subscription_active,
+      'banned', caller.banned,
+      'selected_window_minutes', caller.selected_window_minutes
+    ),
+    'window', w,
+    'feed', feed,
+    'error', case when err_code is null then null else jsonb_build_object(
+      'code', err_code, 'message', err_message,
+      'details', nullif(err_detail, ''), 'hint', nullif(err_hint, '')) end
+  );
+end;
+$_$;
+
+-- comment on function public.movers_stream_open(window_minutes integer)
+COMMENT ON FUNCTION public.movers_stream_open(window_minutes integer) IS 'One /api/sse connect in one request (decision 0071): the caller''s live session and profile, and movers_feed of the window (or its refusal as error).';
+
 -- function public.price_history_for(bigint)
 CREATE FUNCTION public.price_history_for(instrument bigint) RETURNS TABLE(ts timestamp with time zone, price numeric, volume_24h numeric)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
@@ -1716,6 +1772,11 @@ GRANT ALL ON FUNCTION public.movers_feed(window_minutes integer) TO service_role
 REVOKE ALL ON FUNCTION public.movers_sparklines(window_minutes integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.movers_sparklines(window_minutes integer) TO authenticated;
 GRANT ALL ON FUNCTION public.movers_sparklines(window_minutes integer) TO service_role;
+
+-- grants on function public.movers_stream_open(window_minutes integer)
+REVOKE ALL ON FUNCTION public.movers_stream_open(window_minutes integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.movers_stream_open(window_minutes integer) TO authenticated;
+GRANT ALL ON FUNCTION public.movers_stream_open(window_minutes integer) TO service_role;
 
 -- grants on function public.price_history_for(instrument bigint)
 REVOKE ALL ON FUNCTION public.price_history_for(instrument bigint) FROM PUBLIC;

@@ -6,7 +6,8 @@
 // (fanout.ts), scan ingest (ingest.ts), 500 /api/sse clients during scans (sse.ts), a busy group
 // chat (chat.ts: 200 members online, 20 msg/s), the support desk (support.ts), the admins' user
 // table with 100,000 users (admin-users.ts), alert enqueueing for 1,000-100,000 subscribers (alerts.ts),
-// and the candle rollup and storage (history.ts), on PGlite and, when the binaries are installed, on a temporary PostgreSQL 15.
+// and the candle rollup and storage (history.ts), on PGlite and, when the binaries are installed, on a temporary PostgreSQL 15
+// (`--backend=pglite|postgres` picks one).
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -190,7 +191,37 @@ async function webPart(env: Record<string, string>) {
 // `npm run bench -- alerts ingest` runs only the named parts (startup, freshness, venues, web, fanout,
 // ingest, sse, chat, support, admin-users, alerts, history, soak, month); no name runs them all. `--full`
 // makes the soak the issue's 30 minutes (3 by default) and the month the simulated market's volume.
-const parts = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+// `--backend=pglite` or `--backend=postgres` runs every part on that backend only (both by default;
+// `web` runs on PGlite only, so `--backend=postgres` skips it).
+const BACKENDS = ["pglite", "postgres"] as const;
+type Backend = (typeof BACKENDS)[number];
+function parseBackends(argv: string[]): Backend[] {
+  const picked: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg.startsWith("--backend=")) picked.push(arg.slice("--backend=".length));
+    else if (arg === "--backend") {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith("-")) {
+        console.error(`--backend needs a value: ${BACKENDS.join(" or ")}.`);
+        process.exit(2);
+      }
+      picked.push(next);
+      i++;
+    }
+  }
+  if (picked.length === 0) return [...BACKENDS];
+  const bad = picked.filter((b) => !(BACKENDS as readonly string[]).includes(b));
+  if (bad.length > 0) {
+    console.error(`Unknown backend(s): ${bad.join(", ")}. Backends: ${BACKENDS.join(", ")}.`);
+    process.exit(2);
+  }
+  return BACKENDS.filter((b) => picked.includes(b));
+}
+const argv = process.argv.slice(2);
+const backends = parseBackends(argv);
+// The value of a spaced `--backend postgres` is not a part name.
+const parts = argv.filter((a, i) => !a.startsWith("-") && !(i > 0 && argv[i - 1] === "--backend"));
 const PARTS = [
   "startup",
   "freshness",
@@ -284,52 +315,64 @@ async function startupAndFreshness(label: string, env: Record<string, string>, p
 console.log(`bench on ${process.platform}/${process.arch}, node ${process.version}\n`);
 const tmp = mkdtempSync(path.join(tmpdir(), "bench-"));
 try {
-  await startupAndFreshness("PGlite", { DATA_DIR: path.join(tmp, "pglite") });
-  if (want("web")) await webPart({ DATA_DIR: path.join(tmp, "pglite-web") });
-  await section("fanout", () => benchFanout("PGlite"));
-  await section("ingest", () => benchIngest("PGlite"));
-  await section("sse", () => benchSse("PGlite"));
-  await section("chat", () => benchChat("PGlite"));
-  await section("support", () => benchSupportDesk("PGlite"));
-  await section("admin-users", () => benchAdminUsers("PGlite"));
-  await section("alerts", () => benchAlerts("PGlite"));
-  await section("alerts", () => benchAlertsDelivery("PGlite"));
-  await section("history", () => benchHistory("PGlite"));
-  await section("soak", () => benchSoak("PGlite"));
-  await section("month", () => benchMonth("PGlite"));
-  if (postgresAvailable()) {
-    const pg = await startTempPostgres();
-    try {
-      // Cold on Postgres means an empty database (a fresh cluster); warm reuses it.
-      await startupAndFreshness(
-        "PostgreSQL 15",
-        { DATA_DIR: path.join(tmp, "pg"), DATABASE_URL: pg.url },
-        pg,
+  if (backends.includes("pglite")) {
+    await startupAndFreshness("PGlite", { DATA_DIR: path.join(tmp, "pglite") });
+    if (want("web")) await webPart({ DATA_DIR: path.join(tmp, "pglite-web") });
+    await section("fanout", () => benchFanout("PGlite"));
+    await section("ingest", () => benchIngest("PGlite"));
+    await section("sse", () => benchSse("PGlite"));
+    await section("chat", () => benchChat("PGlite"));
+    await section("support", () => benchSupportDesk("PGlite"));
+    await section("admin-users", () => benchAdminUsers("PGlite"));
+    await section("alerts", () => benchAlerts("PGlite"));
+    await section("alerts", () => benchAlertsDelivery("PGlite"));
+    await section("history", () => benchHistory("PGlite"));
+    await section("soak", () => benchSoak("PGlite"));
+    await section("month", () => benchMonth("PGlite"));
+  } else if (want("web")) {
+    console.log("web            skipped: it runs on PGlite only, and --backend=postgres was given");
+  }
+  // `web` alone runs nothing on PostgreSQL: no temporary cluster for it.
+  if (backends.includes("postgres") && PARTS.some((p) => p !== "web" && want(p))) {
+    if (postgresAvailable()) {
+      const pg = await startTempPostgres();
+      try {
+        // Cold on Postgres means an empty database (a fresh cluster); warm reuses it.
+        await startupAndFreshness(
+          "PostgreSQL 15",
+          { DATA_DIR: path.join(tmp, "pg"), DATABASE_URL: pg.url },
+          pg,
+        );
+        await section("fanout", () => benchFanout("PostgreSQL 15", pg.url));
+        await section("ingest", () => benchIngest("PostgreSQL 15", pg.url));
+        // Each part from a known state: the SSE part on a database of its own, not the one the
+        // fan-out and ingest parts filled with movers that crowd its symbol out (issue 30).
+        await section("sse", async () =>
+          benchSse("PostgreSQL 15", await freshDatabase(pg.url, "bench_sse")),
+        );
+        await section("chat", () => benchChat("PostgreSQL 15", pg.url));
+        await section("support", () => benchSupportDesk("PostgreSQL 15", pg.url));
+        await section("admin-users", () => benchAdminUsers("PostgreSQL 15", pg.url));
+        await section("alerts", () => benchAlerts("PostgreSQL 15", pg.url));
+        await section("alerts", () => benchAlertsDelivery("PostgreSQL 15", pg.url));
+        await section("history", () => benchHistory("PostgreSQL 15", pg.url));
+        await section("soak", async () =>
+          benchSoak("PostgreSQL 15", await freshDatabase(pg.url, "bench_soak")),
+        );
+        await section("month", async () =>
+          benchMonth("PostgreSQL 15", await freshDatabase(pg.url, "bench_month")),
+        );
+      } finally {
+        await pg.stop();
+      }
+    } else if (backends.includes("pglite")) {
+      console.log("PostgreSQL 15  skipped: binaries not found");
+    } else {
+      console.error(
+        "PostgreSQL 15  cannot run: --backend=postgres was given, but the PostgreSQL 15 binaries were not found",
       );
-      await section("fanout", () => benchFanout("PostgreSQL 15", pg.url));
-      await section("ingest", () => benchIngest("PostgreSQL 15", pg.url));
-      // Each part from a known state: the SSE part on a database of its own, not the one the
-      // fan-out and ingest parts filled with movers that crowd its symbol out (issue 30).
-      await section("sse", async () =>
-        benchSse("PostgreSQL 15", await freshDatabase(pg.url, "bench_sse")),
-      );
-      await section("chat", () => benchChat("PostgreSQL 15", pg.url));
-      await section("support", () => benchSupportDesk("PostgreSQL 15", pg.url));
-      await section("admin-users", () => benchAdminUsers("PostgreSQL 15", pg.url));
-      await section("alerts", () => benchAlerts("PostgreSQL 15", pg.url));
-      await section("alerts", () => benchAlertsDelivery("PostgreSQL 15", pg.url));
-      await section("history", () => benchHistory("PostgreSQL 15", pg.url));
-      await section("soak", async () =>
-        benchSoak("PostgreSQL 15", await freshDatabase(pg.url, "bench_soak")),
-      );
-      await section("month", async () =>
-        benchMonth("PostgreSQL 15", await freshDatabase(pg.url, "bench_month")),
-      );
-    } finally {
-      await pg.stop();
+      process.exitCode = 1;
     }
-  } else {
-    console.log("PostgreSQL 15  skipped: binaries not found");
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });

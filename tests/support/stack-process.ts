@@ -2,11 +2,14 @@
 // host it (jsdom), and that need to run SQL as the owner or cut Realtime connections.
 //   parent → child: { id, sql, params } | { id, drop: true } | { id, deafen: true } | { id, stats: true }
 //   parent → child: { id, rss: true } (the child's resident memory in bytes)
+//   parent → child: { id, requests: bearer } (Auth and PostgREST requests carrying that bearer
+//                   token since the last such call, as "METHOD /path" → count; the count restarts)
 //   child → parent: { ready: { url, publishableKey, … } } then { id, result } | { id, error }
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultOptions } from "../../devstack/config.ts";
+import type { AuthorizationStats } from "../../devstack/realtime/server.ts";
 import { freePort, startStack, type Stack } from "../../devstack/stack.ts";
 import { serveBuiltWeb } from "../../devstack/web.ts";
 import { TEST_AUTH_RATE_LIMITS } from "./rate-limits.ts";
@@ -19,6 +22,7 @@ type Request = {
   deafen?: boolean;
   stats?: boolean;
   rss?: boolean;
+  requests?: string;
 };
 
 export interface StackProcessOptions {
@@ -52,9 +56,20 @@ export interface StackProcess extends Ready {
   dropConnections(): Promise<void>;
   /** Realtime forgets every subscription while the sockets stay up (`RealtimeServer.deafen`). */
   deafen(): Promise<void>;
-  realtimeStats(): Promise<{ sockets: number; subscriptions: number; topics: number }>;
+  realtimeStats(): Promise<{
+    sockets: number;
+    subscriptions: number;
+    topics: number;
+    /** Join authorisations: checks run, shared, skipped (`RealtimeServer.stats`). */
+    authorizations: AuthorizationStats;
+  }>;
   /** The child's resident set size in bytes. */
   rss(): Promise<number>;
+  /**
+   * The Auth and PostgREST requests (`/auth/v1/…`, `/rest/v1/…`) that carried `Bearer <token>`
+   * since the previous call for that token, as "METHOD /path" → count.
+   */
+  requestsWith(token: string): Promise<Record<string, number>>;
   /** False once the child process has exited. */
   alive(): boolean;
   /** What the child printed so far (with `captureOutput`). */
@@ -108,6 +123,7 @@ export async function startStackProcess(
     deafen: async () => void (await call({ deafen: true })),
     realtimeStats: async () => (await call({ stats: true })) as never,
     rss: async () => (await call({ rss: true })) as number,
+    requestsWith: async (token) => (await call({ requests: token })) as Record<string, number>,
     alive: () => child.exitCode === null && child.signalCode === null,
     output: () => out,
     stop: () =>
@@ -142,6 +158,20 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     await serveBuiltWeb(port, "127.0.0.1");
     webUrl = `http://127.0.0.1:${port}`;
   }
+  // Every Auth and PostgREST request, by bearer token: what a caller's request cost the database.
+  const seen = new Map<string, Map<string, number>>();
+  const liteFetch = stack.app.fetch.bind(stack.app);
+  stack.app.fetch = ((req: globalThis.Request, ...rest: unknown[]) => {
+    const { pathname } = new URL(req.url);
+    const bearer = req.headers.get("authorization")?.replace(/^Bearer\s+/i, "");
+    if (bearer && (pathname.startsWith("/auth/v1/") || pathname.startsWith("/rest/v1/"))) {
+      const byPath = seen.get(bearer) ?? new Map<string, number>();
+      seen.set(bearer, byPath);
+      const key = `${req.method} ${pathname}`;
+      byPath.set(key, (byPath.get(key) ?? 0) + 1);
+    }
+    return (liteFetch as (...a: unknown[]) => unknown)(req, ...rest);
+  }) as typeof stack.app.fetch;
   process.on("SIGTERM", () => void stack.stop().finally(() => process.exit(0)));
   process.on("disconnect", () => void stack.stop().finally(() => process.exit(0)));
   process.on("message", async (req: Request) => {
@@ -152,6 +182,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       else if (req.deafen) stack.realtime.deafen();
       else if (req.stats) result = stack.realtime.stats();
       else if (req.rss) result = process.memoryUsage().rss;
+      else if (req.requests) {
+        result = Object.fromEntries(seen.get(req.requests) ?? []);
+        seen.delete(req.requests);
+      }
       process.send?.({ id: req.id, result });
     } catch (err) {
       process.send?.({ id: req.id, error: (err as Error).message });

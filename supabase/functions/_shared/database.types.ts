@@ -1630,6 +1630,7 @@ export type Database = {
           times: string[];
         }[];
       };
+      movers_stream_open: { Args: { window_minutes?: number }; Returns: Json };
       mute_alert_symbol: {
         Args: { minutes: number; symbol: string };
         Returns: string;

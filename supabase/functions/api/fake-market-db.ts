@@ -115,8 +115,24 @@ export class FakeMarket {
   }
 
   db(token: string): MarketDb {
-    return {
+    const db: MarketDb = {
       caller: () => Promise.resolve(this.callers.get(token) ?? null),
+      openMovers: async (windowMinutes) => {
+        // As movers_stream_open: the caller, then movers_feed's rows or its refusal.
+        this.calls.push({ token, call: "openMovers", args: [windowMinutes] });
+        const caller = this.callers.get(token) ?? null;
+        if (!caller) return { caller: null, windowMinutes, rows: [], refusal: null };
+        const w = windowMinutes ?? caller.selectedWindowMinutes;
+        try {
+          const rows = await db.moversFeed(w, { plan: caller.plan });
+          return { caller, windowMinutes: w, rows, refusal: null };
+        } catch (err) {
+          if (!(err instanceof Error)) throw err;
+          // A failure that is not a refusal (failNext with a 500) fails the request itself.
+          if (!(err instanceof HttpError)) throw err;
+          return { caller, windowMinutes: w, rows: [], refusal: err };
+        }
+      },
       moversFeed: (windowMinutes, ctx = {}) => {
         this.#check(token, "moversFeed", [windowMinutes]);
         const caller = this.#subscriber(token);
@@ -217,6 +233,7 @@ export class FakeMarket {
         });
       },
     };
+    return db;
   }
 }
 

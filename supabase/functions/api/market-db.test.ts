@@ -126,3 +126,74 @@ Deno.test("recentSignals() and instruments() ask for the newest signals and exac
   assertEquals(instruments.searchParams.get("exchange"), "eq.Binance");
   ok(requests.every((r) => r.headers.get("authorization") === `Bearer ${TOKEN}`));
 });
+
+Deno.test("openMovers(): one movers_stream_open request reads the caller and the window's rows", async () => {
+  const row = { id: 7, symbol: "PEPE/USDT", pct: 12.5, window_used: 15 };
+  const { db, requests } = fakeSupabase((_req, url) => {
+    if (url.pathname === "/rest/v1/rpc/movers_stream_open") {
+      return json({
+        caller: {
+          id: USER_ID,
+          plan: "pro",
+          subscription_active: true,
+          banned: false,
+          selected_window_minutes: 20,
+        },
+        window: 15,
+        feed: [row],
+        error: null,
+      });
+    }
+    return json({ message: "unexpected" }, 500);
+  });
+  const opening = await db.openMovers(15);
+  deepStrictEqual(opening, {
+    caller: {
+      id: USER_ID,
+      plan: "pro",
+      subscriptionActive: true,
+      banned: false,
+      selectedWindowMinutes: 20,
+    },
+    windowMinutes: 15,
+    rows: [row],
+    refusal: null,
+  });
+  assertEquals(requests.length, 1);
+  assertEquals(requests[0]!.headers.get("authorization"), `Bearer ${TOKEN}`);
+  deepStrictEqual(await requests[0]!.json(), { window_minutes: 15 });
+});
+
+Deno.test("openMovers(): no live session is no caller; movers_feed's refusal is the matching 403", async () => {
+  let answer: Response = json({ caller: null });
+  const { db } = fakeSupabase(() => answer.clone());
+  deepStrictEqual(await db.openMovers(null), {
+    caller: null,
+    windowMinutes: null,
+    rows: [],
+    refusal: null,
+  });
+  answer = json({ code: "PGRST303", message: "JWT expired" }, 401);
+  assertEquals((await db.openMovers(null)).caller, null);
+
+  answer = json({
+    caller: {
+      id: USER_ID,
+      plan: "basic",
+      subscription_active: true,
+      banned: false,
+      selected_window_minutes: 30,
+    },
+    window: 5,
+    feed: null,
+    error: { code: "PT403", message: "The basic plan does not offer a 5 minute window" },
+  });
+  const refused = await db.openMovers(5);
+  ok(refused.refusal instanceof HttpError);
+  assertEquals(refused.refusal.status, 403);
+  assertEquals(refused.refusal.code, "window_not_allowed");
+  deepStrictEqual(refused.rows, []);
+
+  answer = json({ code: "XX000", message: "boom" }, 500);
+  await rejects(() => db.openMovers(30));
+});

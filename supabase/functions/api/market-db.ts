@@ -8,7 +8,13 @@ import { isPlanId, type PlanId } from "../_shared/domain/plans.ts";
 import { MOVERS_EVENT, moversTopic } from "../_shared/domain/realtime.ts";
 import type { Env } from "../_shared/env.ts";
 import { type PriceHistoryRow, readPlanPriceHistory } from "../_shared/price-history.ts";
-import { API_NOT_CONFIGURED, type DbErrorContext, throwDbError } from "./errors.ts";
+import {
+  API_NOT_CONFIGURED,
+  type DbError,
+  type DbErrorContext,
+  httpErrorFromDb,
+  throwDbError,
+} from "./errors.ts";
 import { type RealtimeHub, sharedHub } from "./realtime-hub.ts";
 
 /** The caller's own profile row (readable by its owner under RLS). */
@@ -77,6 +83,19 @@ export interface MoversHandlers {
   onEnd(reason: string): void;
 }
 
+/**
+ * What `/api/sse` needs before it joins (decision 0071), read in one request: the caller (null
+ * when the token is not a live session), the window (the asked one, else the caller's selected
+ * window), and the window's movers or the database's refusal of them.
+ */
+export interface MoversOpening {
+  caller: Caller | null;
+  windowMinutes: number | null;
+  rows: MoversFeedRow[];
+  /** movers_feed's refusal (plan, window), thrown by the route after its own checks. */
+  refusal: Error | null;
+}
+
 /** Everything one request of one caller reads; every call is made with the caller's token. */
 export interface MarketDb {
   /** The token's user and profile; null when the token is not a valid session. */
@@ -86,6 +105,11 @@ export interface MarketDb {
     windowMinutes: number | null,
     ctx?: DbErrorContext,
   ): Promise<MoversFeedRow[]>;
+  /**
+   * `movers_stream_open(window)`: the caller and `movers_feed(window)` in one request (null:
+   * the caller's selected window).
+   */
+  openMovers(windowMinutes: number | null): Promise<MoversOpening>;
   /** Instruments with this symbol (on this exchange when given), oldest first. */
   instruments(symbol: string, exchange?: string): Promise<InstrumentRow[]>;
   /** An instrument's samples since `sinceIso`, oldest first. */
@@ -156,6 +180,52 @@ export function supabaseMarketDb(
         banned: row.banned === true,
         selectedWindowMinutes: Number(row.selected_window_minutes),
       };
+    },
+
+    async openMovers(windowMinutes) {
+      const { data, error, status } = await client.rpc(
+        "movers_stream_open",
+        windowMinutes === null ? {} : { window_minutes: windowMinutes },
+      );
+      if (error) {
+        // No, an invalid or an expired token; an anonymous key (no execute grant): no session.
+        if (status === 401 || /^PGRST30[0-3]$/.test(error.code ?? "") || error.code === "42501") {
+          return { caller: null, windowMinutes, rows: [], refusal: null };
+        }
+        throwDbError("movers_stream_open", error, { status });
+      }
+      const opened = (data ?? {}) as {
+        caller?: {
+          id?: unknown;
+          plan?: unknown;
+          subscription_active?: unknown;
+          banned?: unknown;
+          selected_window_minutes?: unknown;
+        } | null;
+        window?: unknown;
+        feed?: unknown;
+        error?: DbError | null;
+      };
+      const row = opened.caller;
+      if (!row) return { caller: null, windowMinutes, rows: [], refusal: null };
+      const caller: Caller = {
+        id: String(row.id),
+        plan: isPlanId(row.plan) ? row.plan : "none",
+        subscriptionActive: row.subscription_active === true,
+        banned: row.banned === true,
+        selectedWindowMinutes: Number(row.selected_window_minutes),
+      };
+      const window = typeof opened.window === "number" ? opened.window : windowMinutes;
+      let refusal: Error | null = null;
+      if (opened.error) {
+        refusal = httpErrorFromDb(opened.error, { plan: caller.plan, windowMinutes: window }) ??
+          new Error(
+            `[api] movers_feed failed: ${opened.error.code ?? "?"} ${opened.error.message ?? ""}`
+              .trim(),
+          );
+      }
+      const rows = Array.isArray(opened.feed) ? opened.feed as MoversFeedRow[] : [];
+      return { caller, windowMinutes: window, rows, refusal };
     },
 
     async moversFeed(windowMinutes, ctx = {}) {

@@ -618,6 +618,31 @@ Deno.test("/sse?window= streams an offered window; other windows are refused bef
   assertEquals(t.market.joinsOf(5).length, 0);
 });
 
+Deno.test("/sse reads the caller and the window's movers in one request (decision 0071)", async () => {
+  const t = setup();
+  const ac = new AbortController();
+  const res = await t.get("/sse?window=20", t.tokens.pro, { signal: ac.signal });
+  assertEquals(res.status, 200);
+  await readUntil(res.body!.getReader(), (s) => s.includes("event: connected"));
+  ac.abort();
+  const mine = t.market.calls.filter((c) => c.token === t.tokens.pro);
+  // The fake's movers_stream_open asks its movers_feed; then the join. No second feed read.
+  deepStrictEqual(mine.map((c) => [c.call, c.args]), [
+    ["openMovers", [20]],
+    ["moversFeed", [20]],
+    ["joinMovers", [20, 500]],
+  ]);
+  // The refusals keep their order and codes: 401, 403 banned, 403 subscription_required, the
+  // window's 403, and a malformed window's 400 after the subscriber check.
+  await expectError(await t.get("/sse", null), 401, "unauthorized");
+  await expectError(await t.get("/sse", "no-such-token"), 401, "unauthorized");
+  await expectError(await t.get("/sse", t.tokens.banned), 403, "banned");
+  await expectError(await t.get("/sse", t.tokens.lapsed), 403, "subscription_required");
+  await expectError(await t.get("/sse?window=5", t.tokens.basic), 403, "window_not_allowed");
+  await expectError(await t.get("/sse?window=7", t.tokens.free), 403, "subscription_required");
+  await expectError(await t.get("/sse?window=7", t.tokens.pro), 400, "invalid_request");
+});
+
 Deno.test("/sse: a refused join is a 403 JSON, a silent Realtime a 503, and nothing streams", async () => {
   const t = setup();
   t.market.nextJoin = "refuse";

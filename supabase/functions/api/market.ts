@@ -28,6 +28,8 @@ import {
   type InstrumentRow,
   type MarketDb,
   type MarketDbFactory,
+  type MoversFeedRow,
+  type MoversOpening,
   type MoversSubscription,
 } from "./market-db.ts";
 import {
@@ -179,6 +181,34 @@ export function marketRoutes(deps: MarketDeps = {}): OpenAPIHono<ApiEnv> {
     await next();
   };
   const subscriberOf = (req: Request) => subscribers.get(req)!;
+
+  /**
+   * /sse's guard (decision 0071): the same checks in the same order (401, then 403 banned, then
+   * 403 subscription_required), read together with the window's movers in one request,
+   * `movers_stream_open`, instead of three (Auth's /user, the profile, movers_feed). Every
+   * connect's own requests queue ahead of the shared channel's join check on a busy database.
+   * A window the schema refuses gets the plain subscriber check, then its 400.
+   */
+  const openings = new WeakMap<Request, MoversOpening>();
+  const sseGuard: MiddlewareHandler<ApiEnv> = async (c, next) => {
+    const raw = c.req.queries("window");
+    const asked = raw === undefined || raw.length !== 1 ? null : windowParam.safeParse(raw[0]);
+    if (raw !== undefined && !asked?.success) {
+      subscribers.set(c.req.raw, await subscriber(c.req.raw));
+      return await next();
+    }
+    const token = await tokenOf(c.req.raw);
+    if (!token) throw loginRequired();
+    const db = makeDb(env, token);
+    const opening = await db.openMovers(asked?.success ? asked.data : null);
+    const caller = opening.caller;
+    if (!caller) throw sessionInvalid();
+    if (caller.banned) throw banned();
+    if (!hasActivePaidPlan(caller)) throw subscriptionRequired();
+    subscribers.set(c.req.raw, { db, caller });
+    openings.set(c.req.raw, opening);
+    await next();
+  };
   /** What every market route shares: subscribers only, the schemas' messages as they are. */
   const market = {
     method: "get",
@@ -391,13 +421,21 @@ export function marketRoutes(deps: MarketDeps = {}): OpenAPIHono<ApiEnv> {
     stream:
       "`event: connected` first; then one unnamed event per gainer of each scan (JSON). Every event has an id; reconnect with Last-Event-ID to get what changed since.",
     errors: [400, 403, 503],
+    guard: sseGuard,
   }, async (c) => {
     const { db, caller } = subscriberOf(c.req.raw);
     const query = c.req.valid("query");
     const windowMinutes = query.window ?? caller.selectedWindowMinutes;
     // The same check as /gainers/recent, by the database: a window the plan does not offer is
-    // a 403 before anything is streamed.
-    const current = await db.moversFeed(windowMinutes, { plan: caller.plan });
+    // a 403 before anything is streamed. The guard's one request already asked movers_feed.
+    const opening = openings.get(c.req.raw);
+    let current: MoversFeedRow[];
+    if (opening && opening.windowMinutes === windowMinutes) {
+      if (opening.refusal) throw opening.refusal;
+      current = opening.rows;
+    } else {
+      current = await db.moversFeed(windowMinutes, { plan: caller.plan });
+    }
 
     const stream = new SseStream({
       keepAliveMs,

@@ -56,7 +56,7 @@ select not has_function_privilege('anon', p.oid, 'execute')
        format('anon cannot execute public.%s(%s)', p.proname, pg_get_function_identity_arguments(p.oid))
 from pg_proc p join pg_namespace n on n.oid = p.pronamespace
 where n.nspname = 'public'
-  and (p.proname like 'admin\_%' or p.proname in ('promote_self', 'movers_feed', 'price_history_for', 'username_available',
+  and (p.proname like 'admin\_%' or p.proname in ('promote_self', 'movers_feed', 'movers_stream_open', 'price_history_for', 'username_available',
                                                    'touch_activity', 'join_group_by_invite', 'group_messages',
                                                    'group_member_profiles', 'list_groups', 'blocked_users',
                                                    'group_senders', 'ticket_senders', 'mute_alert_symbol',
@@ -67,7 +67,7 @@ insert into checks (passed, descr)
 select has_function_privilege('authenticated', p.oid, 'execute'),
        format('authenticated may call public.%s(%s) (it checks the caller itself)', p.proname, pg_get_function_identity_arguments(p.oid))
 from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-where n.nspname = 'public' and (p.proname like 'admin\_%' or p.proname in ('promote_self', 'movers_feed', 'price_history_for',
+where n.nspname = 'public' and (p.proname like 'admin\_%' or p.proname in ('promote_self', 'movers_feed', 'movers_stream_open', 'price_history_for',
                                                                               'history_candles', 'history_insights', 'history_compare'))
 order by p.proname;
 
@@ -102,7 +102,7 @@ select functions_are('public', array['allowed_windows', 'fallback_window', 'plan
   'history_candles', 'history_insights', 'history_compare', 'run_candle_rollup', 'support_response_target',
   'run_support_escalation', 'begin_outbox_sends', 'admin_alert_delivery_stats', 'doubt_outbox', 'movers_sparklines',
   'reserve_chat_gif', 'take_delivery_tokens', 'pause_delivery_bucket', 'take_plan_change_slot',
-  'release_outbox', 'reserve_delivery_slots'],
+  'release_outbox', 'reserve_delivery_slots', 'movers_stream_open'],
   'the API exposes exactly these functions');
 
 -- Private helpers: only the policy helpers are callable by API roles; the logging, lookup and
