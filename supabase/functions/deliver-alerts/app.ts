@@ -470,6 +470,7 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
       // marked and rendered (decision 0069).
       const first = Math.min(size, batchSize > 1 ? batchSize : FIRST_CLAIM);
       let asked = first;
+      let next = first;
       const claim = (max: number, lease: number) => {
         asked = max;
         return db.claim(worker, max, lease, name);
@@ -486,7 +487,11 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
           const batchStart = now();
           // A full claim says more may be due: claim the next one while this one is sent.
           if (full && batchStart - started + 2 * lastBatchMs < budget) {
-            ahead = claim(size, Math.min(900, leaseSeconds * 2));
+            // Claims grow (first, ×2, ×4, … up to the full size), so each is made well within
+            // the time its predecessor takes to send: a full claim right after a one-call first
+            // claim kept Resend's second call waiting for 900 jobs (decision 0069).
+            next = Math.min(size, next * 2);
+            ahead = claim(next, Math.min(900, leaseSeconds * 2));
             // Claimed-ahead jobs are counted when their turn comes; a failed claim is seen there.
             ahead.catch(() => {});
           }
