@@ -76,14 +76,16 @@ export function startDeliveryCron(opts: {
   timer.unref?.();
   let unlisten: Promise<(() => Promise<void>) | null> = Promise.resolve(null);
   if (opts.listen) {
-    unlisten = opts.listen("outbox", () => wake()).catch((err: unknown) => {
-      opts.log?.(
-        `[cron] not listening for enqueued jobs (the schedule still delivers them): ${
-          err instanceof Error ? err.message : String(err)
-        }`,
-      );
-      return null;
-    });
+    unlisten = opts
+      .listen("outbox", () => wake())
+      .catch((err: unknown) => {
+        opts.log?.(
+          `[cron] not listening for enqueued jobs (the schedule still delivers them): ${
+            err instanceof Error ? err.message : String(err)
+          }`,
+        );
+        return null;
+      });
   }
   return {
     tick,

@@ -39,10 +39,10 @@ Deno.test("alert step: a failed enqueue keeps its range and is tried again with 
   const calls: [string, string][] = [];
   const lines: string[] = [];
   const step = startAlertStep({
-    enqueue: async (since, through) => {
+    enqueue: (since, through) => {
       calls.push([since, through]);
-      if (calls.length === 1) throw new Error("connection reset");
-      return { jobs: 3, writes: 2 };
+      if (calls.length === 1) return Promise.reject(new Error("connection reset"));
+      return Promise.resolve({ jobs: 3, writes: 2 });
     },
     retryMs: 30,
     log: (line) => lines.push(line),
@@ -63,7 +63,7 @@ Deno.test("alert step: jobs wake the delivery worker at once; a wake-up asked fo
   let enqueues = 0;
   const wakes: ReturnType<typeof gate<void>>[] = [];
   const step = startAlertStep({
-    enqueue: async () => ({ jobs: ++enqueues === 3 ? 0 : 5, writes: 1 }),
+    enqueue: () => Promise.resolve({ jobs: ++enqueues === 3 ? 0 : 5, writes: 1 }),
     wakeDelivery: () => {
       const g = gate<void>();
       wakes.push(g);

@@ -92,7 +92,10 @@ export function startAlertStep(opts: AlertStepOptions): AlertStep {
       );
     }
     try {
-      const r = await opts.enqueue(new Date(since).toISOString(), new Date(range.through).toISOString());
+      const r = await opts.enqueue(
+        new Date(since).toISOString(),
+        new Date(range.through).toISOString(),
+      );
       stats.runs++;
       stats.writes += r.writes;
       stats.jobs += r.jobs;
@@ -101,7 +104,9 @@ export function startAlertStep(opts: AlertStepOptions): AlertStep {
       stats.failures++;
       // Nothing is lost: the range waits for the next run (each write is still taken once).
       merge(since, range.through);
-      log(`[alerts] enqueue failed, trying again in ${retryMs / 1000} s: ${(err as Error).message}`);
+      log(
+        `[alerts] enqueue failed, trying again in ${retryMs / 1000} s: ${(err as Error).message}`,
+      );
       if (!stopped && !retry) {
         retry = setTimeout(() => {
           retry = null;
