@@ -406,7 +406,11 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
         serviceKey: secrets.secretKey,
         log,
       });
-      alerts?.startCron(url, secrets.secretKey);
+      // The enqueue's NOTIFY on `outbox` wakes the worker at once (decision 0069).
+      const listening = db;
+      alerts?.startCron(url, secrets.secretKey, (channel, onPayload) =>
+        listening.listen(channel, onPayload),
+      );
       // What the streaming worker beside a hosted project does (decision 0054), where a venue
       // has a stream URL (BINANCE_WS_URL, COINBASE_WS_URL; FAKE_VENUES sets them).
       streams = await startStreamReaders({

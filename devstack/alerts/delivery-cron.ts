@@ -1,11 +1,22 @@
 // What pg_cron + pg_net do for the outbox on a hosted project: POST deliver-alerts on a schedule
-// (DELIVERY_INTERVAL_SECONDS, default 15), for retries and ticket e-mails; the scan wakes the
-// worker itself right after it enqueued alerts. Never two runs at once.
+// (DELIVERY_INTERVAL_SECONDS, default 15), for retries and ticket e-mails; the scan and the
+// stream's alert step wake the worker themselves right after they enqueued alerts. Locally the
+// runner also LISTENs on `outbox` (the enqueue's NOTIFY, decision 0069): any enqueue wakes the
+// worker at once, not at the next tick. Never two runs at once; a wake-up during a run makes one
+// more run when it ends (that run may have looked for jobs before the new ones were committed).
 
 export interface DeliveryCron {
   tick(): Promise<void>;
+  /** A run now, or one more right after the run on its way. */
+  wake(): void;
   stop(): Promise<void>;
 }
+
+/** LISTENs on a channel; resolves to a function that stops listening (the stack's `db.listen`). */
+export type Listen = (
+  channel: string,
+  onPayload: (payload: string) => void,
+) => Promise<() => Promise<void>>;
 
 export function deliveryIntervalMs(env: NodeJS.ProcessEnv = process.env): number {
   const n = Number(env.DELIVERY_INTERVAL_SECONDS);
@@ -17,6 +28,8 @@ export function startDeliveryCron(opts: {
   serviceKey: string;
   intervalMs: number;
   log?: (line: string) => void;
+  /** Wakes the worker on the enqueue's NOTIFY on `outbox`. */
+  listen?: Listen;
 }): DeliveryCron {
   const url = `${opts.apiUrl.replace(/\/+$/, "")}/functions/v1/deliver-alerts`;
   const controller = new AbortController();
@@ -42,19 +55,45 @@ export function startDeliveryCron(opts: {
       lastError = message;
     }
   };
-  const tick = () => {
+  let again = false;
+  const tick = (): Promise<void> => {
     if (stopped) return Promise.resolve();
     if (running) return running;
-    running = run().finally(() => (running = null));
+    running = run().finally(() => {
+      running = null;
+      if (again && !stopped) {
+        again = false;
+        void tick();
+      }
+    });
     return running;
+  };
+  const wake = () => {
+    if (running) again = true;
+    else void tick();
   };
   const timer = setInterval(() => void tick(), opts.intervalMs);
   timer.unref?.();
+  let unlisten: Promise<(() => Promise<void>) | null> = Promise.resolve(null);
+  if (opts.listen) {
+    unlisten = opts
+      .listen("outbox", () => wake())
+      .catch((err: unknown) => {
+        opts.log?.(
+          `[cron] not listening for enqueued jobs (the schedule still delivers them): ${
+            err instanceof Error ? err.message : String(err)
+          }`,
+        );
+        return null;
+      });
+  }
   return {
     tick,
+    wake,
     async stop() {
       stopped = true;
       clearInterval(timer);
+      await (await unlisten)?.().catch(() => {});
       controller.abort();
       await running?.catch(() => {});
     },

@@ -1,7 +1,12 @@
 // The alert-delivery side of the local stack (decision 0020): MailDev (SMTP + web UI), the
 // Discord/Telegram stand-ins, the settings the functions host passes to deliver-alerts, and the
 // delivery schedule.
-import { deliveryIntervalMs, startDeliveryCron, type DeliveryCron } from "./delivery-cron.ts";
+import {
+  deliveryIntervalMs,
+  startDeliveryCron,
+  type DeliveryCron,
+  type Listen,
+} from "./delivery-cron.ts";
 import { mailPorts, startMailDev, type MailDev } from "./maildev.ts";
 import { type ChatStandInClient, startChatStandInProcess } from "./standins-process.ts";
 import { DEFAULT_CHAT_STANDIN_PORT } from "./standins.ts";
@@ -24,7 +29,8 @@ export interface AlertServices {
   chat: ChatStandInClient;
   /** What deliver-alerts reads (real settings in the environment win). */
   functionsEnv: Record<string, string>;
-  startCron(apiUrl: string, serviceKey: string): void;
+  /** `listen`: the enqueue's NOTIFY wakes the worker at once (decision 0069). */
+  startCron(apiUrl: string, serviceKey: string, listen?: Listen): void;
   /** Runs the delivery schedule's job once now (tests). */
   deliverNow(): Promise<void>;
   stop(): Promise<void>;
@@ -92,7 +98,7 @@ export async function startAlertServices(
     mail,
     chat,
     functionsEnv,
-    startCron(apiUrl, serviceKey) {
+    startCron(apiUrl, serviceKey, listen) {
       target = { apiUrl, serviceKey };
       if (opts.cron === false) return;
       cron = startDeliveryCron({
@@ -100,6 +106,7 @@ export async function startAlertServices(
         serviceKey,
         intervalMs: opts.deliveryIntervalMs ?? deliveryIntervalMs(env),
         log,
+        ...(listen ? { listen } : {}),
       });
     },
     async deliverNow() {

@@ -509,33 +509,76 @@ CREATE FUNCTION public.enqueue_alerts(scanned_at timestamp with time zone) RETUR
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
+begin
+  if scanned_at is null then
+    raise exception 'scanned_at is required' using errcode = '22023';
+  end if;
+  return public.enqueue_alerts_between(enqueue_alerts.scanned_at, enqueue_alerts.scanned_at) - 'writes';
+end;
+$$;
+
+-- comment on function public.enqueue_alerts(scanned_at timestamp with time zone)
+COMMENT ON FUNCTION public.enqueue_alerts(scanned_at timestamp with time zone) IS 'After a scan: the movers that cross subscribers'' rules become outbox jobs, once per scan (service role); the range [scanned_at, scanned_at] of enqueue_alerts_between.';
+
+-- function public.enqueue_alerts_between(timestamp with time zone, timestamp with time zone)
+CREATE FUNCTION public.enqueue_alerts_between(since timestamp with time zone, through timestamp with time zone) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
 declare
   digest_from constant integer := 3;
   digest_items constant integer := 20;
   confluence_span constant interval := interval '30 minutes';
   -- A pump is over when its symbol and direction have not alerted for cooldown + pump_gap.
   pump_gap constant interval := interval '60 minutes';
-  epoch text := extract(epoch from enqueue_alerts.scanned_at)::text;
+  epoch text := extract(epoch from enqueue_alerts_between.through)::text;
   crossed integer := 0;
   jobs integer := 0;
   added integer;
   ordinal integer;
   outcome jsonb;
+  writes integer;
 begin
-  if scanned_at is null then
-    raise exception 'scanned_at is required' using errcode = '22023';
+  if through is null then
+    raise exception 'through is required (the time of the newest write to enqueue)' using errcode = '22023';
   end if;
-  -- One enqueue at a time (state is read and written), and each scan once.
+  if since is null then
+    raise exception 'since is required (the time of the oldest write to enqueue)' using errcode = '22023';
+  end if;
+  if since > through then
+    raise exception 'since (%) is after through (%)', since, through using errcode = '22023';
+  end if;
+  -- Write times are remembered for 7 days (below): a range reaching further back could take a
+  -- write again whose record is gone.
+  if since < through - interval '1 day' then
+    raise exception 'a range of writes spans at most one day (since % is more than a day before through %)',
+      since, through using errcode = '22023';
+  end if;
+  -- One enqueue at a time (state is read and written), and each write once: the writes in the
+  -- range that no enqueue has taken yet (and `through` itself, as a single scan always was) are
+  -- recorded here and taken by this call.
   perform pg_catalog.pg_advisory_xact_lock(7242024);
-  insert into private.alert_scans (scanned_at) values (enqueue_alerts.scanned_at) on conflict do nothing;
-  if not found then
-    return jsonb_build_object('alerts', 0, 'jobs', 0, 'repeated', true);
+  create temp table if not exists pg_temp.alert_writes (ts timestamptz primary key) on commit drop;
+  truncate pg_temp.alert_writes;
+  with taken as (
+    insert into private.alert_scans (scanned_at)
+    select enqueue_alerts_between.through
+    union
+    select distinct m.ts from public.movers m
+    where m.ts >= enqueue_alerts_between.since and m.ts <= enqueue_alerts_between.through
+    on conflict do nothing
+    returning scanned_at
+  )
+  insert into pg_temp.alert_writes select t.scanned_at from taken t;
+  get diagnostics writes = row_count;
+  if writes = 0 then
+    return jsonb_build_object('alerts', 0, 'jobs', 0, 'writes', 0, 'repeated', true);
   end if;
-  delete from private.alert_scans s where s.scanned_at < enqueue_alerts.scanned_at - interval '7 days';
+  delete from private.alert_scans s where s.scanned_at < enqueue_alerts_between.through - interval '7 days';
   -- Marks older than the longest cooldown (1440 minutes) + pump_gap no longer hold anything back.
-  delete from private.alert_state_marks k where k.last_alert_at < enqueue_alerts.scanned_at - interval '1500 minutes';
+  delete from private.alert_state_marks k where k.last_alert_at < enqueue_alerts_between.through - interval '1500 minutes';
   -- Jobs give up within hours (decision 0020's backoff); a week-old message is nobody's.
-  delete from private.alert_messages m where m.scanned_at < enqueue_alerts.scanned_at - interval '7 days';
+  delete from private.alert_messages m where m.scanned_at < enqueue_alerts_between.through - interval '7 days';
 
   create temp table if not exists pg_temp.alert_moved (
     instrument_id bigint, symbol text, exchange text, price numeric, ts timestamptz, sel text,
@@ -568,13 +611,14 @@ begin
          m.pct, m.pct_10sec, m.pct_5min, m.pct_10min, m.pct_15min, m.pct_20min, m.pct_25min, m.pct_30min, 0, 0,
          m.thin, cardinality(m.confirmed_on) > 0, m.pool_name
   from public.movers m
-  where m.ts = enqueue_alerts.scanned_at
+  where m.ts >= enqueue_alerts_between.since and m.ts <= enqueue_alerts_between.through
+    and m.ts in (select w.ts from pg_temp.alert_writes w)
     and greatest(abs(m.pct), abs(coalesce(m.pct_10sec, 0)), abs(coalesce(m.pct_5min, 0)),
                  abs(coalesce(m.pct_10min, 0)), abs(coalesce(m.pct_15min, 0)), abs(coalesce(m.pct_20min, 0)),
                  abs(coalesce(m.pct_25min, 0)), abs(coalesce(m.pct_30min, 0))) >= 1;
   if not found then
-    outcome := jsonb_build_object('alerts', 0, 'jobs', 0);
-    update private.alert_scans s set result = outcome where s.scanned_at = enqueue_alerts.scanned_at;
+    outcome := jsonb_build_object('alerts', 0, 'jobs', 0, 'writes', writes);
+    update private.alert_scans s set result = outcome where s.scanned_at in (select w.ts from pg_temp.alert_writes w);
     return outcome;
   end if;
 
@@ -600,16 +644,16 @@ begin
     from public.profiles p
     cross join lateral (
       select p.alert_quiet_start is not null
-               and private.in_quiet_hours(enqueue_alerts.scanned_at, p.time_zone, p.alert_quiet_start, p.alert_quiet_end) as quiet,
-             (enqueue_alerts.scanned_at at time zone coalesce(p.time_zone, 'UTC'))::date as day) q
+               and private.in_quiet_hours(enqueue_alerts_between.through, p.time_zone, p.alert_quiet_start, p.alert_quiet_end) as quiet,
+             (enqueue_alerts_between.through at time zone coalesce(p.time_zone, 'UTC'))::date as day) q
     left join private.alert_user_state us on us.user_id = p.id
     left join (
       select sr.user_id,
              string_agg(sr.symbol || '=' || coalesce(sr.threshold::text, '')
-                          || case when sr.muted_until > enqueue_alerts.scanned_at then ':muted' else '' end,
+                          || case when sr.muted_until > enqueue_alerts_between.through then ':muted' else '' end,
                         ',' order by sr.symbol) as rules
       from public.alert_symbol_rules sr
-      where sr.threshold is not null or sr.muted_until > enqueue_alerts.scanned_at
+      where sr.threshold is not null or sr.muted_until > enqueue_alerts_between.through
       group by sr.user_id
     ) r on r.user_id = p.id
     where p.plan = 'enterprise' and p.subscription_active and not p.banned
@@ -630,10 +674,10 @@ begin
     update pg_temp.alert_moved m set
       bull = (select count(distinct g.strategy) from public.strategy_signals g
               where g.symbol = m.symbol and g.exchange = m.exchange and g.signal = 'bullish'
-                and g.computed_at > enqueue_alerts.scanned_at - confluence_span),
+                and g.computed_at > enqueue_alerts_between.through - confluence_span),
       bear = (select count(distinct g.strategy) from public.strategy_signals g
               where g.symbol = m.symbol and g.exchange = m.exchange and g.signal = 'bearish'
-                and g.computed_at > enqueue_alerts.scanned_at - confluence_span);
+                and g.computed_at > enqueue_alerts_between.through - confluence_span);
   end if;
 
   -- The crossings, once per group: threshold (own per symbol, else the user's), mute, direction,
@@ -649,7 +693,7 @@ begin
                                                when 30 then m.p30 end, m.pct) as move) mv
   cross join lateral (select case when mv.move > 0 then 'pump' else 'dump' end as direction) d
   left join public.alert_symbol_rules r on r.user_id = g.rep and r.symbol = m.symbol
-  where (r.muted_until is null or r.muted_until <= enqueue_alerts.scanned_at)
+  where (r.muted_until is null or r.muted_until <= enqueue_alerts_between.through)
     and abs(mv.move) >= coalesce(r.threshold, g.t)
     and (g.dirs = 'both' or g.dirs = d.direction)
     -- Issue 26: thin moves only for those who opted in; unconfirmed ones not for those who
@@ -660,8 +704,8 @@ begin
     and not exists (
       select 1 from private.alert_state_marks k
       where k.state_id = g.state_id and k.instrument_id = m.instrument_id and k.direction = d.direction
-        and k.last_alert_at > enqueue_alerts.scanned_at - make_interval(mins => g.cd) - pump_gap
-        and (k.last_alert_at > enqueue_alerts.scanned_at - make_interval(mins => g.cd)
+        and k.last_alert_at > enqueue_alerts_between.through - make_interval(mins => g.cd) - pump_gap
+        and (k.last_alert_at > enqueue_alerts_between.through - make_interval(mins => g.cd)
              or (g.step > 0 and abs(mv.move) < abs(k.last_move) + g.step)
              or (g.step = 0 and abs(m.price - k.last_price) / nullif(k.last_price, 0) * 100
                                 < coalesce(r.threshold, g.t))));
@@ -679,11 +723,11 @@ begin
   from pg_temp.alert_groups g
   join private.alert_state_marks k on k.state_id = g.state_id
   where g.new_state is not null
-    and k.last_alert_at > enqueue_alerts.scanned_at - make_interval(mins => g.cd) - pump_gap
+    and k.last_alert_at > enqueue_alerts_between.through - make_interval(mins => g.cd) - pump_gap
     and not exists (select 1 from pg_temp.alert_ghits h
                     where h.gid = g.gid and h.instrument_id = k.instrument_id and h.direction = k.direction)
   union all
-  select g.new_state, h.instrument_id, h.direction, h.price, h.move, enqueue_alerts.scanned_at
+  select g.new_state, h.instrument_id, h.direction, h.price, h.move, enqueue_alerts_between.through
   from pg_temp.alert_groups g join pg_temp.alert_ghits h on h.gid = g.gid
   where g.new_state is not null;
 
@@ -706,8 +750,8 @@ begin
   from pg_temp.alert_subs s join pg_temp.alert_groups g on g.gid = s.gid
   where g.n > 0 and s.status in ('alert', 'last');
   if crossed = 0 then
-    outcome := jsonb_build_object('alerts', 0, 'jobs', 0);
-    update private.alert_scans s set result = outcome where s.scanned_at = enqueue_alerts.scanned_at;
+    outcome := jsonb_build_object('alerts', 0, 'jobs', 0, 'writes', writes);
+    update private.alert_scans s set result = outcome where s.scanned_at in (select w.ts from pg_temp.alert_writes w);
     return outcome;
   end if;
 
@@ -740,7 +784,7 @@ begin
   ),
   stored as (
     insert into private.alert_messages (scanned_at, payload)
-    select enqueue_alerts.scanned_at, b.payload || jsonb_build_object('gid', b.gid, 'seq', b.seq) from built b
+    select enqueue_alerts_between.through, b.payload || jsonb_build_object('gid', b.gid, 'seq', b.seq) from built b
     returning id, payload
   )
   insert into pg_temp.alert_msgs
@@ -755,9 +799,9 @@ begin
     insert into private.outbox (kind, channel, user_id, dedup_key, payload, seq, message_id)
     select 'market_alert', ch.channel, s.user_id, s.user_id || ':' || ch.channel || ':' || m.key,
            case when s.status = 'last'
-                then jsonb_build_object('scannedAt', enqueue_alerts.scanned_at, 'unsubscribeToken', s.token,
+                then jsonb_build_object('scannedAt', enqueue_alerts_between.through, 'unsubscribeToken', s.token,
                                         'capReached', true, 'dailyCap', s.cap)
-                else jsonb_build_object('scannedAt', enqueue_alerts.scanned_at, 'unsubscribeToken', s.token) end,
+                else jsonb_build_object('scannedAt', enqueue_alerts_between.through, 'unsubscribeToken', s.token) end,
            m.seq, m.message_id
     from pg_temp.alert_subs s
     join pg_temp.alert_groups g on g.gid = s.gid and g.new_state is not null
@@ -772,14 +816,14 @@ begin
   if jobs > 0 then
     perform pg_catalog.pg_notify('outbox', jobs::text);
   end if;
-  outcome := jsonb_build_object('alerts', crossed, 'jobs', jobs);
-  update private.alert_scans s set result = outcome where s.scanned_at = enqueue_alerts.scanned_at;
+  outcome := jsonb_build_object('alerts', crossed, 'jobs', jobs, 'writes', writes);
+  update private.alert_scans s set result = outcome where s.scanned_at in (select w.ts from pg_temp.alert_writes w);
   return outcome;
 end;
 $$;
 
--- comment on function public.enqueue_alerts(scanned_at timestamp with time zone)
-COMMENT ON FUNCTION public.enqueue_alerts(scanned_at timestamp with time zone) IS 'After a scan: the movers that cross subscribers'' rules become outbox jobs, once per scan (service role).';
+-- comment on function public.enqueue_alerts_between(since timestamp with time zone, through timestamp with time zone)
+COMMENT ON FUNCTION public.enqueue_alerts_between(since timestamp with time zone, through timestamp with time zone) IS 'The movers of every write in [since, through] not yet enqueued become outbox jobs, each write once; rules applied at through (service role; decision 0069).';
 
 -- function public.fail_outbox(bigint, text, text, numeric, boolean)
 CREATE FUNCTION public.fail_outbox(job_id bigint, worker text, error text, retry_after_seconds numeric DEFAULT NULL::numeric, permanent boolean DEFAULT false) RETURNS text
@@ -1138,6 +1182,10 @@ GRANT ALL ON FUNCTION public.complete_outbox_batch(worker text, results jsonb) T
 -- grants on function public.enqueue_alerts(scanned_at timestamp with time zone)
 REVOKE ALL ON FUNCTION public.enqueue_alerts(scanned_at timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.enqueue_alerts(scanned_at timestamp with time zone) TO service_role;
+
+-- grants on function public.enqueue_alerts_between(since timestamp with time zone, through timestamp with time zone)
+REVOKE ALL ON FUNCTION public.enqueue_alerts_between(since timestamp with time zone, through timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.enqueue_alerts_between(since timestamp with time zone, through timestamp with time zone) TO service_role;
 
 -- grants on function public.fail_outbox(job_id bigint, worker text, error text, retry_after_seconds numeric, permanent boolean)
 REVOKE ALL ON FUNCTION public.fail_outbox(job_id bigint, worker text, error text, retry_after_seconds numeric, permanent boolean) FROM PUBLIC;

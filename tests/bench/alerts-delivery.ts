@@ -235,6 +235,9 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     );
 
     // ---- Own webhooks (no shared limit) ------------------------------------------------
+    // The functions host compiles deliver-alerts on its first call: made here, with nothing
+    // due, so the first case's first hand-off measures delivery, not the stack's start-up.
+    await deliverOnce(stack);
     const own = new Map<string, CaseResult>();
     for (const [n, s] of PARTS.has("own") ? CASES : []) {
       const head = `alerts ${label}: ${n} subscribers, ${s} symbols, own webhooks:`;

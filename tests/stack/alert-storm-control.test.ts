@@ -240,6 +240,42 @@ describe("alert storm control", () => {
     expect(await jobsFor(email)).toHaveLength(1);
   });
 
+  it("a range of writes (the stream's alert step): two writes, one enqueue, each crossing once across overlapping ranges", async () => {
+    const email = await subscriber();
+    const [a, b, c] = [sym("RA"), sym("RB"), sym("RC")];
+    const t = Date.now() - minutes(12);
+    await ingest({ [a]: 1, [b]: 1, [c]: 1 }, new Date(t - minutes(30)));
+    // Two stream writes a second apart, no enqueue between them.
+    await ingest({ [a]: 1.2 }, new Date(t));
+    await ingest({ [b]: 0.8 }, new Date(t + 1000));
+    const between = (since: number, through: number) =>
+      serviceClient().rpc("enqueue_alerts_between", {
+        since: new Date(since).toISOString(),
+        through: new Date(through).toISOString(),
+      });
+    const first = await between(t, t + 1000);
+    expect(first.error).toBeNull();
+    expect((first.data as unknown as { writes: number }).writes).toBe(2);
+    const both = await jobsFor(email);
+    expect(both.map((j) => j.payload.items[0]!.symbol).sort()).toEqual([a, b].sort());
+    // A third write, then a range overlapping the first, and the first range again.
+    await ingest({ [c]: 1.3 }, new Date(t + 2000));
+    expect((await between(t - 500, t + 2000)).error).toBeNull();
+    const again = await between(t, t + 1000);
+    expect(again.data).toMatchObject({ alerts: 0, jobs: 0, repeated: true });
+    // The single-scan call for a write a range took is a repeat too.
+    const single = await serviceClient().rpc("enqueue_alerts", {
+      scanned_at: new Date(t + 1000).toISOString(),
+    });
+    expect(single.data).toEqual({ alerts: 0, jobs: 0, repeated: true });
+    const later = await jobsFor(email);
+    expect(later.map((j) => j.payload.items[0]!.symbol)).toEqual([c]);
+    // Bad input: a clear refusal.
+    const backwards = await between(t + 1000, t);
+    expect(backwards.error?.code).toBe("22023");
+    expect(backwards.error?.message).toMatch(/since .* is after through/);
+  });
+
   it("refuses settings outside the rules with the rule's name", async () => {
     const u = await signedInUser();
     const { error } = await u.client

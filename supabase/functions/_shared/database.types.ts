@@ -1490,6 +1490,10 @@ export type Database = {
         Returns: boolean;
       };
       enqueue_alerts: { Args: { scanned_at: string }; Returns: Json };
+      enqueue_alerts_between: {
+        Args: { since: string; through: string };
+        Returns: Json;
+      };
       fail_outbox: {
         Args: {
           error: string;

@@ -229,9 +229,13 @@ Deno.test("deliver-alerts: Resend's batch call sends many e-mails in one request
   )).json();
   deepStrictEqual([report.claimed, report.sent], [7, 7]);
   deepStrictEqual(batches, [[1, 2, 3], [4, 5, 6], [7]]);
-  // All three batches were marked (in one call) before any request.
-  const firstBegin = db.events.find((e) => e.startsWith("begin:"))!;
-  deepStrictEqual(firstBegin.slice(6).split(",").map(Number).sort(), [1, 2, 3, 4, 5, 6, 7]);
+  // Every batch is marked before its request: the first claim (one call's worth, decision 0069)
+  // in one call, the two batches claimed ahead (twice that) together in the next.
+  const begins = db.events.filter((e) => e.startsWith("begin:"));
+  deepStrictEqual(
+    begins.map((b) => b.slice(6).split(",").map(Number).sort((x, y) => x - y)),
+    [[1, 2, 3], [4, 5, 6, 7]],
+  );
 });
 
 Deno.test("deliver-alerts: a marked request that got no answer in time is recorded in doubt, not retried", async () => {
@@ -354,4 +358,47 @@ Deno.test("deliver-alerts: Resend claims whole batches, about ten seconds of the
   // 2,100 capped at 1,000, then whole batches of 30.
   assertEquals(size("7", 30), 990);
   assertEquals(size("0.01", 100), 100);
+});
+
+Deno.test("deliver-alerts: batch calls (Resend) claim one call's worth first, the rest ahead while it is sent", async () => {
+  const db = new FakeOutbox();
+  db.queue = Array.from({ length: 10 }, (_, i) => job(i + 1, "email", `u${i + 1}@example.com`));
+  const email: Channel = {
+    send: () => Promise.reject(new Error("batch channel: send() is not used")),
+    batchSize: () => 3,
+    sendBatch(jobs) {
+      db.events.push(`sent:${jobs.map((j) => j.id).join(",")}`);
+      return Promise.resolve(jobs.map((j) => ({ ok: true as const, recipient: j.target })));
+    },
+  };
+  const app = createDeliverApp({
+    env: envFrom({ SUPABASE_SERVICE_ROLE_KEY: KEY }),
+    db: () => db,
+    channels: { email, discord: fixed({}, []), telegram: fixed({}, []) },
+  });
+  const report = await (await app.fetch(
+    new Request("http://local/deliver-alerts", {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}` },
+    }),
+  )).json();
+  deepStrictEqual([report.claimed, report.sent], [10, 10]);
+  const claims = db.events.filter((e) => e.startsWith("claim:"));
+  // The first claim is one batch call (3 jobs), not ten seconds of the team's rate (60 jobs);
+  // the next (twice that) is claimed before that first call goes out, the last after it.
+  deepStrictEqual(claims, ["claim:1,2,3", "claim:4,5,6,7,8,9", "claim:10"]);
+  ok(db.events.indexOf("claim:4,5,6,7,8,9") < db.events.indexOf("sent:1,2,3"), db.events.join(" "));
+  ok(db.events.indexOf("claim:10") < db.events.indexOf("sent:4,5,6"), db.events.join(" "));
+  deepStrictEqual(db.completed.map((c) => c.id).sort((a, b) => a - b), [
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+    9,
+    10,
+  ]);
 });

@@ -283,7 +283,7 @@ async function pool<T>(items: T[], limit: number, run: (item: T) => Promise<void
 
 const CHANNELS: ChannelName[] = ["discord", "telegram", "email"];
 
-/** Jobs in a drain's first claim per channel without batch calls. */
+/** Jobs in a drain's first claim per channel without batch calls (batch calls: one call's worth). */
 const FIRST_CLAIM = 100;
 
 /**
@@ -464,11 +464,13 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
       const channel = ch[name];
       const size = claimSizeFor(name, channel);
       const batchSize = channel.sendBatch ? (channel.batchSize?.() ?? 1) : 1;
-      // The first claim is small (100 jobs): the first messages go out while the next, full
-      // claim is made. Batch calls (Resend) claim in full at once: their pace is the team's rate,
-      // and a second claim would stand between the first call and the next.
-      const first = batchSize > 1 ? size : Math.min(size, FIRST_CLAIM);
+      // The first claim is small (100 jobs; batch calls: one call's worth): the first messages
+      // go out while the next, full claim is made (claimed ahead, below). Before, Resend claimed
+      // ten seconds of its rate at once, and its first call waited for 1,000 jobs to be claimed,
+      // marked and rendered (decision 0069).
+      const first = Math.min(size, batchSize > 1 ? batchSize : FIRST_CLAIM);
       let asked = first;
+      let next = first;
       const claim = (max: number, lease: number) => {
         asked = max;
         return db.claim(worker, max, lease, name);
@@ -485,7 +487,11 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
           const batchStart = now();
           // A full claim says more may be due: claim the next one while this one is sent.
           if (full && batchStart - started + 2 * lastBatchMs < budget) {
-            ahead = claim(size, Math.min(900, leaseSeconds * 2));
+            // Claims grow (first, ×2, ×4, … up to the full size), so each is made well within
+            // the time its predecessor takes to send: a full claim right after a one-call first
+            // claim kept Resend's second call waiting for 900 jobs (decision 0069).
+            next = Math.min(size, next * 2);
+            ahead = claim(next, Math.min(900, leaseSeconds * 2));
             // Claimed-ahead jobs are counted when their turn comes; a failed claim is seen there.
             ahead.catch(() => {});
           }

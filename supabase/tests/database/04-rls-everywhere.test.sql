@@ -102,7 +102,8 @@ select functions_are('public', array['allowed_windows', 'fallback_window', 'plan
   'history_candles', 'history_insights', 'history_compare', 'run_candle_rollup', 'support_response_target',
   'run_support_escalation', 'begin_outbox_sends', 'admin_alert_delivery_stats', 'doubt_outbox', 'movers_sparklines',
   'reserve_chat_gif', 'take_delivery_tokens', 'pause_delivery_bucket', 'take_plan_change_slot',
-  'release_outbox', 'reserve_delivery_slots', 'movers_stream_open'],
+  'release_outbox', 'reserve_delivery_slots', 'movers_stream_open',
+  'enqueue_alerts_between'],
   'the API exposes exactly these functions');
 
 -- Private helpers: only the policy helpers are callable by API roles; the logging, lookup and

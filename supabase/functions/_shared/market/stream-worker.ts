@@ -1,10 +1,12 @@
 // The streaming worker beside the project (decisions 0034, 0054, 0061): for each venue it is asked
-// to read, a stream reader (`stream-reader.ts`) whose one-second batches go to `ingest_scan` (then
-// `enqueue_alerts`, as a polling scan does) and whose state goes to `record_stream_health` once a
-// second, all through the service-role client. Runtime-agnostic: the WebSocket constructor and the
+// to read, a stream reader (`stream-reader.ts`) whose one-second batches go to `ingest_scan`, whose
+// alerts are enqueued beside the writes by one alert step for all venues (`alert-step.ts`:
+// `enqueue_alerts_between` over the writes that landed meanwhile, decision 0069), and whose state
+// goes to `record_stream_health` once a second, all through the service-role client. Runtime-agnostic: the WebSocket constructor and the
 // client are passed in. The hosted worker is `stream-worker-main.ts` (Deno, `npm run
 // worker:streams`); the local stack runs the same code in its own process (devstack/venues/readers.ts).
 import type { Quote } from "../domain/market.ts";
+import { type AlertStep, startAlertStep } from "./alert-step.ts";
 import { createCoinbaseAdapter } from "./coinbase.ts";
 import {
   type SocketFactory,
@@ -37,7 +39,7 @@ export interface StreamWorkerOptions {
   urls: Partial<Record<StreamVenue, string>>;
   /** Coinbase's REST base (its product list names the products to subscribe to). */
   coinbaseApiUrl?: string;
-  /** Wakes the outbox worker when an ingest's alerts wrote jobs (as the scan does). */
+  /** Wakes the outbox worker when the alert step wrote jobs (as the scan does). */
   wakeDelivery?: () => Promise<void>;
   log?: (line: string) => void;
   batchMs?: number;
@@ -48,6 +50,8 @@ export interface StreamWorkerOptions {
 
 export interface StreamWorker {
   readers: Partial<Record<StreamVenue, StreamReader>>;
+  /** The alert step shared by the venues' readers (its counts: tests, logs). */
+  alerts: AlertStep;
   /**
    * Settles after the first read of Coinbase's product list: the reader started, or the read
    * failed and is tried again later.
@@ -61,27 +65,31 @@ function productId(q: Quote): string {
   return q.symbol.replace("/", "-");
 }
 
-function jobsOf(data: unknown): number {
-  const jobs = (data as { jobs?: unknown } | null)?.jobs;
-  return typeof jobs === "number" ? jobs : 0;
+function countOf(data: unknown, key: "jobs" | "writes"): number {
+  const n = (data as Record<string, unknown> | null)?.[key];
+  return typeof n === "number" ? n : 0;
 }
 
 export function startStreamWorker(opts: StreamWorkerOptions): StreamWorker {
   const log = opts.log ?? (() => {});
   const { client } = opts;
+  // The movers the ingests write may cross subscribers' thresholds: while a stream is live its
+  // venue is polled only now and then, so the stream's writes enqueue the alerts — beside the
+  // next ingest, not before it, and several writes in one call when they come faster.
+  const alerts = startAlertStep({
+    enqueue: async (since, through) => {
+      const { data, error } = await client.rpc("enqueue_alerts_between", { since, through });
+      if (error) throw new Error(`enqueue_alerts_between: ${error.message}`);
+      return { jobs: countOf(data, "jobs"), writes: countOf(data, "writes") };
+    },
+    wakeDelivery: opts.wakeDelivery,
+    log,
+  });
   const ingest = (venue: StreamVenue) => async (quotes: Quote[]) => {
     const scannedAt = new Date().toISOString();
     const { error } = await client.rpc("ingest_scan", { quotes, scanned_at: scannedAt });
     if (error) throw new Error(`${venue} ingest_scan: ${error.message}`);
-    // The movers this ingest wrote may cross subscribers' thresholds: while the stream is live the
-    // venue is polled only now and then, so the stream's ingests enqueue the alerts.
-    const alerts = await client.rpc("enqueue_alerts", { scanned_at: scannedAt });
-    if (alerts.error) throw new Error(`${venue} enqueue_alerts: ${alerts.error.message}`);
-    if (jobsOf(alerts.data) > 0 && opts.wakeDelivery) {
-      await opts.wakeDelivery().catch((err: unknown) =>
-        log(`[stream] ${venue}: delivery not woken: ${(err as Error).message}`)
-      );
-    }
+    alerts.wrote(scannedAt);
   };
   const report = async (status: StreamStatus) => {
     const { error } = await client.rpc("record_stream_health", { report: status });
@@ -133,12 +141,14 @@ export function startStreamWorker(opts: StreamWorkerOptions): StreamWorker {
   const ready = readProducts(opts.productRetryMs ?? 5_000);
   return {
     readers,
+    alerts,
     ready,
     stop: async () => {
       stopped = true;
       if (retry) clearTimeout(retry);
       await ready;
       await Promise.all(Object.values(readers).map((r) => r.stop()));
+      await alerts.stop();
     },
   };
 }
