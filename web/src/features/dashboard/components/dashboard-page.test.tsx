@@ -9,6 +9,7 @@ import { i18n } from "@/i18n/i18n";
 import type { Profile } from "@/lib/profile-query";
 import { createTestQueryClient } from "@/testing/render";
 import { supabaseMock, TEST_USER_ID } from "@/testing/supabase-mock";
+import { setViewportWidth } from "@/testing/viewport";
 import { MIN_PERCENT_STORAGE_KEY, resetDashboardFilters } from "../stores/filters-store";
 import { DashboardPage } from "./dashboard-page";
 
@@ -571,11 +572,30 @@ describe("DashboardPage: phones and sparklines", () => {
     expect(symbols()).toHaveLength(1);
   }, 20_000);
 
+  it("renders the table or the cards, whichever the width shows, and swaps them at lg", async () => {
+    setViewportWidth(390);
+    renderDashboard({ movers: [mover({ symbol: "PEPE/WETH", pct: 12 })] });
+    const list = await screen.findByRole("list", { name: /Strongest movers/ });
+    expect(within(list).getByText("PEPE/WETH")).toBeInTheDocument();
+    expect(screen.queryByRole("table")).not.toBeInTheDocument();
+    // Phones filter in the sheet: the in-place filters are not rendered below md.
+    expect(screen.queryByRole("group", { name: "Direction" })).not.toBeInTheDocument();
+
+    act(() => setViewportWidth(1280));
+    expect(within(table()).getByRole("rowheader", { name: /PEPE\/WETH/ })).toBeInTheDocument();
+    expect(screen.queryByRole("list", { name: /Strongest movers/ })).not.toBeInTheDocument();
+    expect(screen.getByRole("group", { name: "Direction" })).toBeInTheDocument();
+
+    act(() => setViewportWidth(1023));
+    expect(screen.getByRole("list", { name: /Strongest movers/ })).toBeInTheDocument();
+    expect(screen.queryByRole("table")).not.toBeInTheDocument();
+  });
+
   it("shows 20 cards, then 20 more on demand", async () => {
+    setViewportWidth(390);
     renderDashboard({ movers: Array.from({ length: 45 }, (_, i) => mover({ pct: 50 - i })) });
-    await tableReady();
-    // Counted with a selector: role queries over 45 rows and cards are slow in jsdom.
-    const list = screen.getByRole("list", { name: /Strongest movers/ });
+    // Counted with a selector: role queries over 45 cards are slow in jsdom.
+    const list = await screen.findByRole("list", { name: /Strongest movers/ });
     const cards = () => list.querySelectorAll(":scope > li");
     expect(cards()).toHaveLength(20);
     expect(screen.getByText("Showing 20 of 45")).toBeInTheDocument();
