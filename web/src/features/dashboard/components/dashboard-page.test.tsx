@@ -11,6 +11,7 @@ import { createTestQueryClient } from "@/testing/render";
 import { supabaseMock, TEST_USER_ID } from "@/testing/supabase-mock";
 import { setViewportWidth } from "@/testing/viewport";
 import { MIN_PERCENT_STORAGE_KEY, resetDashboardFilters } from "../stores/filters-store";
+import { WINDOW_HINT_STORAGE_KEY } from "../utils/window-hint";
 import { DashboardPage } from "./dashboard-page";
 
 let nextId = 1;
@@ -59,6 +60,8 @@ const windowSelect = () => screen.getByRole("combobox", { name: "Time Window" })
 
 async function ready() {
   await screen.findByRole("heading", { name: "Top Gainers" });
+  // The frame is drawn while the profile is read; the plan's selector replaces its placeholder.
+  await waitFor(() => expect(screen.queryByTestId("window-pending")).not.toBeInTheDocument());
 }
 async function tableReady() {
   await screen.findByRole("table");
@@ -539,6 +542,35 @@ describe("DashboardPage: an alert's link", () => {
     expect(await screen.findByText(/DOGE\/USDT/)).toBeInTheDocument();
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
     await waitFor(() => expect(router.state.location.search).toBe(""));
+  });
+});
+
+describe("DashboardPage: first paint", () => {
+  const feedWindows = () =>
+    supabaseMock.client.rpc.mock.calls
+      .filter(([fn]) => fn === "movers_feed")
+      .map(([, args]) => (args as { window_minutes: number }).window_minutes);
+
+  it("fetches the feed of the window last shown on this device before the profile is read", async () => {
+    localStorage.setItem(WINDOW_HINT_STORAGE_KEY, "25");
+    renderDashboard({ profile: { plan: "pro", selected_window_minutes: 15 } });
+    await ready();
+    await waitFor(() => expect(windowSelect()).toHaveValue("15"));
+    // The hint's feed went out with the session, before the profile said 15; then 15's.
+    expect(feedWindows()[0]).toBe(25);
+    await waitFor(() => expect(feedWindows()).toContain(15));
+    // The window on screen is the next visit's hint.
+    await waitFor(() => expect(localStorage.getItem(WINDOW_HINT_STORAGE_KEY)).toBe("15"));
+  });
+
+  it("without a hint, fetches the address's window, then the plan's when it does not offer it", async () => {
+    renderDashboard({
+      profile: { plan: "basic", selected_window_minutes: 30 },
+      route: "/dashboard?window=20",
+    });
+    await ready();
+    expect(feedWindows()[0]).toBe(20);
+    await waitFor(() => expect(feedWindows()).toContain(30));
   });
 });
 

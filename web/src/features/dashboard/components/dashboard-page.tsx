@@ -99,9 +99,11 @@ export function DashboardPage({
   const signedIn = user !== null;
   const feed = useQuery({ ...dashboardQueries.feed(windowMinutes), enabled: signedIn });
   // Every row's last 30 minutes in one request (not one per row), refreshed every minute.
+  // (After the profile: the rows are drawn without them first, so a guessed window's request
+  // would be one more for nothing when the guess was wrong.)
   const sparklines = useQuery({
     ...dashboardQueries.sparklines(windowMinutes),
-    enabled: signedIn,
+    enabled: profile !== null,
   });
   useEffect(() => {
     if (profile) rememberWindow(windowMinutes);
