@@ -35,6 +35,11 @@ export interface Run {
   tbt: number;
   cls: number;
   /**
+   * Lighthouse's main-thread work (all tasks: script, style, layout, ms), which a busy host
+   * moves less than the score: read it beside TBT when the machine is shared.
+   */
+  mainThread: number;
+  /**
    * Lighthouse's measure of the host's CPU at the time (`environment.benchmarkIndex`, higher is
    * faster). The simulated mobile CPU is the host's slowed four times, so a busy host scores lower.
    */
@@ -143,6 +148,7 @@ export async function lighthouseRun(
       lcp: metric("largest-contentful-paint"),
       tbt: metric("total-blocking-time"),
       cls: metric("cumulative-layout-shift"),
+      mainThread: metric("mainthread-work-breakdown"),
       benchmarkIndex: environment.benchmarkIndex,
     };
   } finally {
@@ -167,6 +173,7 @@ export function formatPage(pagePath: string, runs: readonly Run[]): string {
     `${pagePath.padEnd(11)} performance median ${median(perf)} (min ${Math.min(...perf)} · max ${Math.max(...perf)}, ${runs.length} runs)` +
     ` · accessibility ${med((r) => r.scores.accessibility)} · best practices ${med((r) => r.scores["best-practices"])} · SEO ${med((r) => r.scores.seo)}` +
     ` · FCP ${seconds(med((r) => r.fcp))} · LCP ${seconds(med((r) => r.lcp))} · TBT ${Math.round(med((r) => r.tbt))} ms · CLS ${med((r) => r.cls).toFixed(3)}` +
+    ` · main-thread work ${seconds(med((r) => r.mainThread))}` +
     ` · host benchmark index ${Math.round(med((r) => r.benchmarkIndex))}`
   );
 }

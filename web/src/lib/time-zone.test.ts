@@ -14,6 +14,22 @@ const clock = (locale: string) =>
 afterEach(() => setDisplayTimeZone(null));
 
 describe("the reader's time zone", () => {
+  it("builds a format once per locale, zone and options, and a new one when the zone changes", () => {
+    setDisplayTimeZone("UTC");
+    const options = { timeStyle: "short" } as const;
+    const first = dateTimeFormat("en-GB", options);
+    expect(dateTimeFormat("en-GB", { timeStyle: "short" })).toBe(first);
+    expect(first.format(at)).toBe("00:30");
+    setDisplayTimeZone("Asia/Tokyo");
+    expect(dateTimeFormat("en-GB", options)).not.toBe(first);
+    expect(dateTimeFormat("en-GB", options).format(at)).toBe("09:30");
+    // The same zone again keeps its check and its formats.
+    setDisplayTimeZone("Asia/Tokyo");
+    expect(displayTimeZone()).toBe("Asia/Tokyo");
+    setDisplayTimeZone("Not/AZone");
+    expect(displayTimeZone()).toBeUndefined();
+  });
+
   it("formats in the profile's zone, in three zones and four languages", () => {
     setDisplayTimeZone("UTC");
     expect(clock("en-GB")).toBe("26/11/2026, 00:30");

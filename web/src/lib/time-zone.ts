@@ -38,7 +38,12 @@ export function supportedTimeZones(): string[] {
 }
 
 /** The zone dates are shown in: the profile's (when this browser knows it), else the browser's. */
+let requestedZone: string | null | undefined;
 export function setDisplayTimeZone(zone: string | null | undefined): void {
+  // Called on every render of every current-user reader: check a zone once, not each time
+  // (building an Intl.DateTimeFormat to check it was a measurable part of the dashboard's start-up).
+  if (zone === requestedZone) return;
+  requestedZone = zone;
   displayZone = zone && isKnownTimeZone(zone) ? zone : undefined;
 }
 
@@ -48,10 +53,22 @@ export function displayTimeZone(): string | undefined {
 }
 
 /** `Intl.DateTimeFormat` in the reader's zone (an explicit `timeZone` in `options` wins). */
+const formats = new Map<string, Intl.DateTimeFormat>();
+/** Formats kept at most; a page uses a handful (one per locale, zone and option set). */
+const MAX_FORMATS = 200;
+
 export function dateTimeFormat(
   locale: string | undefined,
   options: Intl.DateTimeFormatOptions = {},
 ): Intl.DateTimeFormat {
   const zone = options.timeZone ?? displayZone;
-  return new Intl.DateTimeFormat(locale, zone ? { ...options, timeZone: zone } : options);
+  // Built once per locale, zone and options, not once per date shown (every row's times).
+  const key = `${locale ?? ""}|${zone ?? ""}|${JSON.stringify(options)}`;
+  let format = formats.get(key);
+  if (!format) {
+    if (formats.size >= MAX_FORMATS) formats.clear();
+    format = new Intl.DateTimeFormat(locale, zone ? { ...options, timeZone: zone } : options);
+    formats.set(key, format);
+  }
+  return format;
 }

@@ -5,6 +5,7 @@ import { afterEach, vi } from "vitest";
 import { i18n } from "@/i18n/i18n";
 import { resources } from "@/i18n/resources";
 import { supabaseMock } from "./supabase-mock";
+import { DEFAULT_VIEWPORT_WIDTH, fakeMatchMedia, setViewportWidth } from "./viewport";
 
 // findBy/waitFor wait for an outcome, not for a deadline: a route's first lazy import takes over a
 // second on a loaded 2-core CI machine, past Testing Library's default of 1 s.
@@ -28,18 +29,9 @@ for (const [lng, bundles] of Object.entries(resources)) {
   for (const [ns, bundle] of Object.entries(bundles)) i18n.addResourceBundle(lng, ns, bundle);
 }
 
-// jsdom lacks a few browser APIs Radix and sonner use.
-window.matchMedia ??= (query: string) =>
-  ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    addListener: () => {},
-    removeListener: () => {},
-    dispatchEvent: () => false,
-  }) as MediaQueryList;
+// jsdom lacks a few browser APIs Radix and sonner use; its matchMedia answers width queries
+// against window.innerWidth (testing/viewport.ts).
+window.matchMedia ??= fakeMatchMedia;
 window.ResizeObserver ??= class {
   observe() {}
   unobserve() {}
@@ -57,5 +49,6 @@ afterEach(async () => {
   supabaseMock.reset();
   await i18n.changeLanguage("en");
   localStorage.clear();
+  if (window.innerWidth !== DEFAULT_VIEWPORT_WIDTH) setViewportWidth(DEFAULT_VIEWPORT_WIDTH);
   document.documentElement.className = "";
 });

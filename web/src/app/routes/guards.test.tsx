@@ -15,7 +15,10 @@ const table: RouteObject[] = [
       { path: "/profile", element: <h1>Profile page</h1> },
       {
         element: <RequireSubscriber />,
-        children: [{ path: "/dashboard/settings", element: <h1>Settings page</h1> }],
+        children: [
+          { path: "/dashboard", element: <h1>Dashboard frame</h1> },
+          { path: "/dashboard/settings", element: <h1>Settings page</h1> },
+        ],
       },
     ],
   },
@@ -97,6 +100,45 @@ describe("RequireSubscriber", () => {
     expect(new URLSearchParams(router.state.location.search).get("redirect")).toBe(
       "/dashboard/settings",
     );
+  });
+});
+
+describe("a page that draws its own frame while the session is read (/dashboard)", () => {
+  function holdSession() {
+    let finish: (value: unknown) => void = () => {};
+    supabaseMock.client.auth.getSession.mockImplementationOnce(
+      () => new Promise((resolve) => (finish = resolve)) as never,
+    );
+    return (value: unknown) => finish(value);
+  }
+
+  it("is rendered at once, then a visitor still goes to the login page", async () => {
+    const finish = holdSession();
+    const { router } = open("/dashboard");
+
+    expect(await screen.findByRole("heading", { name: "Dashboard frame" })).toBeInTheDocument();
+    expect(screen.queryByRole("status", { name: "Loading…" })).not.toBeInTheDocument();
+    finish({ data: { session: null }, error: null });
+    expect(await screen.findByRole("heading", { name: "Login page" })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/auth/login");
+    expect(new URLSearchParams(router.state.location.search).get("redirect")).toBe("/dashboard");
+  });
+
+  it("sends a free account to pricing once the profile is read", async () => {
+    supabaseMock.signInWithProfile("free@example.com", { plan: "none" });
+    const { router } = open("/dashboard");
+    expect(await screen.findByRole("heading", { name: "Pricing page" })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/pricing");
+    expect(await screen.findByText("Active subscription required")).toBeInTheDocument();
+  });
+
+  it("other guarded pages still wait behind the spinner", async () => {
+    const finish = holdSession();
+    open("/dashboard/settings");
+    expect(await screen.findByRole("status", { name: "Loading…" })).toBeInTheDocument();
+    expect(screen.queryByRole("heading")).not.toBeInTheDocument();
+    finish({ data: { session: null }, error: null });
+    expect(await screen.findByRole("heading", { name: "Login page" })).toBeInTheDocument();
   });
 });
 

@@ -1,11 +1,11 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Navigate, Outlet, useSearchParams } from "react-router-dom";
+import { Navigate, Outlet, useLocation, useSearchParams } from "react-router-dom";
 import { useCurrentUser } from "@/hooks/use-current-user";
 import { toastErrorLater } from "@/lib/lazy-toast";
 import { profileQueryKey } from "@/lib/profile-query";
-import { RoutePending } from "./route-pending";
+import { drawsOwnPendingFrame, RoutePending } from "./route-pending";
 
 function SubscriptionRequired() {
   const { t } = useTranslation();
@@ -60,7 +60,10 @@ function useAwaitingActivation(isSubscriber: boolean): boolean {
 export function RequireSubscriber() {
   const { isSubscriber, isPending } = useCurrentUser();
   const awaitingActivation = useAwaitingActivation(isSubscriber);
+  const { pathname } = useLocation();
 
+  // The dashboard draws its frame while the profile is read (not while a payment is awaited).
+  if (isPending && drawsOwnPendingFrame(pathname)) return <Outlet />;
   if (isPending || awaitingActivation) return <RoutePending />;
   if (!isSubscriber) return <SubscriptionRequired />;
   return <Outlet />;

@@ -14,3 +14,15 @@ export function RoutePending() {
     </div>
   );
 }
+
+/**
+ * Guarded pages that draw their own frame while the session and the profile are read, so their
+ * first paint does not wait for them (decision 0070): the guards render them at once and decide
+ * when the reads are done (a visitor still goes to the login page, a free account to pricing).
+ * They show no data of their own before that; what data they fetch, RLS and the API answer.
+ */
+const DRAWS_OWN_PENDING_FRAME = new Set(["/dashboard"]);
+
+export function drawsOwnPendingFrame(pathname: string): boolean {
+  return DRAWS_OWN_PENDING_FRAME.has(pathname.replace(/\/+$/, "") || "/");
+}

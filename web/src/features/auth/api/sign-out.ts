@@ -1,4 +1,5 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useState } from "react";
 import { sessionQueries } from "@/lib/session-query";
 import { loadSupabase } from "@/lib/supabase-loader";
 
@@ -17,17 +18,25 @@ export async function signOut(): Promise<void> {
   }
 }
 
-/** Logout (spec section 4): sign out, ignore failures, clear every cached query. */
+/**
+ * Logout (spec section 4): sign out, ignore failures, clear every cached query. The header (in
+ * every page's first download) is its only user, so it is a plain hook rather than `useMutation`:
+ * TanStack's mutation code stays out of the landing page's budget (decision 0070). Same shape as
+ * a mutation's result: `mutate()` and `isPending`.
+ */
 export function useSignOut() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: signOut,
-    onSettled: () => {
+  const [isPending, setPending] = useState(false);
+  const mutate = useCallback(() => {
+    setPending(true);
+    void signOut().finally(() => {
       queryClient.removeQueries({
         predicate: (query) => query.queryKey[0] !== sessionQueries.all[0],
       });
       // Observers of the session (header, guards) switch to "logged out" at once.
       queryClient.setQueryData(sessionQueries.session().queryKey, null);
-    },
-  });
+      setPending(false);
+    });
+  }, [queryClient]);
+  return { mutate, isPending };
 }

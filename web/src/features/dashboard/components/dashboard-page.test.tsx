@@ -9,7 +9,9 @@ import { i18n } from "@/i18n/i18n";
 import type { Profile } from "@/lib/profile-query";
 import { createTestQueryClient } from "@/testing/render";
 import { supabaseMock, TEST_USER_ID } from "@/testing/supabase-mock";
+import { setViewportWidth } from "@/testing/viewport";
 import { MIN_PERCENT_STORAGE_KEY, resetDashboardFilters } from "../stores/filters-store";
+import { WINDOW_HINT_STORAGE_KEY } from "../utils/window-hint";
 import { DashboardPage } from "./dashboard-page";
 
 let nextId = 1;
@@ -58,6 +60,8 @@ const windowSelect = () => screen.getByRole("combobox", { name: "Time Window" })
 
 async function ready() {
   await screen.findByRole("heading", { name: "Top Gainers" });
+  // The frame is drawn while the profile is read; the plan's selector replaces its placeholder.
+  await waitFor(() => expect(screen.queryByTestId("window-pending")).not.toBeInTheDocument());
 }
 async function tableReady() {
   await screen.findByRole("table");
@@ -541,6 +545,35 @@ describe("DashboardPage: an alert's link", () => {
   });
 });
 
+describe("DashboardPage: first paint", () => {
+  const feedWindows = () =>
+    supabaseMock.client.rpc.mock.calls
+      .filter(([fn]) => fn === "movers_feed")
+      .map(([, args]) => (args as { window_minutes: number }).window_minutes);
+
+  it("fetches the feed of the window last shown on this device before the profile is read", async () => {
+    localStorage.setItem(WINDOW_HINT_STORAGE_KEY, "25");
+    renderDashboard({ profile: { plan: "pro", selected_window_minutes: 15 } });
+    await ready();
+    await waitFor(() => expect(windowSelect()).toHaveValue("15"));
+    // The hint's feed went out with the session, before the profile said 15; then 15's.
+    expect(feedWindows()[0]).toBe(25);
+    await waitFor(() => expect(feedWindows()).toContain(15));
+    // The window on screen is the next visit's hint.
+    await waitFor(() => expect(localStorage.getItem(WINDOW_HINT_STORAGE_KEY)).toBe("15"));
+  });
+
+  it("without a hint, fetches the address's window, then the plan's when it does not offer it", async () => {
+    renderDashboard({
+      profile: { plan: "basic", selected_window_minutes: 30 },
+      route: "/dashboard?window=20",
+    });
+    await ready();
+    expect(feedWindows()[0]).toBe(20);
+    await waitFor(() => expect(feedWindows()).toContain(30));
+  });
+});
+
 describe("DashboardPage: checkout", () => {
   it("welcomes a new subscriber once and drops the parameter", async () => {
     const { router } = renderDashboard({ route: "/dashboard?checkout=success&tab=x" });
@@ -571,11 +604,30 @@ describe("DashboardPage: phones and sparklines", () => {
     expect(symbols()).toHaveLength(1);
   }, 20_000);
 
+  it("renders the table or the cards, whichever the width shows, and swaps them at lg", async () => {
+    setViewportWidth(390);
+    renderDashboard({ movers: [mover({ symbol: "PEPE/WETH", pct: 12 })] });
+    const list = await screen.findByRole("list", { name: /Strongest movers/ });
+    expect(within(list).getByText("PEPE/WETH")).toBeInTheDocument();
+    expect(screen.queryByRole("table")).not.toBeInTheDocument();
+    // Phones filter in the sheet: the in-place filters are not rendered below md.
+    expect(screen.queryByRole("group", { name: "Direction" })).not.toBeInTheDocument();
+
+    act(() => setViewportWidth(1280));
+    expect(within(table()).getByRole("rowheader", { name: /PEPE\/WETH/ })).toBeInTheDocument();
+    expect(screen.queryByRole("list", { name: /Strongest movers/ })).not.toBeInTheDocument();
+    expect(screen.getByRole("group", { name: "Direction" })).toBeInTheDocument();
+
+    act(() => setViewportWidth(1023));
+    expect(screen.getByRole("list", { name: /Strongest movers/ })).toBeInTheDocument();
+    expect(screen.queryByRole("table")).not.toBeInTheDocument();
+  });
+
   it("shows 20 cards, then 20 more on demand", async () => {
+    setViewportWidth(390);
     renderDashboard({ movers: Array.from({ length: 45 }, (_, i) => mover({ pct: 50 - i })) });
-    await tableReady();
-    // Counted with a selector: role queries over 45 rows and cards are slow in jsdom.
-    const list = screen.getByRole("list", { name: /Strongest movers/ });
+    // Counted with a selector: role queries over 45 cards are slow in jsdom.
+    const list = await screen.findByRole("list", { name: /Strongest movers/ });
     const cards = () => list.querySelectorAll(":scope > li");
     expect(cards()).toHaveLength(20);
     expect(screen.getByText("Showing 20 of 45")).toBeInTheDocument();

@@ -11,6 +11,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { useCurrentUser } from "@/hooks/use-current-user";
+import { BREAKPOINTS, useMediaQuery } from "@/hooks/use-media-query";
 import { exchangeSelectionsOf } from "@/lib/exchange-selection";
 import { LOGIN_PATH } from "@/lib/redirect";
 import { dashboardQueries } from "../api/queries";
@@ -20,6 +21,7 @@ import { useChooseWindow } from "../hooks/use-choose-window";
 import { useDashboardShortcuts } from "../hooks/use-dashboard-shortcuts";
 import { useMoversStream } from "../hooks/use-movers-stream";
 import { shownWindow, useWindowParam } from "../hooks/use-window-param";
+import { rememberWindow, windowHint } from "../utils/window-hint";
 import {
   useDirection,
   useMinPercent,
@@ -63,7 +65,7 @@ const SignalsCard = lazy(() => import("./signals-card").then((m) => ({ default: 
 import { MoverFilters } from "./mover-filters";
 import { MoversTable } from "./movers-table";
 import { SourceHealth } from "./source-health";
-import { WindowSelector } from "./window-selector";
+import { WindowSelector, WindowSelectorPlaceholder } from "./window-selector";
 import { OrderToggle } from "./order-toggle";
 import { TrustHiddenNote } from "./trust-hidden-note";
 
@@ -84,20 +86,28 @@ export function DashboardPage({
   symbolActions?: (symbol: string) => ReactNode;
 } = {}) {
   const { t } = useTranslation("dashboard");
-  const { profile, isPending } = useCurrentUser();
+  const { user, profile, isPending } = useCurrentUser();
   useCheckoutSuccessToast();
 
-  // The address's window when the plan offers it, else the stored one (decision 0045).
+  // The address's window when the plan offers it, else the stored one (decision 0045). Before the
+  // profile is read, the likely one (windowHint): its feed is fetched together with the profile,
+  // not after it (decision 0070). What the feed answers is the database's to decide.
   const [searchParams, showWindow] = useWindowParam();
   const windowMinutes = profile
     ? shownWindow(searchParams, profile.plan, profile.selected_window_minutes)
-    : 30;
-  const feed = useQuery({ ...dashboardQueries.feed(windowMinutes), enabled: profile !== null });
+    : windowHint(searchParams);
+  const signedIn = user !== null;
+  const feed = useQuery({ ...dashboardQueries.feed(windowMinutes), enabled: signedIn });
   // Every row's last 30 minutes in one request (not one per row), refreshed every minute.
+  // (After the profile: the rows are drawn without them first, so a guessed window's request
+  // would be one more for nothing when the guess was wrong.)
   const sparklines = useQuery({
     ...dashboardQueries.sparklines(windowMinutes),
     enabled: profile !== null,
   });
+  useEffect(() => {
+    if (profile) rememberWindow(windowMinutes);
+  }, [profile, windowMinutes]);
   const { status } = useMoversStream(windowMinutes, { enabled: profile !== null });
   const [analysed, setAnalysed] = useState<MoverEntry | null>(null);
   const [analysisWanted, setAnalysisWanted] = useState(false);
@@ -113,8 +123,15 @@ export function DashboardPage({
   const confirmedOnly = useTrustSwitch("confirmedOnly");
   const grouped = useTrustSwitch("groupByAsset");
   const order = useMoverOrder();
-  const entries = feed.data ?? NO_ENTRIES;
-  useAnalysisFromLink(entries, feed.isSuccess, setAnalysed);
+  // Only what the width shows is rendered: the filters in place from `md` (a sheet below it), the
+  // table from `lg` and the cards below it (both were rendered, CSS showing one: twice the first
+  // render's work on every screen; decision 0070).
+  const wide = useMediaQuery(BREAKPOINTS.md);
+  const desktop = useMediaQuery(BREAKPOINTS.lg);
+  // Rows fetched before the profile wait for it: its threshold and exchanges filter them.
+  const listPending = profile === null || feed.isPending;
+  const entries = (profile && feed.data) || NO_ENTRIES;
+  useAnalysisFromLink(entries, profile !== null && feed.isSuccess, setAnalysed);
   const thresholdOff = useThresholdOff();
   const userThreshold = profile?.user_threshold ?? 0;
   const threshold = thresholdOff ? 0 : userThreshold;
@@ -203,14 +220,9 @@ export function DashboardPage({
     onAnalyse: setAnalysed,
   });
 
-  if (isPending) {
-    return (
-      <div className="flex flex-1 items-center justify-center p-8">
-        <Spinner label={t("loading")} className="size-6" />
-      </div>
-    );
-  }
-  if (!profile) return <Navigate to={LOGIN_PATH} replace />;
+  // While the session and the profile are read (the route guards let this page draw its frame
+  // meanwhile, decision 0070), the frame is on screen with placeholders where the plan goes.
+  if (!isPending && !profile) return <Navigate to={LOGIN_PATH} replace />;
 
   const refresh = async () => {
     setRefreshing(true);
@@ -231,24 +243,35 @@ export function DashboardPage({
         <div className="flex flex-col gap-1">
           <div className="flex flex-wrap items-center gap-3">
             <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{t("title")}</h1>
-            <Badge variant="secondary">
-              {t("planBadge", { plan: t(`plans.${profile.plan}`) })}
-            </Badge>
+            {profile ? (
+              <Badge variant="secondary">
+                {t("planBadge", { plan: t(`plans.${profile.plan}`) })}
+              </Badge>
+            ) : (
+              <span aria-hidden="true" className="h-[22px] w-20 rounded-md bg-secondary" />
+            )}
           </div>
           <p className="text-muted-foreground">{t("description")}</p>
         </div>
-        <WindowSelector profile={profile} shown={windowMinutes} choice={windowChoice} />
+        {profile ? (
+          <WindowSelector profile={profile} shown={windowMinutes} choice={windowChoice} />
+        ) : (
+          <WindowSelectorPlaceholder />
+        )}
       </header>
 
       <SourceHealth />
 
-      <Card className="hidden px-4 py-4 md:flex">
-        <MoverFilters
-          entries={entries}
-          threshold={threshold}
-          selectedExchanges={selectedExchanges}
-        />
-      </Card>
+      {/* Rendered for the width that shows it only (phones have the sheet below). */}
+      {wide && (
+        <Card className="flex px-4 py-4">
+          <MoverFilters
+            entries={entries}
+            threshold={threshold}
+            selectedExchanges={selectedExchanges}
+          />
+        </Card>
+      )}
       <FiltersSheet activeCount={activeFilters}>
         <MoverFilters
           entries={entries}
@@ -286,7 +309,7 @@ export function DashboardPage({
                 type="button"
                 variant="outline"
                 onClick={() => void refresh()}
-                disabled={refreshing || feed.isPending}
+                disabled={refreshing || listPending}
               >
                 {refreshing ? <Spinner /> : <RefreshCwIcon aria-hidden="true" />}
                 {t("refresh")}
@@ -306,14 +329,14 @@ export function DashboardPage({
               {t("simulated")}
             </div>
           )}
-          {!feed.isPending && (
+          {!listPending && (
             <TrustHiddenNote
               hiddenThin={trusted.hiddenThin}
               hiddenUnconfirmed={trusted.hiddenUnconfirmed}
             />
           )}
 
-          {feed.isPending ? (
+          {listPending ? (
             // As tall as the list's first screen: what follows it stays below the fold until the
             // rows arrive, instead of being pushed down by them (decision 0065).
             <div
@@ -336,50 +359,47 @@ export function DashboardPage({
               threshold={userThreshold}
               minPercent={minPercent}
             />
-          ) : shown.length === 0 ? null : (
-            <>
-              <div className="hidden lg:block">
-                <MoversTable
-                  groups={groups}
-                  expanded={expanded}
-                  onToggle={toggleGroup}
-                  order={order}
-                  windowMinutes={windowMinutes}
-                  onAnalyse={setAnalysed}
-                  sparklines={sparklines.data}
-                  selectedId={selectedId}
-                />
-              </div>
-              <div className="lg:hidden">
-                <MoverCards
-                  groups={groups.slice(0, cardLimit)}
-                  expanded={expanded}
-                  onToggle={toggleGroup}
-                  windowMinutes={windowMinutes}
-                  onAnalyse={setAnalysed}
-                  sparklines={sparklines.data}
-                />
-                <div className="mt-3 flex flex-col items-center gap-2 text-sm text-muted-foreground">
-                  <span>
-                    {t("list.shownOf", {
-                      shown: Math.min(cardLimit, groups.length),
-                      total: groups.length,
+          ) : shown.length === 0 ? null : desktop ? (
+            <MoversTable
+              groups={groups}
+              expanded={expanded}
+              onToggle={toggleGroup}
+              order={order}
+              windowMinutes={windowMinutes}
+              onAnalyse={setAnalysed}
+              sparklines={sparklines.data}
+              selectedId={selectedId}
+            />
+          ) : (
+            <div>
+              <MoverCards
+                groups={groups.slice(0, cardLimit)}
+                expanded={expanded}
+                onToggle={toggleGroup}
+                windowMinutes={windowMinutes}
+                onAnalyse={setAnalysed}
+                sparklines={sparklines.data}
+              />
+              <div className="mt-3 flex flex-col items-center gap-2 text-sm text-muted-foreground">
+                <span>
+                  {t("list.shownOf", {
+                    shown: Math.min(cardLimit, groups.length),
+                    total: groups.length,
+                  })}
+                </span>
+                {groups.length > cardLimit && (
+                  <Button
+                    type="button"
+                    variant="outline"
+                    onClick={() => setCardLimit((limit) => limit + PHONE_PAGE_SIZE)}
+                  >
+                    {t("list.showMore", {
+                      count: Math.min(PHONE_PAGE_SIZE, groups.length - cardLimit),
                     })}
-                  </span>
-                  {groups.length > cardLimit && (
-                    <Button
-                      type="button"
-                      variant="outline"
-                      onClick={() => setCardLimit((limit) => limit + PHONE_PAGE_SIZE)}
-                    >
-                      {t("list.showMore", {
-                        count: Math.min(PHONE_PAGE_SIZE, groups.length - cardLimit),
-                      })}
-                    </Button>
-                  )}
-                </div>
+                  </Button>
+                )}
               </div>
-            </>
+            </div>
           )}
         </section>
 

@@ -76,3 +76,17 @@ export function WindowSelector({ profile, shown, onShow, choice }: WindowSelecto
     </div>
   );
 }
+
+/**
+ * The selector's place while the plan is read: its label and a box of the select's size, so
+ * nothing moves when the selector arrives.
+ */
+export function WindowSelectorPlaceholder() {
+  const { t } = useTranslation("dashboard");
+  return (
+    <div aria-hidden="true" data-testid="window-pending" className="flex flex-col gap-1.5">
+      <span className="text-sm font-medium">{t("window.label")}</span>
+      <div className="h-9 w-full min-w-36 rounded-md border border-input sm:w-auto dark:bg-input/30" />
+    </div>
+  );
+}
