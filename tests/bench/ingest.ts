@@ -213,6 +213,9 @@ export async function benchIngest(label: string, databaseUrl?: string): Promise<
     envFile: path.join(tmp, ".env.local"),
     databaseUrl,
     functions: false,
+    // No candle rollup or retention job on the same two cores while the scans are timed (their
+    // rollup of the 10k instruments' history ran beside the scans: decision 0068).
+    cron: false,
     quiet: true,
   });
   try {
