@@ -471,10 +471,12 @@ begin
   -- rows without one are the new movers, and the old values say whether the rescore must look
   -- at the row's asset again.
   cur as materialized (
-    select p.instrument_id, m.id, m.asset, m.quoted_at, m.symbol, m.exchange, m.exchange_type, m.price,
-           m.pct, m.thin, m.flags, m.spread_pct, m.liquidity_usd, m.volume_24h_usd
+    select p.*, m.id as mover_id, m.asset as old_asset, m.quoted_at as old_quoted_at, m.symbol as old_symbol,
+           m.exchange as old_exchange, m.exchange_type as old_exchange_type, m.price as old_price,
+           m.pct as old_pct, m.thin as old_thin, m.flags as old_flags, m.spread_pct as old_spread_pct,
+           m.liquidity_usd as old_liquidity_usd, m.volume_24h_usd as old_volume_24h_usd
     from scored p
-    join public.movers m on m.instrument_id = p.instrument_id
+    left join public.movers m on m.instrument_id = p.instrument_id
   ),
   -- Known movers are updated in place (a join, cheaper than a speculative insert per row), in
   -- instrument id order; new ones are inserted.
@@ -491,12 +493,11 @@ begin
           thin = p.thin,
           -- dex_cex_gap is kept until step 4b decides it again.
           flags = p.own_flags || case when 'dex_cex_gap' = any (m.flags) then array['dex_cex_gap'] else '{}' end
-    from scored p
-    join cur c on c.instrument_id = p.instrument_id
-    where m.id = c.id
+    from cur p
+    where m.id = p.mover_id
       -- A quote older than the one the row shows (a venue's clock went back, a late answer) does
       -- not replace it.
-      and (c.quoted_at is null or c.quoted_at <= p.ts)
+      and (p.old_quoted_at is null or p.old_quoted_at <= p.ts)
     returning m.id, m.asset, m.instrument_id
   ),
   inserted as (
@@ -509,8 +510,8 @@ begin
            p.p_10sec, p.p_5min, p.p_10min, p.p_15min, p.p_20min, p.p_25min, p.p_30min, p.p_3hour, p.volume_24h,
            scanned_at, p.ts, p.asset, p.volume_24h_usd, p.liquidity_usd, p.spread_pct, p.pool_name,
            p.pool_created_at, p.thin, p.own_flags
-    from scored p
-    where not exists (select 1 from cur c where c.instrument_id = p.instrument_id)
+    from cur p
+    where p.mover_id is null
     order by p.instrument_id
     on conflict (instrument_id) do nothing
     returning id, asset
@@ -523,8 +524,8 @@ begin
   -- A row whose grouping key changes (the venue renamed the pair) leaves its old asset: that
   -- asset's other rows are rescored too. (The rows as they were before the update.)
   renamed as (
-    select c.asset from cur c join scored p on p.instrument_id = c.instrument_id
-    where c.asset is distinct from p.asset and c.asset is not null
+    select p.old_asset as asset from cur p
+    where p.mover_id is not null and p.old_asset is distinct from p.asset and p.old_asset is not null
   ),
   -- The updated rows whose rescore inputs changed (decision 0068). Confirmation reads whether a
   -- row moves (|pct| >= 2) and which way (0: it does not move); the DEX/CEX gap reads the prices of the asset's other
@@ -533,11 +534,12 @@ begin
   -- these leaves its asset's results as they are, unless the asset has another row and the price
   -- moved (that row's gap, or this one's, may change).
   moved as (
-    select c.id, p.asset,
-           (c.symbol, c.exchange, c.exchange_type, case when abs(c.pct) >= 2 then sign(c.pct) else 0 end, c.thin,
-            array_remove(c.flags, 'dex_cex_gap'), c.spread_pct > 1,
+    select p.mover_id as id, p.asset,
+           (p.old_symbol, p.old_exchange, p.old_exchange_type,
+            case when abs(p.old_pct) >= 2 then sign(p.old_pct) else 0 end, p.old_thin,
+            array_remove(p.old_flags, 'dex_cex_gap'), p.old_spread_pct > 1,
             greatest(0, least(50, round((12.5 * (log(greatest(
-              case when c.exchange_type = 'dex' then c.liquidity_usd else c.volume_24h_usd end, 1)::float8) - 3))::numeric))))
+              case when p.old_exchange_type = 'dex' then p.old_liquidity_usd else p.old_volume_24h_usd end, 1)::float8) - 3))::numeric))))
            is distinct from
            (p.symbol, p.exchange, p.exchange_type,
             case when abs(coalesce(p.p_30min, p.p_25min, p.p_20min, p.p_15min, p.p_10min, p.p_5min, p.p_10sec, 0)) >= 2
@@ -547,10 +549,9 @@ begin
             greatest(0, least(50, round((12.5 * (log(greatest(
               case when p.exchange_type = 'dex' then p.liquidity_usd else p.volume_24h_usd end, 1)::float8) - 3))::numeric))))
              as inputs_changed,
-           c.price is distinct from p.price as price_changed
-    from cur c
-    join scored p on p.instrument_id = c.instrument_id
-    where c.asset is not distinct from p.asset
+           p.old_price is distinct from p.price as price_changed
+    from cur p
+    where p.mover_id is not null and p.old_asset is not distinct from p.asset
   ),
   rescore as (
     select i.asset from inserted i
@@ -558,7 +559,7 @@ begin
     select r.asset from renamed r
     union all
     -- a renamed row's new asset
-    select u.asset from updated u join cur c on c.id = u.id where c.asset is distinct from u.asset
+    select u.asset from updated u join cur p on p.mover_id = u.id where p.old_asset is distinct from u.asset
     union all
     select v.asset from moved v join updated u on u.id = v.id
     where v.inputs_changed

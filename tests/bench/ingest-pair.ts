@@ -9,7 +9,7 @@
 //   npx tsx tests/bench/ingest-pair.ts
 //   PAIR_PREFIX=20261128170 PAIR_N=10000 PAIR_ROUNDS=7 PAIR_STATEMENTS=1 npx tsx tests/bench/ingest-pair.ts
 //
-// PAIR_STATEMENTS=1 adds the statements that took the most time in each database
+// PAIR_ONE_VENUE=0 stops after the all-venues scans. PAIR_STATEMENTS=1 adds the statements that took the most time in each database
 // (pg_stat_statements, track = all: the statements inside ingest_scan and what it calls).
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -192,6 +192,7 @@ async function main() {
       }
     };
     await report("all", `10k all venues (${N} quoted)`);
+    if (process.env.PAIR_ONE_VENUE === "0") return;
     for (const s of stacks) await s.db.query(`select public.pg_stat_statements_reset()`);
     await scan("one", false);
     for (const s of stacks) await s.db.query(`select public.pg_stat_statements_reset()`);
