@@ -194,17 +194,20 @@ declare
   -- merged ranking is cut; null where those rows are every unchanged row.
   cut_after bigint[] := array_fill(null::bigint, array[7]);
   candidates bigint[];
+  -- Per window: how many rows of its kept ranking the change left as they were.
+  kept_counts bigint[];
 begin
   perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('private.refresh_movers_top'));
   if changed is not null then
+    -- Each changed id once (decision 0068): a row a scan wrote and the rescore wrote again counts
+    -- once in the "most rows changed" test.
+    changed := array(select distinct c.id from unnest(changed) c (id) where c.id is not null);
     select count(*) into total from public.movers;
     -- Ranking the kept rows and the changed ones pays only when most rows did not change.
     if cardinality(changed) * 2 < total then
-      select total - count(*) into unchanged
-      from public.movers m where m.id in (select c.id from unnest(changed) c (id));
-      select count(*) = cardinality(windows) and coalesce(bool_and(s.kept >= 100 or s.kept >= unchanged), false),
-             array_agg(case when s.kept >= unchanged then null else s.lowest end order by s.ord)
-        into merge, cut_after
+      -- Per window: how many rows of its kept ranking are left unchanged, and the lowest of them.
+      select count(*) = cardinality(windows), array_agg(s.kept order by s.ord), array_agg(s.lowest order by s.ord)
+        into merge, kept_counts, cut_after
       from (
         select wi.ord, count(m.id) as kept,
                (array_agg(m.id order by r.o desc) filter (where m.id is not null))[1] as lowest
@@ -214,7 +217,22 @@ begin
         left join public.movers m on m.id = r.id and m.id not in (select c.id from unnest(changed) c (id))
         group by wi.ord
       ) s;
+      -- Every row but the changed ones is unchanged, give or take changed ids no longer in the
+      -- table: a window that keeps fewer rows than that cannot hold every unchanged row, so the
+      -- exact count (a read of the changed rows) is taken only when some window might.
       if merge then
+        if (select bool_or(k >= total - cardinality(changed)) from unnest(kept_counts) k) then
+          select total - count(*) into unchanged
+          from public.movers m where m.id in (select c.id from unnest(changed) c (id));
+        end if;
+        merge := (select bool_and(k >= 100 or coalesce(k >= unchanged, false)) from unnest(kept_counts) k);
+      end if;
+      if merge then
+        for i in 1 .. cardinality(windows) loop
+          if coalesce(kept_counts[i] >= unchanged, false) then
+            cut_after[i] := null;
+          end if;
+        end loop;
         select coalesce(array_agg(distinct x.id), '{}') into candidates
         from (
           select r.id from private.movers_top t cross join lateral unnest(t.ranked) r (id)
@@ -292,7 +310,7 @@ end;
 $$;
 
 -- comment on function private.refresh_movers_top(changed bigint[])
-COMMENT ON FUNCTION private.refresh_movers_top(changed bigint[]) IS 'Rebuilds the kept top 100 of each window (decision 0046''s rank); given the ids a scan changed, merges them into each window''s kept ranking when that is exact, else ranks every row (decision 0053).';
+COMMENT ON FUNCTION private.refresh_movers_top(changed bigint[]) IS 'Rebuilds the kept top 100 of each window (decision 0046''s rank); given the ids a scan changed, merges them into each window''s kept ranking when that is exact, else ranks every row (decisions 0053, 0068).';
 
 -- function private.set_instrument_venue_key()
 CREATE FUNCTION private.set_instrument_venue_key() RETURNS trigger
@@ -757,6 +775,17 @@ begin
       offset 0
     ) p
   ),
+  -- The batch's existing movers, read once (decision 0068): the update reaches them by id, the
+  -- rows without one are the new movers, and the old values say whether the rescore must look
+  -- at the row's asset again.
+  cur as materialized (
+    select p.*, m.id as mover_id, m.asset as old_asset, m.quoted_at as old_quoted_at, m.symbol as old_symbol,
+           m.exchange as old_exchange, m.exchange_type as old_exchange_type, m.price as old_price,
+           m.pct as old_pct, m.thin as old_thin, m.flags as old_flags, m.spread_pct as old_spread_pct,
+           m.liquidity_usd as old_liquidity_usd, m.volume_24h_usd as old_volume_24h_usd
+    from scored p
+    left join public.movers m on m.instrument_id = p.instrument_id
+  ),
   -- Known movers are updated in place (a join, cheaper than a speculative insert per row), in
   -- instrument id order; new ones are inserted.
   updated as (
@@ -772,12 +801,12 @@ begin
           thin = p.thin,
           -- dex_cex_gap is kept until step 4b decides it again.
           flags = p.own_flags || case when 'dex_cex_gap' = any (m.flags) then array['dex_cex_gap'] else '{}' end
-    from scored p
-    where m.instrument_id = p.instrument_id
+    from cur p
+    where m.id = p.mover_id
       -- A quote older than the one the row shows (a venue's clock went back, a late answer) does
       -- not replace it.
-      and (m.quoted_at is null or m.quoted_at <= p.ts)
-    returning m.id, m.asset
+      and (p.old_quoted_at is null or p.old_quoted_at <= p.ts)
+    returning m.id, m.asset, m.instrument_id
   ),
   inserted as (
     insert into public.movers (instrument_id, symbol, exchange, exchange_type, network, source, pool_url, price,
@@ -789,8 +818,8 @@ begin
            p.p_10sec, p.p_5min, p.p_10min, p.p_15min, p.p_20min, p.p_25min, p.p_30min, p.p_3hour, p.volume_24h,
            scanned_at, p.ts, p.asset, p.volume_24h_usd, p.liquidity_usd, p.spread_pct, p.pool_name,
            p.pool_created_at, p.thin, p.own_flags
-    from scored p
-    where not exists (select 1 from public.movers k where k.instrument_id = p.instrument_id)
+    from cur p
+    where p.mover_id is null
     order by p.instrument_id
     on conflict (instrument_id) do nothing
     returning id, asset
@@ -801,15 +830,53 @@ begin
     select i.id, i.asset from inserted i
   ),
   -- A row whose grouping key changes (the venue renamed the pair) leaves its old asset: that
-  -- asset's other rows are rescored too. (This reads the rows as they were before the update.)
+  -- asset's other rows are rescored too. (The rows as they were before the update.)
   renamed as (
-    select m.asset from public.movers m join scored p on p.instrument_id = m.instrument_id
-    where m.asset is distinct from p.asset and m.asset is not null
+    select p.old_asset as asset from cur p
+    where p.mover_id is not null and p.old_asset is distinct from p.asset and p.old_asset is not null
+  ),
+  -- The updated rows whose rescore inputs changed (decision 0068). Confirmation reads whether a
+  -- row moves (|pct| >= 2) and which way (0: it does not move); the DEX/CEX gap reads the prices of the asset's other
+  -- rows; the trust score reads the liquidity points (the same expression as movers_rescore's),
+  -- the confirmation, the flags, the thin mark and a spread over 1 %. A row that changed none of
+  -- these leaves its asset's results as they are, unless the asset has another row and the price
+  -- moved (that row's gap, or this one's, may change).
+  moved as (
+    select p.mover_id as id, p.asset,
+           (p.old_symbol, p.old_exchange, p.old_exchange_type,
+            case when abs(p.old_pct) >= 2 then sign(p.old_pct) else 0 end, p.old_thin,
+            array_remove(p.old_flags, 'dex_cex_gap'), p.old_spread_pct > 1,
+            greatest(0, least(50, round((12.5 * (log(greatest(
+              case when p.old_exchange_type = 'dex' then p.old_liquidity_usd else p.old_volume_24h_usd end, 1)::float8) - 3))::numeric))))
+           is distinct from
+           (p.symbol, p.exchange, p.exchange_type,
+            case when abs(coalesce(p.p_30min, p.p_25min, p.p_20min, p.p_15min, p.p_10min, p.p_5min, p.p_10sec, 0)) >= 2
+                 then sign(coalesce(p.p_30min, p.p_25min, p.p_20min, p.p_15min, p.p_10min, p.p_5min, p.p_10sec, 0))
+                 else 0 end, p.thin,
+            p.own_flags, p.spread_pct > 1,
+            greatest(0, least(50, round((12.5 * (log(greatest(
+              case when p.exchange_type = 'dex' then p.liquidity_usd else p.volume_24h_usd end, 1)::float8) - 3))::numeric))))
+             as inputs_changed,
+           p.old_price is distinct from p.price as price_changed
+    from cur p
+    where p.mover_id is not null and p.old_asset is not distinct from p.asset
+  ),
+  rescore as (
+    select i.asset from inserted i
+    union all
+    select r.asset from renamed r
+    union all
+    -- a renamed row's new asset
+    select u.asset from updated u join cur p on p.mover_id = u.id where p.old_asset is distinct from u.asset
+    union all
+    select v.asset from moved v join updated u on u.id = v.id
+    where v.inputs_changed
+       or (v.price_changed
+           and exists (select 1 from public.movers o where o.asset = v.asset and o.id <> v.id))
   )
   select (select count(*) from written),
          (select coalesce(array_agg(w.id), '{}') from written w),
-         (select coalesce(array_agg(distinct a.asset) filter (where a.asset is not null), '{}')
-            from (select w.asset from written w union all select r.asset from renamed r) a)
+         (select coalesce(array_agg(distinct a.asset) filter (where a.asset is not null), '{}') from rescore a)
     into upserted, changed_ids, touched_assets;
 
   -- Stale movers: not quoted for 15 minutes.
@@ -826,7 +893,9 @@ begin
   --     from, or gone stale) are decided again (decision 0053, amended); only rows whose result
   --     changed are written, and those join the rows to re-rank.
   if upserted > 0 or removed > 0 then
-    changed_ids := changed_ids || private.movers_rescore(touched_assets || gone_assets);
+    -- Each id once (decision 0068): a row this scan wrote may be rewritten by the rescore.
+    changed_ids := array(select distinct c.id
+                         from unnest(changed_ids || private.movers_rescore(touched_assets || gone_assets)) c (id));
   end if;
 
   perform pg_catalog.set_config('app.movers_top_deferred', '', true);

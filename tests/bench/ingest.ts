@@ -22,11 +22,12 @@ const READERS = 50;
 const READS_PER_READER = 20;
 const AIMS = { ms10k: 500, ratio: 12, fullVsEmpty: 2 };
 /** The venue of instrument g (0-based): every third a DEX pool, the others on two CEX venues. */
-const VENUE_OF = (g: number) => (g % 3 === 0 ? "Bench DEX" : g % 3 === 1 ? "Bench A" : "Bench B");
+export const VENUE_OF = (g: number) =>
+  g % 3 === 0 ? "Bench DEX" : g % 3 === 1 ? "Bench A" : "Bench B";
 /** The venue the one-venue scans quote. */
-const ONE_VENUE = "Bench A";
+export const ONE_VENUE = "Bench A";
 
-type Stack = Awaited<ReturnType<typeof startStack>>;
+export type Stack = Awaited<ReturnType<typeof startStack>>;
 
 function median(values: number[]): number {
   return percentile(
@@ -39,7 +40,7 @@ function median(values: number[]): number {
  * N quotes shaped like market.ts `Quote`, every one at `at`; with `venue`, only that venue's
  * share of the N instruments.
  */
-function quotes(prefix: string, n: number, at: Date, round: number, venue?: string): string {
+export function quotes(prefix: string, n: number, at: Date, round: number, venue?: string): string {
   const ts = at.toISOString();
   const all = Array.from({ length: n }, (_, g) => ({
     // Keyed as the adapters key their quotes (decision 0017).
@@ -68,7 +69,7 @@ function quotes(prefix: string, n: number, at: Date, round: number, venue?: stri
 }
 
 /** How many of N bench instruments sit on `venue`. */
-function countOn(venue: string, n: number): number {
+export function countOn(venue: string, n: number): number {
   return Array.from({ length: n }, (_, g) => VENUE_OF(g)).filter((v) => v === venue).length;
 }
 
@@ -79,7 +80,7 @@ function countOn(venue: string, n: number): number {
  * ingest_scan skipped them all (a venue clock more than 5 s ahead is refused) — those scans
  * measured validation only. A scan that accepts fewer quotes than it was sent fails the bench.
  */
-async function ingest(stack: Stack, body: string, at: Date, n: number): Promise<number> {
+export async function ingest(stack: Stack, body: string, at: Date, n: number): Promise<number> {
   const t0 = performance.now();
   const [row] = await stack.db.query<{ r: { instruments: number } }>(
     `select public.ingest_scan($1::text::jsonb, $2) as r`,
@@ -93,7 +94,7 @@ async function ingest(stack: Stack, body: string, at: Date, n: number): Promise<
 }
 
 /** Instruments `prefix1..N` with a sample a minute for the last 3 hours, in two statements. */
-async function seed(stack: Stack, prefix: string, n: number): Promise<void> {
+export async function seed(stack: Stack, prefix: string, n: number): Promise<void> {
   await stack.db.query(
     `insert into public.instruments (venue_key, symbol, exchange, exchange_type, network, source, pool_url)
      select 'Bench:' || $1 || g || '/USDT', $1 || g || '/USDT',
@@ -212,6 +213,9 @@ export async function benchIngest(label: string, databaseUrl?: string): Promise<
     envFile: path.join(tmp, ".env.local"),
     databaseUrl,
     functions: false,
+    // No candle rollup or retention job on the same two cores while the scans are timed (their
+    // rollup of the 10k instruments' history ran beside the scans: decision 0068).
+    cron: false,
     quiet: true,
   });
   try {

@@ -1,0 +1,227 @@
+// A paired before/after profile of `public.ingest_scan` on one temporary PostgreSQL 15 cluster
+// (decision 0068): two databases, "before" migrated without the migrations whose file name starts
+// with PAIR_PREFIX and "after" with every migration, the same instruments and history in both,
+// then scans sent to the two in turn (the order alternating each round) with the same quotes and
+// the same scan time. The machine is shared, so only the ratio of each pair is trusted.
+// After every pair the two databases must hold the same movers and the same kept lists: a change
+// that alters a result fails the run.
+//
+//   npx tsx tests/bench/ingest-pair.ts
+//   PAIR_PREFIX=20261128170 PAIR_N=10000 PAIR_ROUNDS=7 PAIR_STATEMENTS=1 npx tsx tests/bench/ingest-pair.ts
+//
+// PAIR_ONE_VENUE=0 stops after the all-venues scans. PAIR_STATEMENTS=1 adds the statements that took the most time in each database
+// (pg_stat_statements, track = all: the statements inside ingest_scan and what it calls).
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { ROOT, defaultOptions } from "../../devstack/config.ts";
+import { freePort, startStack } from "../../devstack/stack.ts";
+import { freshDatabase, pgCronAvailable, startTempPostgres } from "../support/postgres.ts";
+import { ONE_VENUE, countOn, ingest, quotes, type Stack } from "./ingest.ts";
+import { percentile } from "./stats.ts";
+
+const PREFIX = process.env.PAIR_PREFIX ?? "20261128170";
+const N = Number(process.env.PAIR_N ?? 10_000);
+const ROUNDS = Number(process.env.PAIR_ROUNDS ?? 7);
+const STATEMENTS = process.env.PAIR_STATEMENTS === "1";
+/** Log the plans (auto_explain, analyze, nested statements) of statements slower than this (ms). */
+const EXPLAIN_MS = process.env.PAIR_EXPLAIN_MS;
+const HISTORY_MINUTES = 180;
+
+const median = (v: number[]) =>
+  percentile(
+    [...v].sort((a, b) => a - b),
+    50,
+  );
+
+/** A migrations folder holding every migration except those starting with `skip`. */
+function linkMigrations(dir: string, skip: string | null): void {
+  const src = path.join(ROOT, "supabase/migrations");
+  for (const f of readdirSync(src)) {
+    if (skip && f.startsWith(skip)) continue;
+    symlinkSync(path.join(src, f), path.join(dir, f));
+  }
+}
+
+/** N instruments with a sample a minute for 3 hours before `base`, the same in every database. */
+async function seedAt(stack: Stack, prefix: string, n: number, base: Date): Promise<void> {
+  await stack.db.query(
+    `insert into public.instruments (venue_key, symbol, exchange, exchange_type, network, source, pool_url)
+     select 'Bench:' || $1 || g || '/USDT', $1 || g || '/USDT',
+            case (g - 1) % 3 when 0 then 'Bench DEX' when 1 then 'Bench A' else 'Bench B' end,
+            case when (g - 1) % 3 = 0 then 'dex' else 'cex' end::public.exchange_type,
+            case when (g - 1) % 3 = 0 then 'ethereum' end, 'simulated',
+            case when (g - 1) % 3 = 0 then 'https://pool.bench/' || $1 || g end
+     from generate_series(1, $2::int) g`,
+    [prefix, n],
+  );
+  await stack.db.query(
+    `insert into public.price_history (instrument_id, ts, price, volume_24h)
+     select i.id, date_trunc('minute', $3::timestamptz) - make_interval(mins => m),
+            1 + (i.id % 97) / 100.0 + m / 1000.0, 1000
+     from public.instruments i cross join generate_series(1, $2::int) m
+     where i.exchange like 'Bench%' and i.symbol like $1 || '%'`,
+    [prefix, HISTORY_MINUTES, base.toISOString()],
+  );
+  await stack.db.query(`analyze public.instruments`);
+  await stack.db.query(`analyze public.price_history`);
+}
+
+/**
+ * A digest of what a scan leaves: every bench mover row (but inserted_at, the time of the insert)
+ * and every kept list's entries (the demo seed's movers carry the time the database was seeded).
+ */
+async function digest(stack: Stack): Promise<string> {
+  const [row] = await stack.db.query<{ m: string; t: string }>(
+    `select (select md5(coalesce(string_agg((to_jsonb(m) - 'inserted_at')::text, '|' order by m.id), '')) from public.movers m where m.exchange like 'Bench%') as m,
+            (select md5(coalesce(string_agg(t.window_minutes || ':' || t.entries::text, '|' order by t.window_minutes), ''))
+               from private.movers_top t) as t`,
+  );
+  return `${row!.m}/${row!.t}`;
+}
+
+async function statements(stack: Stack, scans: number): Promise<string[]> {
+  const rows = await stack.db.query<{ ms: number; calls: number; rows: number; query: string }>(
+    `select round((s.total_exec_time / $1)::numeric, 1)::float8 as ms, (s.calls / $1)::int as calls,
+            (s.rows / $1)::int as rows, regexp_replace(left(s.query, 110), '\\s+', ' ', 'g') as query
+     from public.pg_stat_statements s
+     where s.dbid = (select oid from pg_database where datname = current_database())
+     order by s.total_exec_time desc limit 14`,
+    [scans],
+  );
+  return rows.map(
+    (r) =>
+      `  ${String(r.ms).padStart(8)} ms  ×${r.calls} ${String(r.rows).padStart(6)} rows  ${r.query}`,
+  );
+}
+
+async function main() {
+  const pg = await startTempPostgres({
+    preload: [
+      ...(pgCronAvailable() ? ["pg_cron"] : []),
+      "pg_stat_statements",
+      ...(EXPLAIN_MS ? ["auto_explain"] : []),
+    ],
+  });
+  const tmp = mkdtempSync(path.join(tmpdir(), "ingest-pair-"));
+  const stacks: Stack[] = [];
+  try {
+    const { default: postgres } = await import("postgres");
+    const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`alter system set pg_stat_statements.track = 'all'`);
+    await admin.unsafe(`select pg_reload_conf()`);
+    await admin.end();
+    const names = ["before", "after"] as const;
+    for (const name of names) {
+      const dir = path.join(tmp, `migrations-${name}`);
+      mkdirSync(dir);
+      linkMigrations(dir, name === "before" ? PREFIX : null);
+      const url = await freshDatabase(pg.url, `pair_${name}`);
+      const stack = await startStack({
+        ...defaultOptions({}),
+        apiPort: await freePort(),
+        dataDir: path.join(tmp, `data-${name}`),
+        envFile: path.join(tmp, `.env-${name}`),
+        databaseUrl: url,
+        migrationsDir: dir,
+        functions: false,
+        // No candle rollup or retention job competing with the scans for the two cores.
+        cron: false,
+        quiet: true,
+      });
+      stacks.push(stack);
+      const applied = stack.migrations.applied.filter((f) => f.startsWith(PREFIX));
+      console.log(
+        `${name}: ${applied.length} migration(s) with prefix ${PREFIX}: ${applied.join(", ")}`,
+      );
+      await stack.db.query(`create extension if not exists pg_stat_statements schema public`);
+    }
+    const base = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+    for (const s of stacks) await seedAt(s, "P-", N, base);
+    const quoted = countOn(ONE_VENUE, N);
+    const times = {
+      all: [[], []] as number[][],
+      one: [[], []] as number[][],
+    };
+    let r = 0;
+    const scan = async (kind: "all" | "one", record: boolean) => {
+      r++;
+      const at = new Date(base.getTime() + r * 10_000);
+      const body = quotes("P-", N, at, r, kind === "one" ? ONE_VENUE : undefined);
+      const order = r % 2 === 0 ? [0, 1] : [1, 0];
+      for (const i of order) {
+        const t = await ingest(stacks[i]!, body, at, kind === "one" ? quoted : N);
+        if (record) times[kind][i]!.push(t);
+      }
+      const [a, b] = [await digest(stacks[0]!), await digest(stacks[1]!)];
+      if (a !== b) {
+        const rows = async (st: Stack) =>
+          (
+            await st.db.query<{ t: string }>(
+              `select (to_jsonb(m) - 'inserted_at')::text as t from public.movers m where m.exchange like 'Bench%' order by m.id`,
+            )
+          ).map((x) => x.t);
+        const [ra, rb] = [await rows(stacks[0]!), await rows(stacks[1]!)];
+        const diff = ra.map((x, i) => [x, rb[i]]).filter(([x, y]) => x !== y);
+        console.log(
+          `${ra.length} vs ${rb.length} rows; ${diff.length} differ; first:`,
+          diff.slice(0, 2),
+        );
+        throw new Error(`round ${r} (${kind}): the two databases differ (${a} vs ${b})`);
+      }
+    };
+    await scan("all", false);
+    for (const s of stacks) await s.db.query(`select public.pg_stat_statements_reset()`);
+    for (let i = 0; i < ROUNDS; i++) await scan("all", true);
+    const report = async (kind: "all" | "one", label: string) => {
+      const [b, a] = [median(times[kind][0]!), median(times[kind][1]!)];
+      const ratios = times[kind][1]!.map((t, i) => t / times[kind][0]![i]!);
+      console.log(
+        `${label}: before ${b.toFixed(0)} ms · after ${a.toFixed(0)} ms (medians of ${ROUNDS}) · ` +
+          `after/before per pair: median ${median(ratios).toFixed(2)} (${ratios.map((x) => x.toFixed(2)).join(" ")})`,
+      );
+      if (STATEMENTS) {
+        for (const [i, name] of names.entries()) {
+          console.log(` ${name}:`);
+          for (const line of await statements(stacks[i]!, ROUNDS)) console.log(line);
+          const kept = await stacks[i]!.db.query<{ w: number; n: number }>(
+            `select window_minutes as w, cardinality(ranked) as n from private.movers_top order by 1`,
+          );
+          console.log(`  kept rankings: ${kept.map((k) => `${k.w}m ${k.n}`).join(", ")}`);
+        }
+      }
+    };
+    await report("all", `10k all venues (${N} quoted)`);
+    if (process.env.PAIR_ONE_VENUE === "0") return;
+    for (const s of stacks) await s.db.query(`select public.pg_stat_statements_reset()`);
+    await scan("one", false);
+    for (const s of stacks) await s.db.query(`select public.pg_stat_statements_reset()`);
+    if (EXPLAIN_MS) {
+      const admin2 = postgres(pg.url, { max: 1, onnotice: () => {} });
+      await admin2.unsafe(
+        `alter system set auto_explain.log_min_duration = '${Number(EXPLAIN_MS)}ms'`,
+      );
+      await admin2.unsafe(`alter system set auto_explain.log_analyze = on`);
+      await admin2.unsafe(`alter system set auto_explain.log_nested_statements = on`);
+      await admin2.unsafe(`select pg_reload_conf()`);
+      await admin2.end();
+    }
+    for (let i = 0; i < ROUNDS; i++) await scan("one", true);
+    await report("one", `10k one venue (${quoted} quoted)`);
+    if (EXPLAIN_MS) {
+      const log = path.join(tmp, "explain.log");
+      await import("node:fs").then((fs) => fs.copyFileSync(path.join(pg.dir, "log"), log));
+      console.log(`plans of the one-venue scans: ${log} (kept: PAIR_KEEP_LOG)`);
+      if (process.env.PAIR_KEEP_LOG) {
+        await import("node:fs").then((fs) => fs.copyFileSync(log, process.env.PAIR_KEEP_LOG!));
+      }
+    }
+    console.log("identical movers and kept lists after every pair");
+  } finally {
+    for (const s of stacks) await s.stop();
+    await pg.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+await main();
