@@ -17,7 +17,7 @@ import path from "node:path";
 import { ROOT, defaultOptions } from "../../devstack/config.ts";
 import { freePort, startStack } from "../../devstack/stack.ts";
 import { freshDatabase, pgCronAvailable, startTempPostgres } from "../support/postgres.ts";
-import { ONE_VENUE, countOn, ingest, quotes, type Stack } from "./ingest.ts";
+import { ONE_VENUE, countOn, ingest, quotes, seed, type Stack } from "./ingest.ts";
 import { percentile } from "./stats.ts";
 
 const PREFIX = process.env.PAIR_PREFIX ?? "20261128170";
@@ -26,7 +26,6 @@ const ROUNDS = Number(process.env.PAIR_ROUNDS ?? 7);
 const STATEMENTS = process.env.PAIR_STATEMENTS === "1";
 /** Log the plans (auto_explain, analyze, nested statements) of statements slower than this (ms). */
 const EXPLAIN_MS = process.env.PAIR_EXPLAIN_MS;
-const HISTORY_MINUTES = 180;
 
 const median = (v: number[]) =>
   percentile(
@@ -41,30 +40,6 @@ function linkMigrations(dir: string, skip: string | null): void {
     if (skip && f.startsWith(skip)) continue;
     symlinkSync(path.join(src, f), path.join(dir, f));
   }
-}
-
-/** N instruments with a sample a minute for 3 hours before `base`, the same in every database. */
-async function seedAt(stack: Stack, prefix: string, n: number, base: Date): Promise<void> {
-  await stack.db.query(
-    `insert into public.instruments (venue_key, symbol, exchange, exchange_type, network, source, pool_url)
-     select 'Bench:' || $1 || g || '/USDT', $1 || g || '/USDT',
-            case (g - 1) % 3 when 0 then 'Bench DEX' when 1 then 'Bench A' else 'Bench B' end,
-            case when (g - 1) % 3 = 0 then 'dex' else 'cex' end::public.exchange_type,
-            case when (g - 1) % 3 = 0 then 'ethereum' end, 'simulated',
-            case when (g - 1) % 3 = 0 then 'https://pool.bench/' || $1 || g end
-     from generate_series(1, $2::int) g`,
-    [prefix, n],
-  );
-  await stack.db.query(
-    `insert into public.price_history (instrument_id, ts, price, volume_24h)
-     select i.id, date_trunc('minute', $3::timestamptz) - make_interval(mins => m),
-            1 + (i.id % 97) / 100.0 + m / 1000.0, 1000
-     from public.instruments i cross join generate_series(1, $2::int) m
-     where i.exchange like 'Bench%' and i.symbol like $1 || '%'`,
-    [prefix, HISTORY_MINUTES, base.toISOString()],
-  );
-  await stack.db.query(`analyze public.instruments`);
-  await stack.db.query(`analyze public.price_history`);
 }
 
 /**
@@ -137,7 +112,7 @@ async function main() {
       await stack.db.query(`create extension if not exists pg_stat_statements schema public`);
     }
     const base = new Date(Math.floor(Date.now() / 60_000) * 60_000);
-    for (const s of stacks) await seedAt(s, "P-", N, base);
+    for (const s of stacks) await seed(s, "P-", N, base);
     const quoted = countOn(ONE_VENUE, N);
     const times = {
       all: [[], []] as number[][],

@@ -93,8 +93,16 @@ export async function ingest(stack: Stack, body: string, at: Date, n: number): P
   return ms;
 }
 
-/** Instruments `prefix1..N` with a sample a minute for the last 3 hours, in two statements. */
-export async function seed(stack: Stack, prefix: string, n: number): Promise<void> {
+/**
+ * Instruments `prefix1..N` with a sample a minute for the 3 hours before `base` (now by default),
+ * in two statements; the paired profiler (ingest-pair.ts) gives every database the same `base`.
+ */
+export async function seed(
+  stack: Stack,
+  prefix: string,
+  n: number,
+  base: Date = new Date(),
+): Promise<void> {
   await stack.db.query(
     `insert into public.instruments (venue_key, symbol, exchange, exchange_type, network, source, pool_url)
      select 'Bench:' || $1 || g || '/USDT', $1 || g || '/USDT',
@@ -107,10 +115,11 @@ export async function seed(stack: Stack, prefix: string, n: number): Promise<voi
   );
   await stack.db.query(
     `insert into public.price_history (instrument_id, ts, price, volume_24h)
-     select i.id, date_trunc('minute', now()) - make_interval(mins => m), 1 + (i.id % 97) / 100.0 + m / 1000.0, 1000
+     select i.id, date_trunc('minute', $3::timestamptz) - make_interval(mins => m),
+            1 + (i.id % 97) / 100.0 + m / 1000.0, 1000
      from public.instruments i cross join generate_series(1, $2::int) m
      where i.exchange like 'Bench%' and i.symbol like $1 || '%'`,
-    [prefix, HISTORY_MINUTES],
+    [prefix, HISTORY_MINUTES, base.toISOString()],
   );
   await stack.db.query(`analyze public.instruments`);
   await stack.db.query(`analyze public.price_history`);
