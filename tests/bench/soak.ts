@@ -37,19 +37,43 @@ const WINDOW = 30;
 type Stats = { type: "stats"; broadcasts: number[]; open: boolean[]; chat: number[][] };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * A step of the soak's set-up or wind-down that must end within `ms`: otherwise the part fails
+ * naming it, instead of waiting without a word (a sockets' process that exits between two
+ * messages, a stream that never answers).
+ */
+const SETUP_MS = 10 * 60_000;
+async function within<T>(step: string, work: Promise<T>, ms = SETUP_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`the soak timed out: ${step} took over ${ms / 1000} s`)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function benchSoak(label: string, databaseUrl?: string): Promise<string> {
   const tmp = mkdtempSync(path.join(tmpdir(), "bench-soak-"));
   const logLines: string[] = [];
-  const stack = await startStack({
-    ...defaultOptions({}),
-    apiPort: await freePort(),
-    dataDir: path.join(tmp, "data"),
-    envFile: path.join(tmp, ".env.local"),
-    databaseUrl,
-    alerts: { smtpPort: await freePort(), mailUiPort: await freePort(), chatPort: 0 },
-    log: (line) => logLines.push(line),
-    realtimeLimits: { maxConnectionsPerClient: 1000, maxJoinsPerSecond: 1000 },
-  });
+  const stack = await within(
+    "starting the stack",
+    startStack({
+      ...defaultOptions({}),
+      apiPort: await freePort(),
+      dataDir: path.join(tmp, "data"),
+      envFile: path.join(tmp, ".env.local"),
+      databaseUrl,
+      alerts: { smtpPort: await freePort(), mailUiPort: await freePort(), chatPort: 0 },
+      log: (line) => logLines.push(line),
+      realtimeLimits: { maxConnectionsPerClient: 1000, maxJoinsPerSecond: 1000 },
+    }),
+  );
   const children: ReturnType<typeof fork>[] = [];
   const sse: AbortController[] = [];
   const timers: NodeJS.Timeout[] = [];
@@ -121,7 +145,9 @@ export async function benchSoak(label: string, databaseUrl?: string): Promise<st
           resolve(m as never);
         });
       });
-    if ((await nextMessage()).type !== "ready") throw new Error("the sockets did not all join");
+    if ((await within("joining the sockets", nextMessage())).type !== "ready") {
+      throw new Error("the sockets did not all join");
+    }
 
     // The /api/sse clients: each counts the events it receives.
     const sseEvents = Array.from({ length: SSE_CLIENTS }, () => 0);
@@ -163,7 +189,10 @@ export async function benchSoak(label: string, databaseUrl?: string): Promise<st
     };
     // All at once, as a burst of visitors would: the function joins its shared channel once and
     // every stream waits on that join (retried while the database is busy, realtime-hub.ts).
-    await Promise.all(Array.from({ length: SSE_CLIENTS }, (_, i) => connectSse(i)));
+    await within(
+      "connecting the /api/sse clients",
+      Promise.all(Array.from({ length: SSE_CLIENTS }, (_, i) => connectSse(i))),
+    );
     // The load: chat at CHAT_RATE/s round-robin over the groups (each sender in turn, so no
     // member passes the per-user write limit), a ticket every 10 s, the desk every 5 s.
     const sent: number[][] = groups.map(() => []);
@@ -242,7 +271,7 @@ export async function benchSoak(label: string, databaseUrl?: string): Promise<st
     // Let the last messages and alerts land: chat within 10 s, alerts within two delivery rounds.
     await sleep(10_000);
     child.send({ type: "stats" });
-    const stats = (await nextMessage()) as Stats;
+    const stats = (await within("reading the sockets' counts", nextMessage(), 120_000)) as Stats;
     await stack.alerts?.deliverNow();
     await sleep(3_000);
 
