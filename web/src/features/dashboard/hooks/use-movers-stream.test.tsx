@@ -3,38 +3,19 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { act, renderHook } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { moverEntry } from "@/testing/movers";
 import { createTestQueryClient } from "@/testing/render";
 import { supabaseMock } from "@/testing/supabase-mock";
 import { moversKeys } from "@/lib/market-queries";
 import { useMoversStream } from "./use-movers-stream";
 
+/** A 5-minute mover of the feed's shape. */
 function mover(instrumentId: number, pct = 5): MoverEntry {
-  return {
-    id: instrumentId,
-    instrument_id: instrumentId,
-    symbol: `SYM${instrumentId}/USDT`,
-    exchange: "Binance",
-    exchange_type: "cex",
-    network: null,
-    source: "binance",
-    pool_url: null,
-    price: 1,
-    price_3hour_ago: null,
-    pct,
-    window_used: 5,
-    pct_3hour: null,
-    volume_24h: null,
-    volume_24h_usd: null,
-    liquidity_usd: null,
-    spread_pct: null,
-    thin: false,
-    confirmed_on: [],
-    flags: [],
-    trust_score: 50,
-    asset: `SYM${instrumentId}`,
-    pool_name: null,
-    ts: "2026-11-21T12:00:00Z",
-  };
+  return moverEntry(
+    instrumentId,
+    { price: 1, price_3hour_ago: null, pct, window_used: 5 },
+    "2026-11-21T12:00:00Z",
+  );
 }
 
 function scan(window: number, entries: MoverEntry[]): MoversBroadcast {

@@ -1,35 +1,22 @@
 import { LIVE_LIST_CAP, type MoverEntry, type MoversBroadcast } from "@domain/realtime";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { moverEntry } from "@/testing/movers";
 import { applyMovers } from "./apply-movers";
 
+/** A 5-minute mover of the feed's shape, its row id a thousand times its instrument's. */
 function mover(instrumentId: number, overrides: Partial<MoverEntry> = {}): MoverEntry {
-  return {
-    id: instrumentId * 1000,
-    instrument_id: instrumentId,
-    symbol: `SYM${instrumentId}/USDT`,
-    exchange: "Binance",
-    exchange_type: "cex",
-    network: null,
-    source: "binance",
-    pool_url: null,
-    price: 1,
-    price_3hour_ago: null,
-    pct: 5,
-    window_used: 5,
-    pct_3hour: null,
-    volume_24h: null,
-    volume_24h_usd: null,
-    liquidity_usd: null,
-    spread_pct: null,
-    thin: false,
-    confirmed_on: [],
-    flags: [],
-    trust_score: 50,
-    asset: `SYM${instrumentId}`,
-    pool_name: null,
-    ts: "2026-11-21T12:00:00Z",
-    ...overrides,
-  };
+  return moverEntry(
+    instrumentId,
+    {
+      id: instrumentId * 1000,
+      price: 1,
+      price_3hour_ago: null,
+      pct: 5,
+      window_used: 5,
+      ...overrides,
+    },
+    "2026-11-21T12:00:00Z",
+  );
 }
 
 function scan(entries: MoverEntry[]): MoversBroadcast {
