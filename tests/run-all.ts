@@ -264,8 +264,8 @@ const STEPS: Array<string | string[][]> = [
   // once waited out its 60 s this way met a failure injected for any webhook, used up by a job
   // left over from an earlier test; the stand-in's failures are now aimed at one webhook or chat.)
   [
-    ["stack-pglite", "devstack", "functions"],
-    ["stack-postgres", "platform", "pgtap"],
+    ["stack-pglite", "devstack"],
+    ["stack-postgres", "platform", "pgtap", "functions"],
   ],
   // Alone: its rate-limit windows are counted in real seconds.
   "security",
