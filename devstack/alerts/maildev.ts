@@ -1,7 +1,8 @@
 // The local mail catcher: MailDev (npm) in a child process, SMTP on MAIL_SMTP_PORT (default
 // 54325) and its web UI on MAIL_UI_PORT (default 54324, where `supabase start` puts its mail UI).
 // A child process, because MailDev keeps its server in module state and installs its own
-// SIGINT/SIGTERM handlers that exit the process.
+// SIGINT/SIGTERM handlers that exit the process. The child ends with its parent even when the
+// parent is killed without stopping it (exit-with-parent.mjs).
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -60,6 +61,8 @@ export async function startMailDev(opts: MailDevOptions): Promise<MailDev> {
   const child: ChildProcess = spawn(
     process.execPath,
     [
+      "--import",
+      new URL("./exit-with-parent.mjs", import.meta.url).href,
       bin,
       "--ip",
       opts.host,
@@ -69,7 +72,7 @@ export async function startMailDev(opts: MailDevOptions): Promise<MailDev> {
       String(opts.uiPort),
       "--silent",
     ],
-    { stdio: ["ignore", "ignore", "pipe"] },
+    { stdio: ["pipe", "ignore", "pipe"] },
   );
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
