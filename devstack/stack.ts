@@ -44,6 +44,15 @@ import {
   type AlertServicesOptions,
 } from "./alerts/services.ts";
 
+/** The api function's settings a local stack passes on from its own environment. */
+const API_SETTINGS = [
+  "API_ALLOWED_ORIGINS",
+  "API_COOKIE_PROJECT_URL",
+  "API_STREAM_MAX_MS",
+  "API_STREAM_REAUTH_MS",
+  "API_REALTIME_PROBE_SECONDS",
+] as const;
+
 /** The scan function's venue settings (decision 0017) the stack passes on, when set. */
 export function scanSettings(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const names = [
@@ -357,10 +366,12 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
           SITE_URL: siteUrl(opts.host),
           MARKET_SOURCES: marketSources,
           ...(process.env.SCAN_SECRET ? { SCAN_SECRET: process.env.SCAN_SECRET } : {}),
-          // How often /api's shared Realtime channels prove they still hear (default 30 s).
-          ...(process.env.API_REALTIME_PROBE_SECONDS
-            ? { API_REALTIME_PROBE_SECONDS: process.env.API_REALTIME_PROBE_SECONDS }
-            : {}),
+          // The api function's settings (README), when set: allowed origins, the cookie's
+          // project, a stream's longest life and its re-check period, how often the shared
+          // Realtime channels prove they still hear.
+          ...Object.fromEntries(
+            API_SETTINGS.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])),
+          ),
           ...scanSettings(),
           ...venueEnv,
           ...secrets.stripe.env,
