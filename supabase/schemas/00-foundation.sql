@@ -1054,6 +1054,42 @@ $$;
 -- comment on function public.run_support_escalation()
 COMMENT ON FUNCTION public.run_support_escalation() IS 'E-mails the admins (outbox) about Enterprise tickets past their first-response target; service role only.';
 
+-- function public.session_caller()
+CREATE FUNCTION public.session_caller() RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  uid uuid := (select auth.uid());
+  sid text := (select auth.jwt()) ->> 'session_id';
+  caller public.profiles;
+begin
+  if uid is null then
+    return null;
+  end if;
+  if sid is not null and to_regclass('auth.sessions') is not null then
+    if sid !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+       or not exists (select 1 from auth.sessions s where s.id = sid::uuid) then
+      return null;
+    end if;
+  end if;
+  select * into caller from public.profiles p where p.id = uid;
+  if caller.id is null then
+    return null;
+  end if;
+  return jsonb_build_object(
+    'id', caller.id,
+    'plan', caller.plan,
+    'subscription_active', caller.subscription_active,
+    'banned', caller.banned,
+    'selected_window_minutes', caller.selected_window_minutes
+  );
+end;
+$_$;
+
+-- comment on function public.session_caller()
+COMMENT ON FUNCTION public.session_caller() IS 'The caller''s plan, subscription, ban and selected window when the token''s session is live, else null: /api/sse''s connect and its 60-s re-check in one request (decision 0071).';
+
 -- function public.support_response_target(public.plan)
 CREATE FUNCTION public.support_response_target(plan public.plan) RETURNS interval
     LANGUAGE sql IMMUTABLE
@@ -1500,6 +1536,11 @@ GRANT ALL ON FUNCTION public.run_candle_rollup(since timestamp with time zone) T
 -- grants on function public.run_support_escalation()
 REVOKE ALL ON FUNCTION public.run_support_escalation() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.run_support_escalation() TO service_role;
+
+-- grants on function public.session_caller()
+REVOKE ALL ON FUNCTION public.session_caller() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.session_caller() TO authenticated;
+GRANT ALL ON FUNCTION public.session_caller() TO service_role;
 
 -- grants on function public.support_response_target(plan public.plan)
 GRANT ALL ON FUNCTION public.support_response_target(plan public.plan) TO anon;

@@ -1006,11 +1006,9 @@ COMMENT ON FUNCTION public.movers_sparklines(window_minutes integer) IS 'The las
 CREATE FUNCTION public.movers_stream_open(window_minutes integer DEFAULT NULL::integer) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
-    AS $_$
+    AS $$
 declare
-  uid uuid := (select auth.uid());
-  sid text := (select auth.jwt()) ->> 'session_id';
-  caller public.profiles;
+  caller jsonb := public.session_caller();
   w integer;
   feed jsonb;
   err_code text;
@@ -1018,20 +1016,10 @@ declare
   err_detail text;
   err_hint text;
 begin
-  if uid is null then
+  if caller is null then
     return jsonb_build_object('caller', null);
   end if;
-  if sid is not null and to_regclass('auth.sessions') is not null then
-    if sid !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-       or not exists (select 1 from auth.sessions s where s.id = sid::uuid) then
-      return jsonb_build_object('caller', null);
-    end if;
-  end if;
-  select * into caller from public.profiles p where p.id = uid;
-  if caller.id is null then
-    return jsonb_build_object('caller', null);
-  end if;
-  w := coalesce(window_minutes, caller.selected_window_minutes);
+  w := coalesce(window_minutes, (caller ->> 'selected_window_minutes')::integer);
   begin
     select coalesce(jsonb_agg(to_jsonb(f)), '[]'::jsonb) into feed from public.movers_feed(w) f;
   exception when others then
@@ -1039,13 +1027,7 @@ begin
       err_detail = pg_exception_detail, err_hint = pg_exception_hint;
   end;
   return jsonb_build_object(
-    'caller', jsonb_build_object(
-      'id', caller.id,
-      'plan', caller.plan,
-      'subscription_active', caller.subscription_active,
-      'banned', caller.banned,
-      'selected_window_minutes', caller.selected_window_minutes
-    ),
+    'caller', caller,
     'window', w,
     'feed', feed,
     'error', case when err_code is null then null else jsonb_build_object(
@@ -1053,7 +1035,7 @@ begin
       'details', nullif(err_detail, ''), 'hint', nullif(err_hint, '')) end
   );
 end;
-$_$;
+$$;
 
 -- comment on function public.movers_stream_open(window_minutes integer)
 COMMENT ON FUNCTION public.movers_stream_open(window_minutes integer) IS 'One /api/sse connect in one request (decision 0071): the caller''s live session and profile, and movers_feed of the window (or its refusal as error).';

@@ -1695,6 +1695,7 @@ export type Database = {
         Args: Record<PropertyKey, never>;
         Returns: number;
       };
+      session_caller: { Args: Record<PropertyKey, never>; Returns: Json };
       signal_track_record: {
         Args: { period?: string };
         Returns: {

@@ -117,6 +117,10 @@ export class FakeMarket {
   db(token: string): MarketDb {
     const db: MarketDb = {
       caller: () => Promise.resolve(this.callers.get(token) ?? null),
+      sessionCaller: () => {
+        this.calls.push({ token, call: "sessionCaller", args: [] });
+        return Promise.resolve(this.callers.get(token) ?? null);
+      },
       openMovers: async (windowMinutes) => {
         // As movers_stream_open: the caller, then movers_feed's rows or its refusal.
         this.calls.push({ token, call: "openMovers", args: [windowMinutes] });

@@ -100,6 +100,11 @@ export interface MoversOpening {
 export interface MarketDb {
   /** The token's user and profile; null when the token is not a valid session. */
   caller(): Promise<Caller | null>;
+  /**
+   * `session_caller()`: the same answer as `caller()` in one request (the session and the
+   * profile), for an open stream's periodic re-check (decision 0071).
+   */
+  sessionCaller(): Promise<Caller | null>;
   /** `movers_feed(window)` rows, strongest first (null: the caller's selected window). */
   moversFeed(
     windowMinutes: number | null,
@@ -147,6 +152,26 @@ export function createCallerClient(
   });
 }
 
+/** The caller as `session_caller()` (and `movers_stream_open`'s `caller`) returns it. */
+interface SessionCallerRow {
+  id?: unknown;
+  plan?: unknown;
+  subscription_active?: unknown;
+  banned?: unknown;
+  selected_window_minutes?: unknown;
+}
+
+function callerFromRow(row: SessionCallerRow | null | undefined): Caller | null {
+  if (!row) return null;
+  return {
+    id: String(row.id),
+    plan: isPlanId(row.plan) ? row.plan : "none",
+    subscriptionActive: row.subscription_active === true,
+    banned: row.banned === true,
+    selectedWindowMinutes: Number(row.selected_window_minutes),
+  };
+}
+
 export function supabaseMarketDb(
   client: Db,
   accessToken: string,
@@ -182,6 +207,17 @@ export function supabaseMarketDb(
       };
     },
 
+    async sessionCaller() {
+      const { data, error, status } = await client.rpc("session_caller");
+      if (error) {
+        if (status === 401 || /^PGRST30[0-3]$/.test(error.code ?? "") || error.code === "42501") {
+          return null;
+        }
+        throwDbError("session_caller", error, { status });
+      }
+      return callerFromRow(data as SessionCallerRow | null);
+    },
+
     async openMovers(windowMinutes) {
       const { data, error, status } = await client.rpc(
         "movers_stream_open",
@@ -195,26 +231,13 @@ export function supabaseMarketDb(
         throwDbError("movers_stream_open", error, { status });
       }
       const opened = (data ?? {}) as {
-        caller?: {
-          id?: unknown;
-          plan?: unknown;
-          subscription_active?: unknown;
-          banned?: unknown;
-          selected_window_minutes?: unknown;
-        } | null;
+        caller?: SessionCallerRow | null;
         window?: unknown;
         feed?: unknown;
         error?: DbError | null;
       };
-      const row = opened.caller;
-      if (!row) return { caller: null, windowMinutes, rows: [], refusal: null };
-      const caller: Caller = {
-        id: String(row.id),
-        plan: isPlanId(row.plan) ? row.plan : "none",
-        subscriptionActive: row.subscription_active === true,
-        banned: row.banned === true,
-        selectedWindowMinutes: Number(row.selected_window_minutes),
-      };
+      const caller = callerFromRow(opened.caller);
+      if (!caller) return { caller: null, windowMinutes, rows: [], refusal: null };
       const window = typeof opened.window === "number" ? opened.window : windowMinutes;
       let refusal: Error | null = null;
       if (opened.error) {

@@ -7,7 +7,7 @@ import { FakeMarket, feedRow } from "./fake-market-db.ts";
 const NOW = Date.parse("2026-11-21T12:00:00Z");
 const ids = { free: "u-free", basic: "u-basic", pro: "u-pro", ent: "u-ent", lapsed: "u-lapsed" };
 
-function setup(opts: { keepAliveMs?: number } = {}) {
+function setup(opts: { keepAliveMs?: number; reauthMs?: number } = {}) {
   const market = new FakeMarket();
   const tokens = {
     free: market.addCaller({ id: ids.free }),
@@ -38,6 +38,7 @@ function setup(opts: { keepAliveMs?: number } = {}) {
     now: () => NOW,
     keepAliveMs: opts.keepAliveMs ?? 60_000,
     joinTimeoutMs: 500,
+    ...(opts.reauthMs ? { reauthMs: opts.reauthMs } : {}),
   });
   const get = (path: string, token: string | null = null, init: RequestInit = {}) =>
     app.fetch(
@@ -672,6 +673,31 @@ Deno.test("/sse: when the channel ends, an error event is sent and the stream cl
   assertEquals((await reader.read()).done, true);
   await tick();
   assertEquals(join.left, true);
+});
+
+Deno.test("/sse re-checks its caller in one request each time, and a ban ends the stream", async () => {
+  const t = setup({ reauthMs: 20 });
+  const res = await t.get("/sse", t.tokens.pro);
+  const reader = res.body!.getReader();
+  const seen = { text: "" };
+  await readUntil(reader, (s) => s.includes("event: connected"), 2_000, seen);
+  const checks = () =>
+    t.market.calls.filter((c) => c.token === t.tokens.pro && c.call === "sessionCaller").length;
+  // A few re-checks pass while the plan holds; each is one session_caller request.
+  for (const until = Date.now() + 5_000; checks() < 3;) {
+    if (Date.now() > until) throw new Error(`${checks()} session_caller re-checks in 5 s`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  ok(!seen.text.includes("event: error"), seen.text);
+  t.market.callers.get(t.tokens.pro)!.banned = true;
+  await readUntil(reader, (s) => s.includes("event: error"), 2_000, seen);
+  ok(seen.text.endsWith('event: error\ndata: {"error":"Your account is banned."}\n\n'), seen.text);
+  assertEquals((await reader.read()).done, true);
+  await tick();
+  assertEquals(t.market.joinsOf(15)[0]!.left, true);
+  const mine = t.market.calls.filter((c) => c.token === t.tokens.pro).map((c) => c.call);
+  // After the connect's own requests, nothing but the one-request re-checks.
+  deepStrictEqual([...new Set(mine.slice(3))], ["sessionCaller"]);
 });
 
 Deno.test("/sse sends a keep-alive comment periodically", async () => {

@@ -484,9 +484,9 @@ export function marketRoutes(deps: MarketDeps = {}): OpenAPIHono<ApiEnv> {
         if (gainer && at > since) stream.send({ id: String(at), data: gainer });
       }
     }
-    // The plan may lapse or the account be banned while the stream lasts.
+    // The plan may lapse or the account be banned while the stream lasts: one request a check.
     const recheck = setInterval(() => {
-      db.caller().then((again) => {
+      db.sessionCaller().then((again) => {
         if (!again || again.banned || !hasActivePaidPlan(again)) {
           throw again?.banned ? banned() : subscriptionRequired();
         }

@@ -56,7 +56,7 @@ select not has_function_privilege('anon', p.oid, 'execute')
        format('anon cannot execute public.%s(%s)', p.proname, pg_get_function_identity_arguments(p.oid))
 from pg_proc p join pg_namespace n on n.oid = p.pronamespace
 where n.nspname = 'public'
-  and (p.proname like 'admin\_%' or p.proname in ('promote_self', 'movers_feed', 'movers_stream_open', 'price_history_for', 'username_available',
+  and (p.proname like 'admin\_%' or p.proname in ('promote_self', 'movers_feed', 'movers_stream_open', 'session_caller', 'price_history_for', 'username_available',
                                                    'touch_activity', 'join_group_by_invite', 'group_messages',
                                                    'group_member_profiles', 'list_groups', 'blocked_users',
                                                    'group_senders', 'ticket_senders', 'mute_alert_symbol',
@@ -103,7 +103,7 @@ select functions_are('public', array['allowed_windows', 'fallback_window', 'plan
   'run_support_escalation', 'begin_outbox_sends', 'admin_alert_delivery_stats', 'doubt_outbox', 'movers_sparklines',
   'reserve_chat_gif', 'take_delivery_tokens', 'pause_delivery_bucket', 'take_plan_change_slot',
   'release_outbox', 'reserve_delivery_slots', 'movers_stream_open',
-  'enqueue_alerts_between'],
+  'enqueue_alerts_between', 'session_caller'],
   'the API exposes exactly these functions');
 
 -- Private helpers: only the policy helpers are callable by API roles; the logging, lookup and
