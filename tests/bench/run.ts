@@ -188,8 +188,9 @@ async function webPart(env: Record<string, string>) {
   }
 }
 
-// `npm run bench -- alerts ingest` runs only the named parts (startup, freshness, venues, web, fanout,
-// ingest, sse, chat, support, admin-users, alerts, history, soak, month); no name runs them all. `--full`
+// `npm run bench -- alerts ingest` runs only the named parts (startup, freshness, venues,
+// cadence-load, web, fanout, ingest, sse, chat, support, admin-users, alerts, history, soak, month);
+// no name runs them all. `freshness` ends with the cadence load, which `cadence-load` runs alone. `--full`
 // makes the soak the issue's 30 minutes (3 by default) and the month the simulated market's volume.
 // `--backend=pglite` or `--backend=postgres` runs every part on that backend only (both by default;
 // `web` runs on PGlite only, so `--backend=postgres` skips it).
@@ -226,6 +227,7 @@ const PARTS = [
   "startup",
   "freshness",
   "venues",
+  "cadence-load",
   "web",
   "fanout",
   "ingest",
@@ -301,7 +303,10 @@ async function venueFreshnessPart(label: string, env: Record<string, string>, pg
   }
 }
 
-/** Start-up (with first rows, freshness and the web figures), or freshness alone, then the ingest at the venues' cadences. */
+/**
+ * Start-up (with first rows, freshness and the web figures), or freshness alone, then the ingest
+ * at the venues' cadences (alone: `cadence-load`).
+ */
 async function startupAndFreshness(label: string, env: Record<string, string>, pg?: TempPostgres) {
   if (want("startup")) await bench(label, env);
   else if (want("freshness")) await freshnessPart(label, env);
@@ -309,7 +314,7 @@ async function startupAndFreshness(label: string, env: Record<string, string>, p
   if (want("startup") || want("freshness") || want("venues")) {
     await venueFreshnessPart(label, env, pg);
   }
-  if (want("freshness")) console.log(await benchCadenceLoad(label, pg));
+  if (want("freshness") || want("cadence-load")) console.log(await benchCadenceLoad(label, pg));
 }
 
 console.log(`bench on ${process.platform}/${process.arch}, node ${process.version}\n`);
