@@ -262,7 +262,9 @@ begin
       where not merge or m.id in (select c.id from unnest(candidates) c (id))
     ) k
   ),
-  ranked as (
+  -- Materialized (decision 0073): each window's ranking is sorted once; inlined, the sort ran once
+  -- for every reference to the ranking.
+  ranked as materialized (
     select w.w, w.cut,
            array(select k.id from keys k
                  order by case w.w when 0 then k.r0 when 5 then k.r5 when 10 then k.r10 when 15 then k.r15
@@ -271,7 +273,7 @@ begin
                  limit depth) as ids
     from unnest(windows, cut_after) as w (w, cut)
   ),
-  tops as (
+  tops as materialized (
     select r.w,
            case when r.cut is null then r.ids
                 else r.ids[1:coalesce(array_position(r.ids, r.cut), depth)] end as ids
@@ -310,7 +312,7 @@ end;
 $$;
 
 -- comment on function private.refresh_movers_top(changed bigint[])
-COMMENT ON FUNCTION private.refresh_movers_top(changed bigint[]) IS 'Rebuilds the kept top 100 of each window (decision 0046''s rank); given the ids a scan changed, merges them into each window''s kept ranking when that is exact, else ranks every row (decisions 0053, 0068).';
+COMMENT ON FUNCTION private.refresh_movers_top(changed bigint[]) IS 'Rebuilds the kept top 100 of each window (decision 0046''s rank); given the ids a scan changed, merges them into each window''s kept ranking when that is exact, else ranks every row (decisions 0053, 0068, 0073).';
 
 -- function private.set_instrument_venue_key()
 CREATE FUNCTION private.set_instrument_venue_key() RETURNS trigger
