@@ -161,6 +161,14 @@ interface SessionCallerRow {
   selected_window_minutes?: unknown;
 }
 
+/**
+ * A refused caller-scoped RPC that means "no session": no, an invalid or an expired token, or an
+ * anonymous key (no execute grant).
+ */
+function isNoSession(error: { code?: string | null }, status: number): boolean {
+  return status === 401 || /^PGRST30[0-3]$/.test(error.code ?? "") || error.code === "42501";
+}
+
 function callerFromRow(row: SessionCallerRow | null | undefined): Caller | null {
   if (!row) return null;
   return {
@@ -196,23 +204,13 @@ export function supabaseMarketDb(
       if (profile.error) {
         throwDbError("reading the profile", profile.error, { status: profile.status });
       }
-      const row = profile.data;
-      if (!row) return null;
-      return {
-        id: String(row.id),
-        plan: isPlanId(row.plan) ? row.plan : "none",
-        subscriptionActive: row.subscription_active === true,
-        banned: row.banned === true,
-        selectedWindowMinutes: Number(row.selected_window_minutes),
-      };
+      return callerFromRow(profile.data);
     },
 
     async sessionCaller() {
       const { data, error, status } = await client.rpc("session_caller");
       if (error) {
-        if (status === 401 || /^PGRST30[0-3]$/.test(error.code ?? "") || error.code === "42501") {
-          return null;
-        }
+        if (isNoSession(error, status)) return null;
         throwDbError("session_caller", error, { status });
       }
       return callerFromRow(data as SessionCallerRow | null);
@@ -224,8 +222,7 @@ export function supabaseMarketDb(
         windowMinutes === null ? {} : { window_minutes: windowMinutes },
       );
       if (error) {
-        // No, an invalid or an expired token; an anonymous key (no execute grant): no session.
-        if (status === 401 || /^PGRST30[0-3]$/.test(error.code ?? "") || error.code === "42501") {
+        if (isNoSession(error, status)) {
           return { caller: null, windowMinutes, rows: [], refusal: null };
         }
         throwDbError("movers_stream_open", error, { status });
