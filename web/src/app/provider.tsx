@@ -1,7 +1,8 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { lazy, Suspense, useState, useSyncExternalStore, type ReactNode } from "react";
+import { lazy, Suspense, useState, type ReactNode } from "react";
 import { useAuthListener } from "@/features/auth/hooks/use-auth-listener";
 import { useTheme } from "@/features/theme/stores/theme-store";
+import { useHydrated } from "@/hooks/use-hydrated";
 import { createQueryClient } from "@/lib/query-client";
 
 function AuthListener() {
@@ -17,15 +18,11 @@ function ThemedToaster() {
   return <Toaster theme={theme} />;
 }
 
-const noSubscription = () => () => {};
-const inBrowser = () => true;
-const onServer = () => false;
-
 export function AppProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
   // The toaster exists in the browser only: the pre-rendered pages (src/prerender.tsx) have
   // none, and hydrating them renders none at first (the server snapshot), then adds it.
-  const mounted = useSyncExternalStore(noSubscription, inBrowser, onServer);
+  const mounted = useHydrated();
 
   return (
     <QueryClientProvider client={queryClient}>

@@ -3,6 +3,7 @@ import { RadioTowerIcon } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Card } from "@/components/ui/card";
 import { LiveIndicator } from "@/components/live-indicator";
+import { useHydrated } from "@/hooks/use-hydrated";
 import { landingQueries, MOVERS_TEASER_LIMIT } from "../api/queries";
 import { useTeaserStream } from "../hooks/use-teaser-stream";
 import { MoverCard } from "./mover-card";
@@ -11,6 +12,10 @@ export function LiveUpdatesSection() {
   const { t } = useTranslation("landing");
   const movers = useQuery(landingQueries.moversTeaser());
   const { status } = useTeaserStream();
+  // The served landing page shows the strip loading. Hydration runs in a transition that yields
+  // to the browser, so the teaser can answer before the strip is hydrated: it shows the rows only
+  // once hydrated, or React would find other text than the served one and render the page anew.
+  const hydrated = useHydrated();
 
   return (
     <section aria-labelledby="live-updates-title" className="mx-auto w-full max-w-6xl px-4 py-12">
@@ -30,7 +35,7 @@ export function LiveUpdatesSection() {
         <LiveIndicator status={status} className="ml-auto" />
       </div>
 
-      {movers.isPending ? (
+      {movers.isPending || !hydrated ? (
         <div role="status" aria-live="polite" className="grid gap-4 md:grid-cols-3">
           <span className="sr-only">{t("live.loading")}</span>
           {Array.from({ length: MOVERS_TEASER_LIMIT }, (_, i) => (
