@@ -18,9 +18,8 @@ import { auditedPages, logIn } from "./support/pages";
 // "system" and follows the emulated colour scheme live, and the language is chosen in the header's
 // language menu. Five fresh visits a page cost 80 more page loads a run for the same findings.
 //
-// This file is its own Playwright project ("a11y", playwright.config.ts): it only reads pages, so
-// it runs beside the other specs on the second worker. To run it alone:
-// `npx playwright test --project=a11y`.
+// This file is its own Playwright project ("a11y", playwright.config.ts): it runs after every
+// other spec, two tests at a time. To run it alone: `npx playwright test --project=a11y --no-deps`.
 const RUNS = [
   ["en", "dark"],
   ["en", "light"],
