@@ -44,15 +44,6 @@ import {
   type AlertServicesOptions,
 } from "./alerts/services.ts";
 
-/** The api function's settings a local stack passes on from its own environment. */
-const API_SETTINGS = [
-  "API_ALLOWED_ORIGINS",
-  "API_COOKIE_PROJECT_URL",
-  "API_STREAM_MAX_MS",
-  "API_STREAM_REAUTH_MS",
-  "API_REALTIME_PROBE_SECONDS",
-] as const;
-
 /** The scan function's venue settings (decision 0017) the stack passes on, when set. */
 export function scanSettings(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const names = [
@@ -66,6 +57,23 @@ export function scanSettings(env: NodeJS.ProcessEnv = process.env): Record<strin
     "SCAN_INTERVAL_SECONDS",
     "STREAM_SAFETY_POLL_SECONDS",
   ];
+  return setOnly(names, env);
+}
+
+/** The api function's settings (README) the stack passes on, when set. */
+function apiSettings(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const names = [
+    "API_ALLOWED_ORIGINS",
+    "API_COOKIE_PROJECT_URL",
+    "API_STREAM_MAX_MS",
+    "API_STREAM_REAUTH_MS",
+    "API_REALTIME_PROBE_SECONDS",
+  ];
+  return setOnly(names, env);
+}
+
+/** The named settings that are set in `env`. */
+function setOnly(names: string[], env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(names.flatMap((name) => (env[name] ? [[name, env[name]]] : [])));
 }
 
@@ -366,12 +374,7 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
           SITE_URL: siteUrl(opts.host),
           MARKET_SOURCES: marketSources,
           ...(process.env.SCAN_SECRET ? { SCAN_SECRET: process.env.SCAN_SECRET } : {}),
-          // The api function's settings (README), when set: allowed origins, the cookie's
-          // project, a stream's longest life and its re-check period, how often the shared
-          // Realtime channels prove they still hear.
-          ...Object.fromEntries(
-            API_SETTINGS.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])),
-          ),
+          ...apiSettings(),
           ...scanSettings(),
           ...venueEnv,
           ...secrets.stripe.env,
