@@ -467,6 +467,7 @@ CREATE FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time 
     SET search_path TO ''
     SET jit TO 'off'
     SET work_mem TO '64MB'
+    SET plan_cache_mode TO 'force_custom_plan'
     AS $_$
 declare
   retention constant interval := interval '200 minutes';

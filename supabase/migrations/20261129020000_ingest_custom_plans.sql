@@ -1,0 +1,15 @@
+-- The scan's statements are planned for the batch they carry (issue 26, decision 0076).
+--
+-- PL/pgSQL caches the plan of each statement in a session; after five calls it may switch to a
+-- generic plan, built without the values of the function's variables. In ingest_scan those
+-- variables are the batch's arrays: a generic plan estimates `unnest(ids, …)` at 10 rows, not
+-- 10,000, and picks plans sized for 10 rows — in the windows + movers write statement a nested
+-- loop joining the rows whose rescore inputs changed to the updated rows (3,333 × 971 comparisons
+-- in the one-venue scan: 758 of the statement's 1,103 ms in auto_explain). A scan's sixth and
+-- later calls on one connection (the scan worker's, the bench's) took two to four times the
+-- first five (lab at 10,000 quotes: 800, 780, 708, 1,087, 714, then 2,452, 3,034, 2,233 ms).
+--
+-- force_custom_plan plans every statement with the batch's values (a few ms of planning a
+-- scan). The setting holds for the call and what it calls (movers_rescore, refresh_movers_top),
+-- and is reset when the call returns. No result changes: only the plans.
+alter function public.ingest_scan(jsonb, timestamptz) set plan_cache_mode = force_custom_plan;
