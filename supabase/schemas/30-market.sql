@@ -257,7 +257,9 @@ begin
            abs(coalesce(k.pct_30min, k.pct)) * k.f as r30
     from (
       select m.id, m.ts, m.pct, m.pct_10sec, m.pct_5min, m.pct_10min, m.pct_15min, m.pct_20min, m.pct_25min,
-             m.pct_30min, power(0.5, cardinality(m.flags) + case when m.thin then 1 else 0 end) as f
+             m.pct_30min, coalesce((array[1, 0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125]::numeric[])
+                           [cardinality(m.flags) + case when m.thin then 1 else 0 end + 1],
+                         power(0.5, cardinality(m.flags) + case when m.thin then 1 else 0 end)) as f
       from public.movers m
       where not merge or m.id in (select c.id from unnest(candidates) c (id))
     ) k
@@ -298,7 +300,9 @@ begin
                       when 0 then m.pct_10sec when 5 then m.pct_5min when 10 then m.pct_10min
                       when 15 then m.pct_15min when 20 then m.pct_20min when 25 then m.pct_25min
                       else m.pct_30min end, m.pct))
-                      * power(0.5, cardinality(m.flags) + case when m.thin then 1 else 0 end) as rank
+                      * coalesce((array[1, 0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125]::numeric[])
+                                [cardinality(m.flags) + case when m.thin then 1 else 0 end + 1],
+                              power(0.5, cardinality(m.flags) + case when m.thin then 1 else 0 end)) as rank
              from public.movers m
              where m.id = any (tp.ids[1:100])
            ) e
