@@ -138,22 +138,10 @@ COMMENT ON TABLE private.outbox IS 'Messages to the outside world (alerts, servi
 COMMENT ON COLUMN private.outbox.seq IS 'The job''s ordinal among its user''s jobs of one scan (1: the first); claims order by it.';
 
 -- comment on column private.outbox.message_id
-COMMENT ON COLUMN private.outbox.message_id IS 'A market alert''s shared message (private.alert_messages), merged into payload when the job is claimed.';
+COMMENT ON COLUMN private.outbox.message_id IS 'A market alert''s shared message (private.alert_messages); claim_outbox hands it over with the job, and the job''s own payload is merged over it.';
 
 -- comment on column private.outbox.send_started_at
 COMMENT ON COLUMN private.outbox.send_started_at IS 'Set just before the request of a channel without an idempotency key; a lease that ends after it makes the job in_doubt.';
-
--- function private.outbox_expand_message()
-CREATE FUNCTION private.outbox_expand_message() RETURNS trigger
-    LANGUAGE plpgsql
-    SET search_path TO ''
-    AS $$
-begin
-  new.payload := coalesce((select m.payload from private.alert_messages m where m.id = new.message_id), '{}'::jsonb)
-                 || new.payload;
-  return new;
-end;
-$$;
 
 -- function private.outbox_target(text, text, uuid)
 CREATE FUNCTION private.outbox_target(kind text, channel text, user_id uuid) RETURNS text
@@ -358,7 +346,7 @@ COMMENT ON COLUMN public.alerts_sent.symbols IS 'The symbols the delivered messa
 COMMENT ON COLUMN public.alerts_sent.symbol_count IS 'How many symbols crossed in the message (a digest lists its largest moves and counts the rest).';
 
 -- function public.claim_outbox(text, integer, integer, text)
-CREATE FUNCTION public.claim_outbox(worker text, max_jobs integer DEFAULT 50, lease_seconds integer DEFAULT 60, only_channel text DEFAULT NULL::text) RETURNS TABLE(id bigint, kind text, channel text, attempts integer, payload jsonb, target text, locale text, time_zone text)
+CREATE FUNCTION public.claim_outbox(worker text, max_jobs integer DEFAULT 50, lease_seconds integer DEFAULT 60, only_channel text DEFAULT NULL::text) RETURNS TABLE(id bigint, kind text, channel text, attempts integer, payload jsonb, target text, locale text, time_zone text, message_id bigint, message jsonb)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
@@ -378,20 +366,27 @@ begin
         last_error = 'The worker stopped while sending this message; it may have arrived, so it is not sent again.'
   where o.status = 'sending' and o.next_attempt_at <= now() and o.send_started_at is not null;
   -- The due jobs with their recipient as of now (private.outbox_target's rule, joined once
-  -- instead of called per job): no recipient any more → cancelled in the same update.
+  -- instead of called per job): no recipient any more, or a shared message that is gone →
+  -- cancelled in the same update.
   return query
     with due as (
       select o.id, p.locale, p.time_zone,
              case
+               when gone.orphan then null
                when o.kind = 'market_alert' then
                  case when p.plan = 'enterprise' and p.subscription_active and not p.banned then
                    case o.channel when 'email' then p.email_alert when 'discord' then p.discord_webhook_url
                                   when 'telegram' then p.telegram_chat_id end
                  end
                when o.channel = 'email' then nullif(p.email, '')
-             end as target
+             end as target,
+             gone.orphan
       from private.outbox o
       left join public.profiles p on p.id = o.user_id
+      cross join lateral (
+        select o.message_id is not null and not (o.payload ? 'items')
+               and not exists (select 1 from private.alert_messages m where m.id = o.message_id) as orphan
+      ) gone
       where o.status in ('pending', 'sending') and o.next_attempt_at <= now()
         and (claim_outbox.only_channel is null or o.channel = claim_outbox.only_channel)
       order by o.created_at, o.seq, o.id
@@ -401,23 +396,30 @@ begin
     claimed as (
       update private.outbox o
         set status = case when due.target is null then 'cancelled' else 'sending' end,
-            last_error = case when due.target is null then 'The recipient may no longer receive this message.'
+            last_error = case when due.orphan then 'The alert''s message expired before it could be sent.'
+                              when due.target is null then 'The recipient may no longer receive this message.'
                               else o.last_error end,
             attempts = o.attempts + 1, claimed_by = claim_outbox.worker, send_started_at = null,
             next_attempt_at = now() + make_interval(secs => claim_outbox.lease_seconds)
       from due where o.id = due.id
       returning o.id, o.kind, o.channel, o.attempts, o.payload, due.target, due.locale, due.time_zone,
-                o.created_at, o.seq
+                o.created_at, o.seq, o.message_id
+    ),
+    sent as (
+      select c.*, row_number() over (partition by c.message_id order by c.created_at, c.seq, c.id) as nth
+      from claimed c
+      where c.target is not null
     )
-    select c.id, c.kind, c.channel, c.attempts, c.payload, c.target, c.locale, c.time_zone
-    from claimed c
-    where c.target is not null
-    order by c.created_at, c.seq, c.id;
+    select s.id, s.kind, s.channel, s.attempts, s.payload, s.target, s.locale, s.time_zone, s.message_id,
+           case when s.message_id is not null and s.nth = 1
+                then (select m.payload from private.alert_messages m where m.id = s.message_id) end
+    from sent s
+    order by s.created_at, s.seq, s.id;
 end;
 $$;
 
 -- comment on function public.claim_outbox(worker text, max_jobs integer, lease_seconds integer, only_channel text)
-COMMENT ON FUNCTION public.claim_outbox(worker text, max_jobs integer, lease_seconds integer, only_channel text) IS 'Claims due outbox jobs in fair order (created_at, seq, id) with the recipient''s target, locale and time zone (service role).';
+COMMENT ON FUNCTION public.claim_outbox(worker text, max_jobs integer, lease_seconds integer, only_channel text) IS 'Claims due outbox jobs in fair order (created_at, seq, id) with the recipient''s target, locale and time zone, and each shared message once: on the first of its jobs in the claim (service role).';
 
 -- function public.complete_outbox(bigint, text, text)
 CREATE FUNCTION public.complete_outbox(job_id bigint, worker text, recipient text DEFAULT NULL::text) RETURNS boolean
@@ -426,6 +428,7 @@ CREATE FUNCTION public.complete_outbox(job_id bigint, worker text, recipient tex
     AS $$
 declare
   job private.outbox;
+  full_payload jsonb;
   listed jsonb;
 begin
   update private.outbox o set status = 'sent', sent_at = now(), last_error = null
@@ -435,7 +438,8 @@ begin
   if not found then
     return false;
   end if;
-  listed := coalesce(job.payload -> 'items', '[]'::jsonb);
+  full_payload := private.job_payload(job);
+  listed := coalesce(full_payload -> 'items', '[]'::jsonb);
   if job.kind = 'market_alert' and jsonb_typeof(listed) = 'array' and jsonb_array_length(listed) > 0 then
     insert into public.alerts_sent (symbol, exchange, pct, price, ts, recipient, hash, user_id, channel,
                                     window_minutes, direction, symbols, symbol_count)
@@ -445,7 +449,7 @@ begin
            job.user_id, job.channel, (i ->> 'windowMinutes')::integer, i ->> 'direction',
            array(select e ->> 'symbol' from jsonb_array_elements(listed) with ordinality as x (e, n) order by x.n),
            greatest(jsonb_array_length(listed),
-                    case when jsonb_typeof(job.payload -> 'total') = 'number' then (job.payload ->> 'total')::integer else 0 end)
+                    case when jsonb_typeof(full_payload -> 'total') = 'number' then (full_payload ->> 'total')::integer else 0 end)
     from (select listed -> 0 as i) lead
     on conflict (hash) do nothing;
   end if;
@@ -475,12 +479,32 @@ begin
     from input i
     where o.id = i.id and o.claimed_by = complete_outbox_batch.worker
       and (o.status = 'sending' or (o.status = 'in_doubt' and o.send_started_at is not null))
-    returning o.id, o.kind, o.channel, o.user_id, o.dedup_key, o.payload, i.recipient
+    returning o.id, o.kind, o.channel, o.user_id, o.dedup_key, o.payload, o.message_id, i.recipient
   ),
+  -- Each shared message's list once (a claim's jobs share a handful of messages).
+  messages as (
+    select m.id,
+           case when jsonb_typeof(m.payload -> 'items') = 'array' then m.payload -> 'items' else '[]'::jsonb end as items,
+           m.payload -> 'total' as total
+    from private.alert_messages m
+    where m.id in (select d.message_id from done d where d.kind = 'market_alert' and not (d.payload ? 'items'))
+  ),
+  message_symbols as (
+    select ms.id, ms.items, ms.total,
+           array(select e ->> 'symbol' from jsonb_array_elements(ms.items) with ordinality as x (e, k) order by x.k) as symbols
+    from messages ms
+  ),
+  -- A job's own keys win over its message's (the worker's merge): a job that carries its own
+  -- items (older jobs, service-built ones) is read as before.
   listed as (
-    select d.*, case when jsonb_typeof(d.payload -> 'items') = 'array' then d.payload -> 'items'
-                     else '[]'::jsonb end as items
+    select d.id, d.channel, d.user_id, d.dedup_key, d.recipient,
+           case when d.payload ? 'items' then
+                  case when jsonb_typeof(d.payload -> 'items') = 'array' then d.payload -> 'items' else '[]'::jsonb end
+                else coalesce(ms.items, '[]'::jsonb) end as items,
+           case when d.payload ? 'items' then null else ms.symbols end as symbols,
+           case when d.payload ? 'total' then d.payload -> 'total' else ms.total end as total
     from done d
+    left join message_symbols ms on ms.id = d.message_id and not (d.payload ? 'items')
     where d.kind = 'market_alert'
   ),
   recorded as (
@@ -492,9 +516,10 @@ begin
            (l.items -> 0 ->> 'price')::numeric, (l.items -> 0 ->> 'ts')::timestamptz,
            coalesce(l.recipient, l.channel), md5(coalesce(l.dedup_key, 'outbox:' || l.id::text)),
            l.user_id, l.channel, (l.items -> 0 ->> 'windowMinutes')::integer, l.items -> 0 ->> 'direction',
-           array(select e ->> 'symbol' from jsonb_array_elements(l.items) with ordinality as x (e, k) order by x.k),
+           coalesce(l.symbols,
+                    array(select e ->> 'symbol' from jsonb_array_elements(l.items) with ordinality as x (e, k) order by x.k)),
            greatest(jsonb_array_length(l.items),
-                    case when jsonb_typeof(l.payload -> 'total') = 'number' then (l.payload ->> 'total')::integer else 0 end)
+                    case when jsonb_typeof(l.total) = 'number' then (l.total #>> '{}')::integer else 0 end)
     from listed l
     where jsonb_array_length(l.items) > 0
     on conflict (hash) do nothing
@@ -1056,9 +1081,6 @@ CREATE INDEX alerts_sent_created_idx ON public.alerts_sent USING btree (created_
 -- index public.alerts_sent_user_idx
 CREATE INDEX alerts_sent_user_idx ON public.alerts_sent USING btree (user_id, created_at DESC);
 
--- trigger private.outbox outbox_expand_message
-CREATE TRIGGER outbox_expand_message BEFORE UPDATE ON private.outbox FOR EACH ROW WHEN (((new.message_id IS NOT NULL) AND (new.status = 'sending'::text) AND (NOT (old.payload ? 'items'::text)))) EXECUTE FUNCTION private.outbox_expand_message();
-
 -- trigger private.outbox outbox_user_exists
 CREATE TRIGGER outbox_user_exists AFTER UPDATE OF user_id ON private.outbox FOR EACH ROW WHEN (((new.user_id IS NOT NULL) AND (new.user_id IS DISTINCT FROM old.user_id))) EXECUTE FUNCTION private.outbox_user_exists();
 
@@ -1134,9 +1156,6 @@ REVOKE ALL ON FUNCTION private.invoke_scan() FROM PUBLIC;
 
 -- grants on function private.invoke_source_scan(sources text[])
 REVOKE ALL ON FUNCTION private.invoke_source_scan(sources text[]) FROM PUBLIC;
-
--- grants on function private.outbox_expand_message()
-REVOKE ALL ON FUNCTION private.outbox_expand_message() FROM PUBLIC;
 
 -- grants on function private.outbox_target(kind text, channel text, user_id uuid)
 REVOKE ALL ON FUNCTION private.outbox_target(kind text, channel text, user_id uuid) FROM PUBLIC;

@@ -83,8 +83,8 @@ async function deliverOnce(stack: Stack): Promise<{ claimed: number }> {
 /**
  * Writes one job per subscriber (the first `n` bench subscribers) on `channel`, each a digest of
  * `symbols` crossings quoted at `quoteTs` that lists the 20 largest and counts the rest (as
- * `enqueue_alerts` builds it, decision 0029, with its own unsubscribe token as every real job
- * carries), then drains with WORKERS invocations at once. Times are
+ * `enqueue_alerts` builds it, decision 0029: one shared message, each job with its own unsubscribe
+ * token as every real job carries), then drains with WORKERS invocations at once. Times are
  * from the commit of the jobs (the scan); hand-offs are read from the outbox (sent_at).
  */
 async function runCase(
@@ -98,19 +98,27 @@ async function runCase(
   const db = stack.db;
   const scanned = quoteTs.toISOString();
   const t0 = Date.now();
+  // The message once (private.alert_messages), each job its user's own fields and the message's
+  // id, as enqueue_alerts_between writes a group of identical users' jobs (decision 0052).
   await db.query(
     `with items as (
        select jsonb_agg(jsonb_build_object('instrumentId', g, 'symbol', 'BD' || g || '/USDT',
          'exchange', 'Binance', 'direction', 'pump', 'pct', 25, 'windowMinutes', 30, 'price', 1.25,
          'ts', $4::text) order by g) as j
-       from generate_series(1, least($3::int, 20)) g)
-     insert into private.outbox (kind, channel, user_id, dedup_key, payload, seq)
+       from generate_series(1, least($3::int, 20)) g),
+     message as (
+       insert into private.alert_messages (scanned_at, payload)
+       select $4::timestamptz,
+              jsonb_build_object('shape', case when $3::int >= 3 then 'digest' else 'single' end,
+                'total', $3::int, 'items', items.j)
+       from items
+       returning id)
+     insert into private.outbox (kind, channel, user_id, dedup_key, payload, seq, message_id)
      select 'market_alert', $1, p.id, 'bench:' || $5 || ':' || p.id,
-            jsonb_build_object('shape', case when $3::int >= 3 then 'digest' else 'single' end,
-              'scannedAt', $4::text, 'total', $3::int, 'items', items.j,
-              'unsubscribeToken', gen_random_uuid()::text), 1
+            jsonb_build_object('scannedAt', $4::text, 'unsubscribeToken', gen_random_uuid()::text), 1,
+            message.id
      from (select id from public.profiles where email like 'bench-delivery-%' order by email limit $2::int) p,
-          items`,
+          message`,
     [channel, n, symbols, scanned, tag],
   );
   const deadline = t0 + TIMEOUT_MS;

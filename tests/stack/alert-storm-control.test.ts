@@ -4,6 +4,7 @@
 // message merged in). Escalation step, daily cap with its one notice, quiet hours in the user's
 // zone with dumps let through, and one enqueue per scan.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type ClaimedRow, withMessages } from "../../supabase/functions/deliver-alerts/claimed.ts";
 import { serviceClient, signedInUser } from "../support/clients.ts";
 
 const run = Date.now().toString(36).toUpperCase();
@@ -101,7 +102,8 @@ async function claimAll(): Promise<Job[]> {
       lease_seconds: 60,
     });
     expect(error).toBeNull();
-    const claimed = (data ?? []) as unknown as Job[];
+    // As the worker reads a claim: each job with its shared message (decision 0072).
+    const claimed = withMessages((data ?? []) as unknown as ClaimedRow[]) as unknown as Job[];
     if (claimed.length === 0) return mine;
     mine.push(...claimed);
     const done = await service.rpc("complete_outbox_batch", {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Quote } from "../../supabase/functions/_shared/domain/market.ts";
 import type { MoverFlag } from "../../supabase/functions/_shared/domain/realtime.ts";
 import { isThin, trustScore } from "../../supabase/functions/_shared/domain/trust.ts";
+import { type ClaimedRow, withMessages } from "../../supabase/functions/deliver-alerts/claimed.ts";
 import { demoUser, serviceClient, signedInUser } from "../support/clients.ts";
 
 const run = Date.now().toString(36).toUpperCase();
@@ -335,7 +336,8 @@ describe("trust: alerts", () => {
         lease_seconds: 60,
       });
       expect(claimError).toBeNull();
-      const jobs = (data ?? []) as unknown as {
+      // As the worker reads a claim: each job with its shared message (decision 0072).
+      const jobs = withMessages((data ?? []) as unknown as ClaimedRow[]) as unknown as {
         id: number;
         target: string;
         payload: { items: { symbol: string; exchange: string; poolName?: string | null }[] };

@@ -1472,6 +1472,8 @@ export type Database = {
           id: number;
           kind: string;
           locale: string;
+          message: Json;
+          message_id: number;
           payload: Json;
           target: string;
           time_zone: string;

@@ -23,6 +23,7 @@ import {
 } from "./channels.ts";
 import { type Limits, limitsFrom, rateSetting, type SharedBuckets } from "./pacing.ts";
 import type { Links } from "./messages.ts";
+import { type ClaimedRow, withMessages } from "./claimed.ts";
 
 /** The database side of the worker. */
 export interface OutboxDb {
@@ -69,13 +70,7 @@ export function supabaseOutboxDb(client: Db): OutboxDb {
         ...(channel ? { only_channel: channel } : {}),
       });
       if (error) throw new Error(`claim_outbox failed: ${error.message}`);
-      return ((data ?? []) as (Job & { time_zone?: string | null })[]).map((
-        { time_zone, ...j },
-      ) => ({
-        ...j,
-        id: Number(j.id),
-        timeZone: time_zone ?? null,
-      }));
+      return withMessages((data ?? []) as (ClaimedRow & Omit<Job, "id" | "timeZone">)[]);
     },
     async beginSends(worker, ids, results) {
       const { data, error } = await client.rpc("begin_outbox_sends", {

@@ -129,6 +129,18 @@ function sharedLimit(deps: ChannelDeps, name: string, rate: number, burst: numbe
  * unsubscribe token that every job carries; tests hold them to it). Bounded: emptied when it
  * holds `max` renderings.
  */
+/** JSON of object values, remembered per object (shared by the jobs of one message). */
+const jsonOfObject = new WeakMap<object, string>();
+function jsonOf(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  let json = jsonOfObject.get(value);
+  if (json === undefined) {
+    json = JSON.stringify(value);
+    jsonOfObject.set(value, json);
+  }
+  return json;
+}
+
 export class RenderCache<T> {
   private readonly entries = new Map<string, T>();
   hits = 0;
@@ -138,13 +150,21 @@ export class RenderCache<T> {
   ) {}
 
   private keyOf(job: Job): string {
-    let payload = job.payload;
-    if (this.omit.length > 0 && payload && typeof payload === "object") {
-      const rest = { ...(payload as Record<string, unknown>) };
-      for (const field of this.omit) delete rest[field];
-      payload = rest;
+    const payload = job.payload;
+    let body: string;
+    if (payload && typeof payload === "object" && !Array.isArray(payload)) {
+      // Field by field, each object value written once however many jobs share it (a claim's
+      // jobs of one message share its items: decision 0072).
+      const parts: string[] = [];
+      for (const [field, value] of Object.entries(payload as Record<string, unknown>)) {
+        if (this.omit.includes(field)) continue;
+        parts.push(`${JSON.stringify(field)}:${jsonOf(value)}`);
+      }
+      body = `{${parts.join(",")}}`;
+    } else {
+      body = JSON.stringify(payload);
     }
-    return `${job.locale ?? ""}\u0000${job.timeZone ?? ""}\u0000${JSON.stringify(payload)}`;
+    return `${job.locale ?? ""}\u0000${job.timeZone ?? ""}\u0000${body}`;
   }
 
   get(job: Job, render: () => T): T {

@@ -201,10 +201,11 @@ update private.outbox set next_attempt_at = case
   then now() - interval '1 second' else now() + interval '1 hour' end;
 set local role service_role;
 select results_eq(
-  $$select c.payload ->> 'shape', c.payload -> 'items' -> 0 ->> 'symbol', (c.payload ? 'unsubscribeToken')
+  $$select (c.message || c.payload) ->> 'shape', (c.message || c.payload) -> 'items' -> 0 ->> 'symbol',
+           (c.payload ? 'unsubscribeToken')
     from public.claim_outbox('w-storm', 500, 60) c$$,
   $$values ('single'::text, 'T2/USDT'::text, true)$$,
-  'the claim returns the job with its message merged in');
+  'the claim returns the job with its message beside it (decision 0072)');
 reset role;
 
 select * from finish();
