@@ -452,3 +452,31 @@ Deno.test("deliver-alerts: the slices an enqueue left are written beside the cla
   // Nothing was sent twice.
   assertEquals(log.length, 7);
 });
+
+Deno.test("deliver-alerts: slices another worker holds are left to it, without asking again and again", async () => {
+  const db = new (class extends FakeOutbox {
+    calls = 0;
+    writeJobs() {
+      // Another worker holds the pending slices: nothing written, some still pending.
+      this.calls++;
+      return Promise.resolve({ jobs: 0, pending: 5 });
+    }
+  })();
+  db.queue = [job(1, "discord", "hook-a")];
+  const log: string[] = [];
+  const app = createDeliverApp({
+    env: envFrom({ SUPABASE_SERVICE_ROLE_KEY: KEY }),
+    db: () => db,
+    channels: { email: fixed({}, log), discord: fixed({}, log), telegram: fixed({}, log) },
+  });
+  const res = await app.fetch(
+    new Request("http://local/deliver-alerts", {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}` },
+    }),
+  );
+  const report = await res.json();
+  assertEquals(report.sent, 1);
+  assertEquals(report.written, 0);
+  assertEquals(db.calls, 1);
+});

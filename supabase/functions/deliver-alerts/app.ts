@@ -409,7 +409,9 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
         while (now() - started < budget) {
           const slice = await db.writeJobs(WRITE_SLICE);
           report.written += slice.jobs;
-          if (slice.pending === 0) break;
+          // Nothing written while some is pending: another worker holds those slices (skip
+          // locked) and writes them; asking again at once would only spin.
+          if (slice.pending === 0 || slice.jobs === 0) break;
           sliceWritten();
         }
       } catch (err) {
