@@ -3,15 +3,15 @@
 -- scan's jobs (30,000 at 10,000 subscribers: 80 % of the enqueue, decisions 0049 and 0052).
 --
 -- `enqueue_alerts_between` applies every rule as before (cooldown, escalation step, daily cap and
--- its one notice, quiet hours, thin/confirmation opt-ins, digests, each write once) and records,
--- per group of identical alerts, the recipients and the messages in `private.alert_fanout` (one
--- row per group: arrays, not a row per job). It writes the first slice (1,000 recipients;
--- `moverscan.alert_first_slice` for tests) in its own transaction; `public.write_alert_jobs`
--- writes the next slices. Each slice inserts its jobs and advances (or deletes) the fan-out row
--- in one transaction, under a row lock taken with `skip locked`: a crash between slices loses
--- nothing and writes nothing twice (the dedup keys stay the second guard). The jobs of all
--- slices carry the fan-out row's `created_at` (the enqueue's), so the claim's fair order
--- (created_at, seq, id) still puts every subscriber's first message before anyone's second.
+-- its one notice, quiet hours, thin/confirmation opt-ins, digests, each write once) and records
+-- the recipients of each group of identical alerts, with the group's messages, in
+-- `private.alert_fanout`: one row per slice of up to 1,000 recipients (arrays, not a row per
+-- job; `moverscan.alert_slice` sets the size, for tests). It writes the first slice in its own
+-- transaction; `public.write_alert_jobs` writes the next ones. Each slice inserts its jobs and
+-- deletes its fan-out row in one transaction, the row locked with `skip locked`: a crash between
+-- slices loses nothing and writes nothing twice (the dedup keys stay the second guard). The jobs
+-- of all slices carry the enqueue's `created_at`, so the claim's fair order (created_at, seq,
+-- id) still puts every subscriber's first message before anyone's second.
 
 create table private.alert_fanout (
   id bigint generated always as identity primary key,
@@ -22,31 +22,29 @@ create table private.alert_fanout (
   users uuid[] not null,
   last_users uuid[] not null default '{}',
   last_caps integer[] not null default '{}',
-  done integer not null default 0,
   constraint alert_fanout_messages check (cardinality(message_ids) between 1 and 2
                                           and cardinality(keys) = cardinality(message_ids)),
-  constraint alert_fanout_caps check (cardinality(last_caps) = cardinality(last_users)),
-  constraint alert_fanout_done check (done >= 0 and done < cardinality(users))
+  constraint alert_fanout_users check (cardinality(users) between 1 and 100000),
+  constraint alert_fanout_caps check (cardinality(last_caps) = cardinality(last_users))
 );
 comment on table private.alert_fanout is
-  'Recipients of an enqueue whose outbox jobs are still to be written, one row per group of identical alerts; written in slices by public.write_alert_jobs (decision 0074).';
+  'Recipients of an enqueue whose outbox jobs are still to be written: one row per slice of a group of identical alerts, written and deleted by public.write_alert_jobs (decision 0074).';
 comment on column private.alert_fanout.created_at is
   'The enqueue''s time: every slice''s jobs carry it as created_at, so the claim''s fair order spans slices.';
 comment on column private.alert_fanout.message_ids is
   'The group''s messages (private.alert_messages) by seq: one digest, or one or two single alerts.';
 comment on column private.alert_fanout.keys is 'The dedup key tail of each message, by seq.';
-comment on column private.alert_fanout.users is 'The recipients, in the order their jobs are written.';
+comment on column private.alert_fanout.users is 'The slice''s recipients, in the order their jobs are written.';
 comment on column private.alert_fanout.last_users is
   'Recipients whose alert reaches their daily cap and carries the one "cap reached" notice.';
 comment on column private.alert_fanout.last_caps is 'The daily cap of each of last_users, as at the enqueue.';
-comment on column private.alert_fanout.done is 'users[1..done] have their jobs written.';
 alter table private.alert_fanout enable row level security;
 revoke all on table private.alert_fanout from public, anon, authenticated;
 
--- Writes the jobs of up to `max_users` recipients (every channel and message of each), oldest
--- fan-out first; `only_after`: only fan-out rows with a larger id (an enqueue's own first
--- slice). Answers {jobs, pending}: jobs written, and recipients still waiting (of the rows it
--- considered, whether or not another call holds them).
+-- Writes the slices of up to `max_users` recipients (at least one slice; every channel and
+-- message of each recipient), oldest first, skipping slices another call holds; `only_after`:
+-- only fan-out rows with a larger id (an enqueue's own first slice). Answers {jobs, pending}:
+-- jobs written, and recipients still waiting (of the rows it considered, held or not).
 create function private.write_alert_jobs(max_users integer, only_after bigint default null) returns jsonb
   language plpgsql security definer
   set search_path = ''
@@ -54,7 +52,6 @@ as $$
 declare
   f record;
   budget integer := max_users;
-  take integer;
   added integer;
   jobs integer := 0;
   ordinal integer;
@@ -67,7 +64,6 @@ begin
     for update skip locked
   loop
     exit when budget <= 0;
-    take := least(budget, cardinality(f.users) - f.done);
     for ordinal in 1 .. cardinality(f.message_ids) loop
       insert into private.outbox (kind, channel, user_id, dedup_key, payload, seq, message_id, created_at)
       select 'market_alert', ch.channel, p.id, p.id || ':' || ch.channel || ':' || f.keys[ordinal],
@@ -76,7 +72,7 @@ begin
                                           'capReached', true, 'dailyCap', l.cap)
                   else jsonb_build_object('scannedAt', f.scanned_at, 'unsubscribeToken', p.alert_unsubscribe_token) end,
              ordinal, f.message_ids[ordinal], f.created_at
-      from unnest(f.users[f.done + 1 : f.done + take]) with ordinality as u (id, n)
+      from unnest(f.users) with ordinality as u (id, n)
       -- A profile deleted since the enqueue has no jobs (and its alerts no target).
       join public.profiles p on p.id = u.id
       left join unnest(f.last_users, f.last_caps) as l (id, cap) on l.id = u.id
@@ -88,14 +84,10 @@ begin
       get diagnostics added = row_count;
       jobs := jobs + added;
     end loop;
-    if f.done + take >= cardinality(f.users) then
-      delete from private.alert_fanout a where a.id = f.id;
-    else
-      update private.alert_fanout a set done = f.done + take where a.id = f.id;
-    end if;
-    budget := budget - take;
+    delete from private.alert_fanout a where a.id = f.id;
+    budget := budget - cardinality(f.users);
   end loop;
-  select coalesce(sum(cardinality(a.users) - a.done), 0)::integer into pending
+  select coalesce(sum(cardinality(a.users)), 0)::integer into pending
   from private.alert_fanout a
   where only_after is null or a.id > only_after;
   if jobs > 0 then
@@ -140,6 +132,7 @@ declare
   jobs integer := 0;
   first_fanout bigint;
   slice jsonb;
+  slice_users integer;
   outcome jsonb;
   writes integer;
 begin
@@ -398,24 +391,25 @@ begin
   update private.alert_messages m set payload = m.payload - 'gid' - 'seq'
   where m.id in (select a.message_id from pg_temp.alert_msgs a);
 
-  -- The recipients of each message set, one row per group (decision 0074): the jobs are written
-  -- from it in slices. This call writes the first slice in its own transaction, so the first
-  -- jobs are claimable when it commits; public.write_alert_jobs writes the rest (the delivery
-  -- worker calls it beside its claims), each slice and its progress in one transaction.
+  -- The recipients of each group's messages, in slices of slice_users (decision 0074): the first
+  -- slice of every group before any group's second. This call writes the first slice in its own
+  -- transaction, so the first jobs are claimable when it commits; public.write_alert_jobs writes
+  -- the rest (the delivery worker calls it beside its claims), each slice in one transaction.
+  slice_users := coalesce(nullif(pg_catalog.current_setting('moverscan.alert_slice', true), '')::integer, 1000);
   select coalesce(max(f.id), 0) into first_fanout from private.alert_fanout f;
   insert into private.alert_fanout (scanned_at, message_ids, keys, users, last_users, last_caps)
-  select enqueue_alerts_between.through, m.ids, m.keys, r.users, r.last_users, r.last_caps
-  from (select a.gid, array_agg(a.message_id order by a.seq) as ids, array_agg(a.key order by a.seq) as keys
-        from pg_temp.alert_msgs a group by a.gid) m
-  join (select s.gid, array_agg(s.user_id order by s.user_id) as users,
-               coalesce(array_agg(s.user_id order by s.user_id) filter (where s.status = 'last'), '{}') as last_users,
-               coalesce(array_agg(s.cap order by s.user_id) filter (where s.status = 'last'), '{}') as last_caps
-        from pg_temp.alert_subs s where s.status in ('alert', 'last') group by s.gid) r on r.gid = m.gid
-  join pg_temp.alert_groups g on g.gid = m.gid and g.new_state is not null
-  order by m.gid;
-  slice := private.write_alert_jobs(
-    coalesce(nullif(pg_catalog.current_setting('moverscan.alert_first_slice', true), '')::integer, 1000),
-    first_fanout);
+  select enqueue_alerts_between.through, m.ids, m.keys, array_agg(r.user_id order by r.user_id),
+         coalesce(array_agg(r.user_id order by r.user_id) filter (where r.status = 'last'), '{}'),
+         coalesce(array_agg(r.cap order by r.user_id) filter (where r.status = 'last'), '{}')
+  from (select s.gid, s.user_id, s.status, s.cap,
+               (row_number() over (partition by s.gid order by s.user_id) - 1) / slice_users as part
+        from pg_temp.alert_subs s where s.status in ('alert', 'last')) r
+  join (select a.gid, array_agg(a.message_id order by a.seq) as ids, array_agg(a.key order by a.seq) as keys
+        from pg_temp.alert_msgs a group by a.gid) m on m.gid = r.gid
+  join pg_temp.alert_groups g on g.gid = r.gid and g.new_state is not null
+  group by r.part, r.gid, m.ids, m.keys
+  order by r.part, r.gid;
+  slice := private.write_alert_jobs(slice_users, first_fanout);
   jobs := (slice ->> 'jobs')::integer;
 
   outcome := jsonb_build_object('alerts', crossed, 'jobs', jobs, 'writes', writes);

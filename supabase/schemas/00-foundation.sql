@@ -589,7 +589,6 @@ CREATE FUNCTION private.write_alert_jobs(max_users integer, only_after bigint DE
 declare
   f record;
   budget integer := max_users;
-  take integer;
   added integer;
   jobs integer := 0;
   ordinal integer;
@@ -602,7 +601,6 @@ begin
     for update skip locked
   loop
     exit when budget <= 0;
-    take := least(budget, cardinality(f.users) - f.done);
     for ordinal in 1 .. cardinality(f.message_ids) loop
       insert into private.outbox (kind, channel, user_id, dedup_key, payload, seq, message_id, created_at)
       select 'market_alert', ch.channel, p.id, p.id || ':' || ch.channel || ':' || f.keys[ordinal],
@@ -611,7 +609,7 @@ begin
                                           'capReached', true, 'dailyCap', l.cap)
                   else jsonb_build_object('scannedAt', f.scanned_at, 'unsubscribeToken', p.alert_unsubscribe_token) end,
              ordinal, f.message_ids[ordinal], f.created_at
-      from unnest(f.users[f.done + 1 : f.done + take]) with ordinality as u (id, n)
+      from unnest(f.users) with ordinality as u (id, n)
       -- A profile deleted since the enqueue has no jobs (and its alerts no target).
       join public.profiles p on p.id = u.id
       left join unnest(f.last_users, f.last_caps) as l (id, cap) on l.id = u.id
@@ -623,14 +621,10 @@ begin
       get diagnostics added = row_count;
       jobs := jobs + added;
     end loop;
-    if f.done + take >= cardinality(f.users) then
-      delete from private.alert_fanout a where a.id = f.id;
-    else
-      update private.alert_fanout a set done = f.done + take where a.id = f.id;
-    end if;
-    budget := budget - take;
+    delete from private.alert_fanout a where a.id = f.id;
+    budget := budget - cardinality(f.users);
   end loop;
-  select coalesce(sum(cardinality(a.users) - a.done), 0)::integer into pending
+  select coalesce(sum(cardinality(a.users)), 0)::integer into pending
   from private.alert_fanout a
   where only_after is null or a.id > only_after;
   if jobs > 0 then

@@ -536,6 +536,7 @@ declare
   jobs integer := 0;
   first_fanout bigint;
   slice jsonb;
+  slice_users integer;
   outcome jsonb;
   writes integer;
 begin
@@ -794,24 +795,25 @@ begin
   update private.alert_messages m set payload = m.payload - 'gid' - 'seq'
   where m.id in (select a.message_id from pg_temp.alert_msgs a);
 
-  -- The recipients of each message set, one row per group (decision 0074): the jobs are written
-  -- from it in slices. This call writes the first slice in its own transaction, so the first
-  -- jobs are claimable when it commits; public.write_alert_jobs writes the rest (the delivery
-  -- worker calls it beside its claims), each slice and its progress in one transaction.
+  -- The recipients of each group's messages, in slices of slice_users (decision 0074): the first
+  -- slice of every group before any group's second. This call writes the first slice in its own
+  -- transaction, so the first jobs are claimable when it commits; public.write_alert_jobs writes
+  -- the rest (the delivery worker calls it beside its claims), each slice in one transaction.
+  slice_users := coalesce(nullif(pg_catalog.current_setting('moverscan.alert_slice', true), '')::integer, 1000);
   select coalesce(max(f.id), 0) into first_fanout from private.alert_fanout f;
   insert into private.alert_fanout (scanned_at, message_ids, keys, users, last_users, last_caps)
-  select enqueue_alerts_between.through, m.ids, m.keys, r.users, r.last_users, r.last_caps
-  from (select a.gid, array_agg(a.message_id order by a.seq) as ids, array_agg(a.key order by a.seq) as keys
-        from pg_temp.alert_msgs a group by a.gid) m
-  join (select s.gid, array_agg(s.user_id order by s.user_id) as users,
-               coalesce(array_agg(s.user_id order by s.user_id) filter (where s.status = 'last'), '{}') as last_users,
-               coalesce(array_agg(s.cap order by s.user_id) filter (where s.status = 'last'), '{}') as last_caps
-        from pg_temp.alert_subs s where s.status in ('alert', 'last') group by s.gid) r on r.gid = m.gid
-  join pg_temp.alert_groups g on g.gid = m.gid and g.new_state is not null
-  order by m.gid;
-  slice := private.write_alert_jobs(
-    coalesce(nullif(pg_catalog.current_setting('moverscan.alert_first_slice', true), '')::integer, 1000),
-    first_fanout);
+  select enqueue_alerts_between.through, m.ids, m.keys, array_agg(r.user_id order by r.user_id),
+         coalesce(array_agg(r.user_id order by r.user_id) filter (where r.status = 'last'), '{}'),
+         coalesce(array_agg(r.cap order by r.user_id) filter (where r.status = 'last'), '{}')
+  from (select s.gid, s.user_id, s.status, s.cap,
+               (row_number() over (partition by s.gid order by s.user_id) - 1) / slice_users as part
+        from pg_temp.alert_subs s where s.status in ('alert', 'last')) r
+  join (select a.gid, array_agg(a.message_id order by a.seq) as ids, array_agg(a.key order by a.seq) as keys
+        from pg_temp.alert_msgs a group by a.gid) m on m.gid = r.gid
+  join pg_temp.alert_groups g on g.gid = r.gid and g.new_state is not null
+  group by r.part, r.gid, m.ids, m.keys
+  order by r.part, r.gid;
+  slice := private.write_alert_jobs(slice_users, first_fanout);
   jobs := (slice ->> 'jobs')::integer;
 
   outcome := jsonb_build_object('alerts', crossed, 'jobs', jobs, 'writes', writes);
@@ -919,14 +921,13 @@ CREATE TABLE private.alert_fanout (
     users uuid[] NOT NULL,
     last_users uuid[] DEFAULT '{}'::uuid[] NOT NULL,
     last_caps integer[] DEFAULT '{}'::integer[] NOT NULL,
-    done integer DEFAULT 0 NOT NULL,
     CONSTRAINT alert_fanout_caps CHECK ((cardinality(last_caps) = cardinality(last_users))),
-    CONSTRAINT alert_fanout_done CHECK (((done >= 0) AND (done < cardinality(users)))),
-    CONSTRAINT alert_fanout_messages CHECK ((((cardinality(message_ids) >= 1) AND (cardinality(message_ids) <= 2)) AND (cardinality(keys) = cardinality(message_ids))))
+    CONSTRAINT alert_fanout_messages CHECK ((((cardinality(message_ids) >= 1) AND (cardinality(message_ids) <= 2)) AND (cardinality(keys) = cardinality(message_ids)))),
+    CONSTRAINT alert_fanout_users CHECK (((cardinality(users) >= 1) AND (cardinality(users) <= 100000)))
 );
 
 -- comment on table private.alert_fanout
-COMMENT ON TABLE private.alert_fanout IS 'Recipients of an enqueue whose outbox jobs are still to be written, one row per group of identical alerts; written in slices by public.write_alert_jobs (decision 0074).';
+COMMENT ON TABLE private.alert_fanout IS 'Recipients of an enqueue whose outbox jobs are still to be written: one row per slice of a group of identical alerts, written and deleted by public.write_alert_jobs (decision 0074).';
 
 -- comment on column private.alert_fanout.created_at
 COMMENT ON COLUMN private.alert_fanout.created_at IS 'The enqueue''s time: every slice''s jobs carry it as created_at, so the claim''s fair order spans slices.';
@@ -938,16 +939,13 @@ COMMENT ON COLUMN private.alert_fanout.message_ids IS 'The group''s messages (pr
 COMMENT ON COLUMN private.alert_fanout.keys IS 'The dedup key tail of each message, by seq.';
 
 -- comment on column private.alert_fanout.users
-COMMENT ON COLUMN private.alert_fanout.users IS 'The recipients, in the order their jobs are written.';
+COMMENT ON COLUMN private.alert_fanout.users IS 'The slice''s recipients, in the order their jobs are written.';
 
 -- comment on column private.alert_fanout.last_users
 COMMENT ON COLUMN private.alert_fanout.last_users IS 'Recipients whose alert reaches their daily cap and carries the one "cap reached" notice.';
 
 -- comment on column private.alert_fanout.last_caps
 COMMENT ON COLUMN private.alert_fanout.last_caps IS 'The daily cap of each of last_users, as at the enqueue.';
-
--- comment on column private.alert_fanout.done
-COMMENT ON COLUMN private.alert_fanout.done IS 'users[1..done] have their jobs written.';
 
 -- sequence private.alert_fanout_id_seq
 ALTER TABLE private.alert_fanout ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (

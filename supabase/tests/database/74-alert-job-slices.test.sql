@@ -37,15 +37,15 @@ insert into public.movers (instrument_id, symbol, exchange, exchange_type, price
   (9401, 'SA/USDT', 'Binance', 'cex', 1.1, 10, 10, '2026-07-02 10:00:00+00'),
   (9402, 'SB/USDT', 'Binance', 'cex', 0.9, -11, -11, '2026-07-02 10:00:00+00');
 
--- The first slice: one recipient.
-set local moverscan.alert_first_slice = 1;
+-- Slices of one recipient.
+set local moverscan.alert_slice = 1;
 set local role service_role;
 select is(public.enqueue_alerts('2026-07-02 10:00:00+00'), '{"alerts": 8, "jobs": 4, "pending": 3}'::jsonb,
   'the enqueue applies the rules to all four and writes the first recipient''s jobs (two messages, two channels)');
 reset role;
 select is((select count(*)::int from private.outbox where user_id = 'a7400000-0000-4000-8000-000000000001'), 4,
   'the first slice holds the first recipient''s jobs');
-select is((select done from private.alert_fanout), 1, 'the fan-out row records one recipient written');
+select is((select count(*)::int from private.alert_fanout), 3, 'three slices wait, one recipient each');
 select is((select count(*)::int from private.alert_user_state where sent_today = 1), 4,
   'every recipient''s state (daily count) is recorded by the enqueue, slices or not');
 
@@ -56,7 +56,7 @@ select is(public.write_alert_jobs(2), '{"jobs": 6, "pending": 1}'::jsonb, 'a sli
 reset role;
 rollback to savepoint before_crash;
 select is((select count(*)::int from private.outbox), 4, 'after the crash: only the first slice''s jobs');
-select is((select done from private.alert_fanout), 1, 'and the fan-out row as it was');
+select is((select count(*)::int from private.alert_fanout), 3, 'and the three slices still wait');
 
 -- The second recipient's account is deleted between slices: skipped, nothing refused.
 delete from auth.users where id = 'a7400000-0000-4000-8000-000000000002';
@@ -69,7 +69,7 @@ select is(public.write_alert_jobs(), '{"jobs": 2, "pending": 0}'::jsonb, 'the la
 select is(public.write_alert_jobs(), '{"jobs": 0, "pending": 0}'::jsonb, 'nothing left to write');
 reset role;
 
-select is((select count(*)::int from private.alert_fanout), 0, 'the fan-out row is gone once written');
+select is((select count(*)::int from private.alert_fanout), 0, 'the fan-out rows are gone once written');
 select is((select count(*)::int from private.outbox), 10, 'ten jobs in all');
 select is((select count(distinct dedup_key)::int from private.outbox), 10, 'each written once');
 select is((select count(distinct created_at)::int from private.outbox), 1,
