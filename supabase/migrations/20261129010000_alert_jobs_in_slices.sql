@@ -117,9 +117,12 @@ comment on function public.write_alert_jobs(integer) is
 revoke all on function public.write_alert_jobs(integer) from public, anon, authenticated;
 grant execute on function public.write_alert_jobs(integer) to service_role;
 
+-- work_mem: at 100,000 subscribers the subscribers' grouping sorted on disk (23 MB external merge
+-- under the default 4 MB: the `alert_subs` insert 2.8 s instead of 0.7 s).
 create or replace function public.enqueue_alerts_between(since timestamptz, through timestamptz) returns jsonb
   language plpgsql security definer
   set search_path = ''
+  set work_mem = '64MB'
 as $$
 declare
   digest_from constant integer := 3;

@@ -524,6 +524,7 @@ COMMENT ON FUNCTION public.enqueue_alerts(scanned_at timestamp with time zone) I
 CREATE FUNCTION public.enqueue_alerts_between(since timestamp with time zone, through timestamp with time zone) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
+    SET work_mem TO '64MB'
     AS $$
 declare
   digest_from constant integer := 3;
