@@ -20,6 +20,7 @@ create table private.alert_fanout (
   message_ids bigint[] not null,
   keys text[] not null,
   users uuid[] not null,
+  recipients integer generated always as (cardinality(users)) stored,
   last_users uuid[] not null default '{}',
   last_caps integer[] not null default '{}',
   constraint alert_fanout_messages check (cardinality(message_ids) between 1 and 2
@@ -35,6 +36,8 @@ comment on column private.alert_fanout.message_ids is
   'The group''s messages (private.alert_messages) by seq: one digest, or one or two single alerts.';
 comment on column private.alert_fanout.keys is 'The dedup key tail of each message, by seq.';
 comment on column private.alert_fanout.users is 'The slice''s recipients, in the order their jobs are written.';
+comment on column private.alert_fanout.recipients is
+  'cardinality(users), kept beside the array: counting what is pending reads no array.';
 comment on column private.alert_fanout.last_users is
   'Recipients whose alert reaches their daily cap and carries the one "cap reached" notice.';
 comment on column private.alert_fanout.last_caps is 'The daily cap of each of last_users, as at the enqueue.';
@@ -85,9 +88,9 @@ begin
       jobs := jobs + added;
     end loop;
     delete from private.alert_fanout a where a.id = f.id;
-    budget := budget - cardinality(f.users);
+    budget := budget - f.recipients;
   end loop;
-  select coalesce(sum(cardinality(a.users)), 0)::integer into pending
+  select coalesce(sum(a.recipients), 0)::integer into pending
   from private.alert_fanout a
   where only_after is null or a.id > only_after;
   if jobs > 0 then

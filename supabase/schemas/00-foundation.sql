@@ -622,9 +622,9 @@ begin
       jobs := jobs + added;
     end loop;
     delete from private.alert_fanout a where a.id = f.id;
-    budget := budget - cardinality(f.users);
+    budget := budget - f.recipients;
   end loop;
-  select coalesce(sum(cardinality(a.users)), 0)::integer into pending
+  select coalesce(sum(a.recipients), 0)::integer into pending
   from private.alert_fanout a
   where only_after is null or a.id > only_after;
   if jobs > 0 then

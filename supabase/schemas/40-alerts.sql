@@ -920,6 +920,7 @@ CREATE TABLE private.alert_fanout (
     message_ids bigint[] NOT NULL,
     keys text[] NOT NULL,
     users uuid[] NOT NULL,
+    recipients integer GENERATED ALWAYS AS (cardinality(users)) STORED,
     last_users uuid[] DEFAULT '{}'::uuid[] NOT NULL,
     last_caps integer[] DEFAULT '{}'::integer[] NOT NULL,
     CONSTRAINT alert_fanout_caps CHECK ((cardinality(last_caps) = cardinality(last_users))),
@@ -941,6 +942,9 @@ COMMENT ON COLUMN private.alert_fanout.keys IS 'The dedup key tail of each messa
 
 -- comment on column private.alert_fanout.users
 COMMENT ON COLUMN private.alert_fanout.users IS 'The slice''s recipients, in the order their jobs are written.';
+
+-- comment on column private.alert_fanout.recipients
+COMMENT ON COLUMN private.alert_fanout.recipients IS 'cardinality(users), kept beside the array: counting what is pending reads no array.';
 
 -- comment on column private.alert_fanout.last_users
 COMMENT ON COLUMN private.alert_fanout.last_users IS 'Recipients whose alert reaches their daily cap and carries the one "cap reached" notice.';
