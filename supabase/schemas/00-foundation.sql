@@ -581,6 +581,62 @@ begin
 end;
 $$;
 
+-- function private.write_alert_jobs(integer, bigint)
+CREATE FUNCTION private.write_alert_jobs(max_users integer, only_after bigint DEFAULT NULL::bigint) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  f record;
+  budget integer := max_users;
+  added integer;
+  jobs integer := 0;
+  ordinal integer;
+  pending integer;
+begin
+  for f in
+    select * from private.alert_fanout a
+    where only_after is null or a.id > only_after
+    order by a.id
+    for update skip locked
+  loop
+    exit when budget <= 0;
+    for ordinal in 1 .. cardinality(f.message_ids) loop
+      insert into private.outbox (kind, channel, user_id, dedup_key, payload, seq, message_id, created_at)
+      select 'market_alert', ch.channel, p.id, p.id || ':' || ch.channel || ':' || f.keys[ordinal],
+             case when l.cap is not null
+                  then jsonb_build_object('scannedAt', f.scanned_at, 'unsubscribeToken', p.alert_unsubscribe_token,
+                                          'capReached', true, 'dailyCap', l.cap)
+                  else jsonb_build_object('scannedAt', f.scanned_at, 'unsubscribeToken', p.alert_unsubscribe_token) end,
+             ordinal, f.message_ids[ordinal], f.created_at
+      from unnest(f.users) with ordinality as u (id, n)
+      -- A profile deleted since the enqueue has no jobs (and its alerts no target).
+      join public.profiles p on p.id = u.id
+      left join unnest(f.last_users, f.last_caps) as l (id, cap) on l.id = u.id
+      cross join lateral (values (1, 'email', p.email_alert), (2, 'discord', p.discord_webhook_url),
+                                 (3, 'telegram', p.telegram_chat_id)) as ch (k, channel, target)
+      where ch.target is not null
+      order by u.n, ch.k
+      on conflict (dedup_key) do nothing;
+      get diagnostics added = row_count;
+      jobs := jobs + added;
+    end loop;
+    delete from private.alert_fanout a where a.id = f.id;
+    budget := budget - f.recipients;
+  end loop;
+  select coalesce(sum(a.recipients), 0)::integer into pending
+  from private.alert_fanout a
+  where only_after is null or a.id > only_after;
+  if jobs > 0 then
+    perform pg_catalog.pg_notify('outbox', jobs::text);
+  end if;
+  return jsonb_build_object('jobs', jobs, 'pending', pending);
+end;
+$$;
+
+-- comment on function private.write_alert_jobs(max_users integer, only_after bigint)
+COMMENT ON FUNCTION private.write_alert_jobs(max_users integer, only_after bigint) IS 'Writes the outbox jobs of up to max_users pending alert recipients, each slice once (decision 0074).';
+
 -- function private.write_limit(text, boolean)
 CREATE FUNCTION private.write_limit(kind text, admin boolean, OUT max_writes integer, OUT window_seconds integer) RETURNS record
     LANGUAGE sql IMMUTABLE
@@ -1183,6 +1239,22 @@ $$;
 -- comment on function public.take_plan_change_slot(target uuid)
 COMMENT ON FUNCTION public.take_plan_change_slot(target uuid) IS 'Rate limit of plan changes (5 per hour per user, counted in private.write_events): 0 = allowed and counted, else seconds to wait.';
 
+-- function public.write_alert_jobs(integer)
+CREATE FUNCTION public.write_alert_jobs(max_users integer DEFAULT 5000) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if max_users is null or max_users < 1 or max_users > 100000 then
+    raise exception 'max_users must be between 1 and 100000 (got %)', max_users using errcode = '22023';
+  end if;
+  return private.write_alert_jobs(max_users, null);
+end;
+$$;
+
+-- comment on function public.write_alert_jobs(max_users integer)
+COMMENT ON FUNCTION public.write_alert_jobs(max_users integer) IS 'Writes the outbox jobs of up to max_users recipients an enqueue left for later slices; answers {jobs, pending} (service role; decision 0074).';
+
 -- table private.app_settings
 CREATE TABLE private.app_settings (
     key text NOT NULL,
@@ -1486,6 +1558,9 @@ REVOKE ALL ON FUNCTION private.touch_updated_at() FROM PUBLIC;
 -- grants on function private.truncate_instrument_candles()
 REVOKE ALL ON FUNCTION private.truncate_instrument_candles() FROM PUBLIC;
 
+-- grants on function private.write_alert_jobs(max_users integer, only_after bigint)
+REVOKE ALL ON FUNCTION private.write_alert_jobs(max_users integer, only_after bigint) FROM PUBLIC;
+
 -- grants on function private.write_limit(kind text, admin boolean, OUT max_writes integer, OUT window_seconds integer)
 REVOKE ALL ON FUNCTION private.write_limit(kind text, admin boolean, OUT max_writes integer, OUT window_seconds integer) FROM PUBLIC;
 
@@ -1554,6 +1629,10 @@ GRANT ALL ON FUNCTION public.take_delivery_tokens(name text, rate double precisi
 -- grants on function public.take_plan_change_slot(target uuid)
 REVOKE ALL ON FUNCTION public.take_plan_change_slot(target uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.take_plan_change_slot(target uuid) TO service_role;
+
+-- grants on function public.write_alert_jobs(max_users integer)
+REVOKE ALL ON FUNCTION public.write_alert_jobs(max_users integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.write_alert_jobs(max_users integer) TO service_role;
 
 -- grants on table private.signal_outcome_days
 GRANT SELECT ON TABLE private.signal_outcome_days TO authenticated;

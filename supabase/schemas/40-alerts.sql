@@ -549,6 +549,7 @@ COMMENT ON FUNCTION public.enqueue_alerts(scanned_at timestamp with time zone) I
 CREATE FUNCTION public.enqueue_alerts_between(since timestamp with time zone, through timestamp with time zone) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
+    SET work_mem TO '64MB'
     AS $$
 declare
   digest_from constant integer := 3;
@@ -559,8 +560,9 @@ declare
   epoch text := extract(epoch from enqueue_alerts_between.through)::text;
   crossed integer := 0;
   jobs integer := 0;
-  added integer;
-  ordinal integer;
+  first_fanout bigint;
+  slice jsonb;
+  slice_users integer;
   outcome jsonb;
   writes integer;
 begin
@@ -604,6 +606,7 @@ begin
   delete from private.alert_state_marks k where k.last_alert_at < enqueue_alerts_between.through - interval '1500 minutes';
   -- Jobs give up within hours (decision 0020's backoff); a week-old message is nobody's.
   delete from private.alert_messages m where m.scanned_at < enqueue_alerts_between.through - interval '7 days';
+  delete from private.alert_fanout f where f.scanned_at < enqueue_alerts_between.through - interval '7 days';
 
   create temp table if not exists pg_temp.alert_moved (
     instrument_id bigint, symbol text, exchange text, price numeric, ts timestamptz, sel text,
@@ -818,37 +821,40 @@ begin
   update private.alert_messages m set payload = m.payload - 'gid' - 'seq'
   where m.id in (select a.message_id from pg_temp.alert_msgs a);
 
-  -- One job per user, channel and message; every user's first message before anyone's second
-  -- (ids follow the insert).
-  for ordinal in 1 .. digest_from - 1 loop
-    insert into private.outbox (kind, channel, user_id, dedup_key, payload, seq, message_id)
-    select 'market_alert', ch.channel, s.user_id, s.user_id || ':' || ch.channel || ':' || m.key,
-           case when s.status = 'last'
-                then jsonb_build_object('scannedAt', enqueue_alerts_between.through, 'unsubscribeToken', s.token,
-                                        'capReached', true, 'dailyCap', s.cap)
-                else jsonb_build_object('scannedAt', enqueue_alerts_between.through, 'unsubscribeToken', s.token) end,
-           m.seq, m.message_id
-    from pg_temp.alert_subs s
-    join pg_temp.alert_groups g on g.gid = s.gid and g.new_state is not null
-    join pg_temp.alert_msgs m on m.gid = s.gid and m.seq = ordinal
-    cross join lateral (values ('email', s.email), ('discord', s.discord), ('telegram', s.telegram)) as ch (channel, target)
-    where s.status in ('alert', 'last') and ch.target is not null
-    on conflict (dedup_key) do nothing;
-    get diagnostics added = row_count;
-    jobs := jobs + added;
-  end loop;
+  -- The recipients of each group's messages, in slices of slice_users (decision 0074): the first
+  -- slice of every group before any group's second. This call writes the first slice in its own
+  -- transaction, so the first jobs are claimable when it commits; public.write_alert_jobs writes
+  -- the rest (the delivery worker calls it beside its claims), each slice in one transaction.
+  slice_users := coalesce(nullif(pg_catalog.current_setting('moverscan.alert_slice', true), '')::integer, 1000);
+  select coalesce(max(f.id), 0) into first_fanout from private.alert_fanout f;
+  insert into private.alert_fanout (scanned_at, message_ids, keys, users, last_users, last_caps)
+  select enqueue_alerts_between.through, m.ids, m.keys, array_agg(r.user_id order by r.user_id),
+         coalesce(array_agg(r.user_id order by r.user_id) filter (where r.status = 'last'), '{}'),
+         coalesce(array_agg(r.cap order by r.user_id) filter (where r.status = 'last'), '{}')
+  from (select s.gid, s.user_id, s.status, s.cap,
+               (row_number() over (partition by s.gid order by s.user_id) - 1) / slice_users as part
+        from pg_temp.alert_subs s where s.status in ('alert', 'last')) r
+  join (select a.gid, array_agg(a.message_id order by a.seq) as ids, array_agg(a.key order by a.seq) as keys
+        from pg_temp.alert_msgs a group by a.gid) m on m.gid = r.gid
+  join pg_temp.alert_groups g on g.gid = r.gid and g.new_state is not null
+  group by r.part, r.gid, m.ids, m.keys
+  order by r.part, r.gid;
+  slice := private.write_alert_jobs(slice_users, first_fanout);
+  jobs := (slice ->> 'jobs')::integer;
 
-  if jobs > 0 then
-    perform pg_catalog.pg_notify('outbox', jobs::text);
-  end if;
   outcome := jsonb_build_object('alerts', crossed, 'jobs', jobs, 'writes', writes);
+  -- Recipients of this call whose jobs later slices write (absent when none: the answer of a
+  -- call that wrote everything is as before).
+  if (slice ->> 'pending')::integer > 0 then
+    outcome := outcome || jsonb_build_object('pending', (slice ->> 'pending')::integer);
+  end if;
   update private.alert_scans s set result = outcome where s.scanned_at in (select w.ts from pg_temp.alert_writes w);
   return outcome;
 end;
 $$;
 
 -- comment on function public.enqueue_alerts_between(since timestamp with time zone, through timestamp with time zone)
-COMMENT ON FUNCTION public.enqueue_alerts_between(since timestamp with time zone, through timestamp with time zone) IS 'The movers of every write in [since, through] not yet enqueued become outbox jobs, each write once; rules applied at through (service role; decision 0069).';
+COMMENT ON FUNCTION public.enqueue_alerts_between(since timestamp with time zone, through timestamp with time zone) IS 'The movers of every write in [since, through] not yet enqueued become outbox jobs, each write once; rules applied at through; the first slice of jobs written, the rest left to write_alert_jobs (service role; decisions 0069, 0074).';
 
 -- function public.fail_outbox(bigint, text, text, numeric, boolean)
 CREATE FUNCTION public.fail_outbox(job_id bigint, worker text, error text, retry_after_seconds numeric DEFAULT NULL::numeric, permanent boolean DEFAULT false) RETURNS text
@@ -930,6 +936,56 @@ begin
   return n > 0 or exists (select 1 from public.profiles p where p.alert_unsubscribe_token = unsubscribe_alert_email.token);
 end;
 $$;
+
+-- table private.alert_fanout
+CREATE TABLE private.alert_fanout (
+    id bigint NOT NULL,
+    scanned_at timestamp with time zone NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    message_ids bigint[] NOT NULL,
+    keys text[] NOT NULL,
+    users uuid[] NOT NULL,
+    recipients integer GENERATED ALWAYS AS (cardinality(users)) STORED,
+    last_users uuid[] DEFAULT '{}'::uuid[] NOT NULL,
+    last_caps integer[] DEFAULT '{}'::integer[] NOT NULL,
+    CONSTRAINT alert_fanout_caps CHECK ((cardinality(last_caps) = cardinality(last_users))),
+    CONSTRAINT alert_fanout_messages CHECK ((((cardinality(message_ids) >= 1) AND (cardinality(message_ids) <= 2)) AND (cardinality(keys) = cardinality(message_ids)))),
+    CONSTRAINT alert_fanout_users CHECK (((cardinality(users) >= 1) AND (cardinality(users) <= 100000)))
+);
+
+-- comment on table private.alert_fanout
+COMMENT ON TABLE private.alert_fanout IS 'Recipients of an enqueue whose outbox jobs are still to be written: one row per slice of a group of identical alerts, written and deleted by public.write_alert_jobs (decision 0074).';
+
+-- comment on column private.alert_fanout.created_at
+COMMENT ON COLUMN private.alert_fanout.created_at IS 'The enqueue''s time: every slice''s jobs carry it as created_at, so the claim''s fair order spans slices.';
+
+-- comment on column private.alert_fanout.message_ids
+COMMENT ON COLUMN private.alert_fanout.message_ids IS 'The group''s messages (private.alert_messages) by seq: one digest, or one or two single alerts.';
+
+-- comment on column private.alert_fanout.keys
+COMMENT ON COLUMN private.alert_fanout.keys IS 'The dedup key tail of each message, by seq.';
+
+-- comment on column private.alert_fanout.users
+COMMENT ON COLUMN private.alert_fanout.users IS 'The slice''s recipients, in the order their jobs are written.';
+
+-- comment on column private.alert_fanout.recipients
+COMMENT ON COLUMN private.alert_fanout.recipients IS 'cardinality(users), kept beside the array: counting what is pending reads no array.';
+
+-- comment on column private.alert_fanout.last_users
+COMMENT ON COLUMN private.alert_fanout.last_users IS 'Recipients whose alert reaches their daily cap and carries the one "cap reached" notice.';
+
+-- comment on column private.alert_fanout.last_caps
+COMMENT ON COLUMN private.alert_fanout.last_caps IS 'The daily cap of each of last_users, as at the enqueue.';
+
+-- sequence private.alert_fanout_id_seq
+ALTER TABLE private.alert_fanout ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME private.alert_fanout_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
 
 -- table private.alert_messages
 CREATE TABLE private.alert_messages (
@@ -1021,6 +1077,10 @@ CREATE TABLE public.alert_symbol_rules (
 -- comment on table public.alert_symbol_rules
 COMMENT ON TABLE public.alert_symbol_rules IS 'A user''s own alert threshold for a symbol, and mutes until a time.';
 
+-- constraint private.alert_fanout alert_fanout_pkey
+ALTER TABLE ONLY private.alert_fanout
+    ADD CONSTRAINT alert_fanout_pkey PRIMARY KEY (id);
+
 -- constraint private.alert_messages alert_messages_pkey
 ALTER TABLE ONLY private.alert_messages
     ADD CONSTRAINT alert_messages_pkey PRIMARY KEY (id);
@@ -1102,6 +1162,9 @@ ALTER TABLE ONLY public.alert_symbol_rules
 -- fk constraint public.alerts_sent alerts_sent_user_id_fkey
 ALTER TABLE ONLY public.alerts_sent
     ADD CONSTRAINT alerts_sent_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE SET NULL;
+
+-- row security private.alert_fanout
+ALTER TABLE private.alert_fanout ENABLE ROW LEVEL SECURITY;
 
 -- row security private.alert_messages
 ALTER TABLE private.alert_messages ENABLE ROW LEVEL SECURITY;

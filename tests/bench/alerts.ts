@@ -1,9 +1,10 @@
 // Alert enqueueing on the local stack (decisions 0020 and 0029): enterprise subscribers with
 // e-mail, Discord and Telegram alerts on, and scans in which 20 or 200 instruments cross every
 // threshold, at 1,000, 10,000 and 100,000 subscribers (BENCH_ALERT_SIZES, BENCH_ALERT_SYMBOLS).
-// Measured per case: `public.enqueue_alerts` (the scan does not wait for it), and when the first
+// Measured per case: `public.enqueue_alerts` (the scan does not wait for it), when the first
 // job is ready to be claimed, counted from the start of the scan's ingest (ingest + enqueue: the
-// enqueue commits all jobs of the scan at once). One line per case, then how each figure grows
+// enqueue commits the rules' outcome and the first slice of jobs), and when the last job is
+// written (the next slices, `write_alert_jobs`, one after the other as a worker writes them). One line per case, then how each figure grows
 // from 1,000 to 10,000 to 100,000 subscribers. Delivery (hand-off) is measured by
 // alerts-delivery.ts.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -22,6 +23,7 @@ interface Case {
   symbols: number;
   enqueueMs: number;
   firstJobMs: number;
+  allJobsMs: number;
   jobs: number;
 }
 
@@ -118,11 +120,23 @@ export async function benchAlerts(label: string, databaseUrl?: string): Promise<
           scannedAt,
         ]);
         const tIngest = performance.now();
-        const [enq] = await db.query<{ r: { alerts: number; jobs: number } }>(
+        const [enq] = await db.query<{ r: { alerts: number; jobs: number; pending?: number } }>(
           `select public.enqueue_alerts($1) as r`,
           [scannedAt],
         );
         const tEnqueued = performance.now();
+        // The enqueue committed its first slice of jobs (claimable now); the rest is written in
+        // slices as the delivery worker writes them (write_alert_jobs, decision 0074).
+        let jobs = enq!.r.jobs;
+        let pending = enq!.r.pending ?? 0;
+        while (pending > 0) {
+          const [slice] = await db.query<{ r: { jobs: number; pending: number } }>(
+            `select public.write_alert_jobs(2000) as r`,
+          );
+          jobs += slice!.r.jobs;
+          pending = slice!.r.pending;
+        }
+        const tWritten = performance.now();
         const [ready] = await db.query<{ n: number }>(
           `select count(*)::int as n from private.outbox where payload ->> 'scannedAt' = to_jsonb($1::timestamptz) #>> '{}'`,
           [scannedAt],
@@ -132,13 +146,15 @@ export async function benchAlerts(label: string, databaseUrl?: string): Promise<
           symbols,
           enqueueMs: tEnqueued - tIngest,
           firstJobMs: tEnqueued - t0,
-          jobs: enq!.r.jobs,
+          allJobsMs: tWritten - t0,
+          jobs,
         };
         cases.push(c);
         const expected = users * 3;
         say(
           `alerts ${label}: ${users} subscribers, ${symbols} symbols: enqueue ${seconds(c.enqueueMs)} s, ` +
-            `first job ready ${seconds(c.firstJobMs)} s after the scan, jobs ${c.jobs}` +
+            `first job ready ${seconds(c.firstJobMs)} s after the scan, ` +
+            `all jobs written ${seconds(c.allJobsMs)} s after the scan, jobs ${c.jobs}` +
             (c.jobs === expected && ready!.n === expected
               ? ""
               : ` (expected ${expected} jobs, the outbox holds ${ready!.n}: FAILED)`),
@@ -162,7 +178,8 @@ export async function benchAlerts(label: string, databaseUrl?: string): Promise<
         .map(
           (c, i) =>
             `${row[i]!.users} → ${c.users} subscribers ×${(c.users / row[i]!.users).toFixed(0)}: ` +
-            `enqueue ×${(c.enqueueMs / row[i]!.enqueueMs).toFixed(1)}, first job ×${(c.firstJobMs / row[i]!.firstJobMs).toFixed(1)}`,
+            `enqueue ×${(c.enqueueMs / row[i]!.enqueueMs).toFixed(1)}, first job ×${(c.firstJobMs / row[i]!.firstJobMs).toFixed(1)}, ` +
+            `all jobs ×${(c.allJobsMs / row[i]!.allJobsMs).toFixed(1)}`,
         );
       lines.push(`alerts ${label}: ${symbols} symbols, growth: ${steps.join("; ")}`);
     }

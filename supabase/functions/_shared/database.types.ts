@@ -1736,6 +1736,7 @@ export type Database = {
       touch_activity: { Args: Record<PropertyKey, never>; Returns: undefined };
       unsubscribe_alert_email: { Args: { token: string }; Returns: boolean };
       username_available: { Args: { candidate: string }; Returns: boolean };
+      write_alert_jobs: { Args: { max_users?: number }; Returns: Json };
     };
     Enums: {
       app_role: "user" | "admin";

@@ -402,3 +402,81 @@ Deno.test("deliver-alerts: batch calls (Resend) claim one call's worth first, th
     10,
   ]);
 });
+
+Deno.test("deliver-alerts: the slices an enqueue left are written beside the claims, and every job is sent once (decision 0074)", async () => {
+  // The enqueue wrote the first slice; three more are waiting (write_alert_jobs).
+  const db = new (class extends FakeOutbox {
+    slices: Job[][] = [
+      [job(11, "discord", "hook-c"), job(12, "email", "c@example.com")],
+      [job(21, "discord", "hook-d")],
+      [job(31, "telegram", "-300"), job(32, "discord", "hook-e")],
+    ];
+    writeJobs(maxUsers: number) {
+      assertEquals(maxUsers > 0, true);
+      const next = this.slices.shift() ?? [];
+      // Each slice takes a while, and its jobs are claimable when it commits: the claims and
+      // sends go on meanwhile.
+      return new Promise<{ jobs: number; pending: number }>((resolve) =>
+        setTimeout(() => {
+          this.queue.push(...next);
+          this.events.push(`write:${next.map((j) => j.id).join(",")}`);
+          resolve({ jobs: next.length, pending: this.slices.length });
+        }, 20)
+      );
+    }
+  })();
+  db.queue = [job(1, "discord", "hook-a"), job(2, "email", "a@example.com")];
+  const log: string[] = [];
+  const app = createDeliverApp({
+    env: envFrom({ SUPABASE_SERVICE_ROLE_KEY: KEY }),
+    db: () => db,
+    channels: { email: fixed({}, log), discord: fixed({}, log), telegram: fixed({}, log) },
+  });
+  const res = await app.fetch(
+    new Request("http://local/deliver-alerts", {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}` },
+    }),
+  );
+  const report = await res.json();
+  assertEquals(report.written, 5);
+  assertEquals(report.sent, 7);
+  deepStrictEqual(
+    db.completed.map((c) => c.id).sort((a, b) => a - b),
+    [1, 2, 11, 12, 21, 31, 32],
+  );
+  // The first slice's jobs went out before the last slice was written.
+  const lastWrite = db.events.indexOf("write:31,32");
+  const firstSend = db.events.findIndex((e) => e.startsWith("begin:") && e.slice(6).split(",").includes("1"));
+  ok(firstSend >= 0 && firstSend < lastWrite, db.events.join(" "));
+  // Nothing was sent twice.
+  assertEquals(log.length, 7);
+});
+
+Deno.test("deliver-alerts: slices another worker holds are left to it, without asking again and again", async () => {
+  const db = new (class extends FakeOutbox {
+    calls = 0;
+    writeJobs() {
+      // Another worker holds the pending slices: nothing written, some still pending.
+      this.calls++;
+      return Promise.resolve({ jobs: 0, pending: 5 });
+    }
+  })();
+  db.queue = [job(1, "discord", "hook-a")];
+  const log: string[] = [];
+  const app = createDeliverApp({
+    env: envFrom({ SUPABASE_SERVICE_ROLE_KEY: KEY }),
+    db: () => db,
+    channels: { email: fixed({}, log), discord: fixed({}, log), telegram: fixed({}, log) },
+  });
+  const res = await app.fetch(
+    new Request("http://local/deliver-alerts", {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}` },
+    }),
+  );
+  const report = await res.json();
+  assertEquals(report.sent, 1);
+  assertEquals(report.written, 0);
+  assertEquals(db.calls, 1);
+});

@@ -58,10 +58,22 @@ export interface OutboxDb {
   unsubscribe(token: string): Promise<boolean>;
   /** The buckets of the shared limits, kept for all workers (decision 0049); absent: per worker. */
   buckets?: SharedBuckets;
+  /**
+   * Writes the jobs of up to `maxUsers` alert recipients an enqueue left for later slices
+   * (`write_alert_jobs`, decision 0074); answers the jobs written and the recipients still
+   * waiting. Absent: this database has no slices.
+   */
+  writeJobs?(maxUsers: number): Promise<{ jobs: number; pending: number }>;
 }
 
 export function supabaseOutboxDb(client: Db): OutboxDb {
   return {
+    async writeJobs(maxUsers) {
+      const { data, error } = await client.rpc("write_alert_jobs", { max_users: maxUsers });
+      if (error) throw new Error(`write_alert_jobs failed: ${error.message}`);
+      const r = data as { jobs?: number; pending?: number } | null;
+      return { jobs: Number(r?.jobs ?? 0), pending: Number(r?.pending ?? 0) };
+    },
     async claim(worker, max, leaseSeconds, channel) {
       const { data, error } = await client.rpc("claim_outbox", {
         worker,
@@ -244,6 +256,8 @@ export interface DeliverReport {
   inDoubt: number;
   /** Jobs claimed ahead and handed back unsent because the budget ended. */
   released: number;
+  /** Outbox jobs this invocation wrote from slices an enqueue left (decision 0074). */
+  written: number;
   durationMs: number;
 }
 
@@ -280,6 +294,9 @@ const CHANNELS: ChannelName[] = ["discord", "telegram", "email"];
 
 /** Jobs in a drain's first claim per channel without batch calls (batch calls: one call's worth). */
 const FIRST_CLAIM = 100;
+
+/** Recipients per `write_alert_jobs` call (up to six jobs each: three channels, two messages). */
+const WRITE_SLICE = 2000;
 
 /**
  * Jobs per claim: what a channel can send well within one lease. Channels without a shared
@@ -362,10 +379,44 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
       skipped: 0,
       inDoubt: 0,
       released: 0,
+      written: 0,
       durationMs: 0,
     };
     const ch = channelsFor(db);
     const progress = new Progress(db, worker);
+
+    // The slices an enqueue left (decision 0074) are written beside the claims, one after the
+    // other, so the jobs already written go out meanwhile. A channel that finds nothing due
+    // while slices are being written waits for the next slice instead of ending its loop.
+    let writing = db.writeJobs !== undefined;
+    let sliceDone: () => void = () => {};
+    let nextSlice = new Promise<void>((resolve) => (sliceDone = resolve));
+    let slices = 0;
+    const sliceWritten = () => {
+      slices++;
+      const done = sliceDone;
+      nextSlice = new Promise<void>((resolve) => (sliceDone = resolve));
+      done();
+    };
+    const writer = (async () => {
+      if (!db.writeJobs) return;
+      try {
+        while (now() - started < budget) {
+          const slice = await db.writeJobs(WRITE_SLICE);
+          report.written += slice.jobs;
+          // Nothing written while some is pending: another worker holds those slices (skip
+          // locked) and writes them; asking again at once would only spin.
+          if (slice.pending === 0 || slice.jobs === 0) break;
+          sliceWritten();
+        }
+      } catch (err) {
+        // The next invocation (or the schedule's) writes them: a delay, never a lost job.
+        console.warn(`[deliver-alerts] writing alert jobs failed: ${String(err)}`);
+      } finally {
+        writing = false;
+        sliceWritten();
+      }
+    })();
 
     async function record(job: Job, result: SendResult, marked: boolean): Promise<void> {
       if (result.ok) {
@@ -474,10 +525,17 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
       let lastBatchMs = 0;
       try {
         while (now() - started < budget) {
+          const seen = slices;
           const jobs = await (ahead ?? claim(first, leaseSeconds));
           const full = jobs.length >= asked;
           ahead = null;
-          if (jobs.length === 0) break;
+          if (jobs.length === 0) {
+            if (!writing && slices === seen) break;
+            // Jobs are still being written (above): claim again when the next slice is in (at
+            // once if one came in while this claim was made).
+            if (slices === seen) await nextSlice;
+            continue;
+          }
           report.claimed += jobs.length;
           const batchStart = now();
           // A full claim says more may be due: claim the next one while this one is sent.
@@ -515,7 +573,7 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
       }
     }
 
-    const outcomes = await Promise.allSettled(CHANNELS.map(runChannel));
+    const outcomes = await Promise.allSettled([...CHANNELS.map(runChannel), writer]);
     await progress.flush();
     const broken = outcomes.find((o): o is PromiseRejectedResult => o.status === "rejected");
     if (broken) throw broken.reason;

@@ -103,7 +103,7 @@ select functions_are('public', array['allowed_windows', 'fallback_window', 'plan
   'run_support_escalation', 'begin_outbox_sends', 'admin_alert_delivery_stats', 'doubt_outbox', 'movers_sparklines',
   'reserve_chat_gif', 'take_delivery_tokens', 'pause_delivery_bucket', 'take_plan_change_slot',
   'release_outbox', 'reserve_delivery_slots', 'movers_stream_open',
-  'enqueue_alerts_between', 'session_caller'],
+  'enqueue_alerts_between', 'session_caller', 'write_alert_jobs'],
   'the API exposes exactly these functions');
 
 -- Private helpers: only the policy helpers are callable by API roles; the logging, lookup and
