@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
+  fillAppShell,
   fillShell,
   PAINT_WAIT_MS,
   prerenderedFile,
@@ -170,6 +171,18 @@ describe("prerender", () => {
       expect(hidden.appended).toContain(entry);
       expect(hidden.observed).toEqual([]);
     });
+  });
+
+  it("writes the app shell into app.html's #root, its scripts after the paint", () => {
+    const html = fillAppShell(BUILT, '<div data-app-shell=""><header>MoverScan</header></div>');
+    expect(html).toContain(
+      '<div id="root"><div data-app-shell=""><header>MoverScan</header></div></div>',
+    );
+    // Not marked pre-rendered: main.tsx renders the app over it (no hydration).
+    expect(html).not.toContain("data-prerendered");
+    expect(html).not.toContain('<script type="module"');
+    expect(html).toMatch(/<script>\(function\(\)\{function start[^<]*<\/script>\s*<\/body>/);
+    expect(() => fillAppShell(BUILT.replace('<div id="root"></div>', ""), "")).toThrow(/root/);
   });
 
   it("refuses a shell without the #root or the entry script", () => {

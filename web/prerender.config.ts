@@ -2,7 +2,7 @@
 // (the landing and pricing pages) are rendered once with React's static renderer
 // (src/prerender.tsx, built for Node) and written into copies of index.html: dist/index.html
 // for /, dist/pricing/index.html for /pricing. Every other address is answered with
-// dist/app.html, the empty shell. The first paint then needs only the HTML and the CSS (mobile
+// dist/app.html, the app shell (the header's bar, src/app/layout/app-shell.tsx). The first paint then needs only the HTML and the CSS (mobile
 // Lighthouse: first contentful paint from about 3.5 s to about 1 s); the app renders over it.
 //
 // Returning visitors who read another language or are signed in would see the English,
@@ -97,6 +97,16 @@ export function fillShell(shell: string, page: Page): string {
     .replace(root, `<div id="root"><div data-prerendered="">${page.html}</div></div>`);
 }
 
+/**
+ * app.html: index.html with the app shell's markup in #root (app-shell.tsx), which the app's first
+ * render replaces, and the scripts started after its paint as on the pre-rendered pages.
+ */
+export function fillAppShell(shell: string, markup: string): string {
+  const root = '<div id="root"></div>';
+  if (!shell.includes(root)) throw new Error(`prerender: index.html has no ${root}`);
+  return startScriptsAfterPaint(shell).replace(root, `<div id="root">${markup}</div>`);
+}
+
 export function prerender(): Plugin {
   let config: ResolvedConfig;
   return {
@@ -139,11 +149,14 @@ export function prerender(): Plugin {
           delete process.env[PRERENDER_SSR_ENV];
         }
         const entry = pathToFileURL(path.join(ssrOut, "prerender.mjs")).href;
-        const { prerenderPage } = (await import(/* @vite-ignore */ `${entry}?t=${Date.now()}`)) as {
+        const { prerenderPage, prerenderShell } = (await import(
+          /* @vite-ignore */ `${entry}?t=${Date.now()}`
+        )) as {
           prerenderPage: (pathname: string) => Promise<Page>;
+          prerenderShell: () => Promise<string>;
         };
         const shell = readFileSync(path.join(dist, "index.html"), "utf8");
-        writeFileSync(path.join(dist, SHELL_FILE), shell);
+        writeFileSync(path.join(dist, SHELL_FILE), fillAppShell(shell, await prerenderShell()));
         for (const pathname of PRERENDERED_PATHS) {
           const file = path.join(dist, prerenderedFile(pathname));
           mkdirSync(path.dirname(file), { recursive: true });

@@ -6,6 +6,7 @@ import { text } from "node:stream/consumers";
 import WebSocketClass from "ws";
 import { prerenderToNodeStream } from "react-dom/static";
 import { StaticRouter } from "react-router-dom";
+import { AppShell } from "@/app/layout/app-shell";
 import { pageKey } from "@/app/layout/document-meta";
 import { AppProvider } from "@/app/provider";
 import { AppRoutes } from "@/app/router";
@@ -47,4 +48,11 @@ export async function prerenderPage(pathname: string): Promise<PrerenderedPage> 
     title: key === "landing" ? title : `${title} · ${i18n.t("shell:titleSuffix")}`,
     description: i18n.t(`shell:pages.${key}.description`),
   };
+}
+
+/** The app shell's markup (app-shell.tsx), for app.html: what other addresses show first. */
+export async function prerenderShell(): Promise<string> {
+  await i18nReady;
+  if (i18n.language !== "en") await i18n.changeLanguage("en");
+  return text((await prerenderToNodeStream(<AppShell />)).prelude);
 }
