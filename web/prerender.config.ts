@@ -149,11 +149,13 @@ export function prerender(): Plugin {
           delete process.env[PRERENDER_SSR_ENV];
         }
         const entry = pathToFileURL(path.join(ssrOut, "prerender.mjs")).href;
-        const { prerenderPage, prerenderShell } = (await import(
+        const { prerenderPage, prerenderShell, prerenderFrame, FRAME_PATHS } = (await import(
           /* @vite-ignore */ `${entry}?t=${Date.now()}`
         )) as {
           prerenderPage: (pathname: string) => Promise<Page>;
           prerenderShell: () => Promise<string>;
+          prerenderFrame: (pathname: string) => Promise<string>;
+          FRAME_PATHS: string[];
         };
         const shell = readFileSync(path.join(dist, "index.html"), "utf8");
         writeFileSync(path.join(dist, SHELL_FILE), fillAppShell(shell, await prerenderShell()));
@@ -161,6 +163,13 @@ export function prerender(): Plugin {
           const file = path.join(dist, prerenderedFile(pathname));
           mkdirSync(path.dirname(file), { recursive: true });
           writeFileSync(file, fillShell(shell, await prerenderPage(pathname)));
+        }
+        // Pages that draw their frame before their data: the frame in the app shell, shown to
+        // readers of English only (index.html's style), rendered over by the app.
+        for (const pathname of FRAME_PATHS) {
+          const file = path.join(dist, prerenderedFile(pathname));
+          mkdirSync(path.dirname(file), { recursive: true });
+          writeFileSync(file, fillAppShell(shell, await prerenderFrame(pathname)));
         }
         rmSync(ssrOut, { recursive: true, force: true });
       },

@@ -56,3 +56,36 @@ export async function prerenderShell(): Promise<string> {
   if (i18n.language !== "en") await i18n.changeLanguage("en");
   return text((await prerenderToNodeStream(<AppShell />)).prelude);
 }
+
+/**
+ * The pages whose frame (drawn before the session, the profile and the data are read) is written
+ * into the app shell at build time, for app.html's scripts to render over (not hydrated).
+ */
+const FRAMES = {
+  "/dashboard": () => import("@/app/routes/dashboard-route").then((m) => m.DashboardRoute),
+} as const;
+export const FRAME_PATHS = Object.keys(FRAMES) as (keyof typeof FRAMES)[];
+
+/** The app shell with the frame of `pathname` in its main, as a first-time reader sees it. */
+export async function prerenderFrame(pathname: keyof typeof FRAMES): Promise<string> {
+  await i18nReady;
+  if (i18n.language !== "en") await i18n.changeLanguage("en");
+  await loadLaterNamespaces();
+  const Page = await FRAMES[pathname]();
+  const frame = () => (
+    <AppProvider>
+      <StaticRouter location={pathname}>
+        <AppShell>
+          <Page />
+        </AppShell>
+      </StaticRouter>
+    </AppProvider>
+  );
+  const options = { progressiveChunkSize: Number.POSITIVE_INFINITY };
+  await text((await prerenderToNodeStream(frame(), options)).prelude);
+  const html = await text((await prerenderToNodeStream(frame(), options)).prelude);
+  if (html.includes("<template") || html.includes("$RC")) {
+    throw new Error(`prerender: the frame of ${pathname} still suspends`);
+  }
+  return html;
+}

@@ -16,6 +16,18 @@ describe("AppShell", () => {
     // The brand: the same box; the header's is a link and adds its focus ring.
     const brand = header.querySelector("a[href='/']")!;
     for (const cls of shellBrand.className.split(" ")) expect(brand.classList).toContain(cls);
-    expect(container.querySelector("main")).not.toBeNull();
+    // Empty (app.html): shown to every reader.
+    expect(container.querySelector("main")!.hasAttribute("data-english-only")).toBe(false);
+  });
+
+  it("marks a page's frame as English, for index.html to hide from other readers", () => {
+    const { container } = render(
+      <AppShell>
+        <h1>Dashboard</h1>
+      </AppShell>,
+    );
+    const main = container.querySelector("main")!;
+    expect(main).toHaveAttribute("data-english-only", "");
+    expect(main).toContainElement(screen.getByRole("heading", { name: "Dashboard" }));
   });
 });

@@ -1,4 +1,5 @@
 import { ActivityIcon } from "lucide-react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
 /** The header's bar and its brand: one set of classes for the header and the app shell. */
@@ -17,8 +18,11 @@ export const BRAND_CLASS =
  * the screen stayed empty until the app's script had run (the dashboard's first paint at 4 s on
  * Lighthouse's phone). No text in it depends on the reader: the brand is the same in every
  * language, and the theme is set before the first paint (index.html).
+ *
+ * With `children`, a page's frame drawn before its data (the dashboard's: dashboard/index.html),
+ * in English: index.html hides it from readers of another language (`data-english-only`).
  */
-export function AppShell() {
+export function AppShell({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
   return (
     <div className="flex min-h-svh flex-col" data-app-shell="">
@@ -30,7 +34,12 @@ export function AppShell() {
           </span>
         </div>
       </header>
-      <main className="flex min-h-svh flex-1 flex-col" />
+      <main
+        className="flex min-h-svh flex-1 flex-col"
+        data-english-only={children === undefined ? undefined : ""}
+      >
+        {children}
+      </main>
     </div>
   );
 }
