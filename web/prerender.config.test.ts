@@ -1,5 +1,11 @@
-import { describe, expect, it } from "vitest";
-import { fillShell, prerenderedFile, startScriptsAfterPaint } from "./prerender.config";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  fillAppShell,
+  fillShell,
+  PAINT_WAIT_MS,
+  prerenderedFile,
+  startScriptsAfterPaint,
+} from "./prerender.config";
 
 const BUILT = `<!doctype html>
 <html lang="en" class="dark">
@@ -58,8 +64,125 @@ describe("prerender", () => {
     ]) {
       expect(code).toContain(file);
     }
-    expect(code).toContain("requestAnimationFrame");
     expect(() => new Function(code)).not.toThrow();
+  });
+
+  describe("the loader", () => {
+    const loaderCode = () =>
+      /<script>(\(function\(\)\{function start[^<]*)<\/script>/.exec(
+        startScriptsAfterPaint(
+          BUILT.replace(
+            "l;k.href=f[l]||f.en",
+            'k=document.createElement("link");k.href=f.en;document.head.appendChild(k)',
+          ),
+        ),
+      )![1]!;
+    type Entry = { name: string; entryType: string };
+    /** Runs the loader in a fake window whose observer reports the entries handed to `report`. */
+    function runLoader(supported: string[], visibility = "visible") {
+      const appended: string[] = [];
+      let callback: ((list: { getEntries(): Entry[] }) => void) | null = null;
+      const observed: string[] = [];
+      const fakeDocument = {
+        visibilityState: visibility,
+        createElement: () => ({}) as Record<string, string>,
+        head: {
+          appendChild: (el: { href?: string; src?: string }) => appended.push(el.src ?? el.href!),
+        },
+      };
+      function Observer(cb: typeof callback) {
+        callback = cb;
+        return { observe: (o: { type: string }) => observed.push(o.type), disconnect() {} };
+      }
+      Observer.supportedEntryTypes = supported;
+      const frames: (() => void)[] = [];
+      new Function(
+        "window",
+        "document",
+        "localStorage",
+        "navigator",
+        "requestAnimationFrame",
+        loaderCode(),
+      )(
+        { PerformanceObserver: supported.length ? Observer : undefined },
+        fakeDocument,
+        { getItem: () => null },
+        { languages: ["en"] },
+        (f: () => void) => frames.push(f),
+      );
+      return {
+        appended,
+        observed,
+        frames,
+        report: (entries: Entry[]) => callback!({ getEntries: () => entries }),
+      };
+    }
+    const entry = "/assets/index-abc.js";
+
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it("waits for the first and the largest contentful paint", () => {
+      vi.useFakeTimers();
+      const page = runLoader(["paint", "largest-contentful-paint"]);
+      expect(page.observed).toEqual(["paint", "largest-contentful-paint"]);
+      vi.advanceTimersByTime(100);
+      expect(page.appended).toEqual([]);
+      page.report([{ name: "first-paint", entryType: "paint" }]);
+      page.report([{ name: "first-contentful-paint", entryType: "paint" }]);
+      vi.advanceTimersByTime(100);
+      expect(page.appended).toEqual([]);
+      page.report([{ name: "", entryType: "largest-contentful-paint" }]);
+      vi.advanceTimersByTime(0);
+      expect(page.appended).toContain(entry);
+      expect(page.appended.filter((f) => f === entry)).toHaveLength(1);
+      // The time-out that follows does not start the app a second time.
+      vi.advanceTimersByTime(PAINT_WAIT_MS);
+      expect(page.appended.filter((f) => f === entry)).toHaveLength(1);
+    });
+
+    it("waits for the first paint alone where the largest is not reported", () => {
+      vi.useFakeTimers();
+      const page = runLoader(["paint"]);
+      expect(page.observed).toEqual(["paint"]);
+      page.report([{ name: "first-contentful-paint", entryType: "paint" }]);
+      vi.advanceTimersByTime(0);
+      expect(page.appended).toContain(entry);
+    });
+
+    it("starts after PAINT_WAIT_MS when no paint is reported", () => {
+      vi.useFakeTimers();
+      const page = runLoader(["paint", "largest-contentful-paint"]);
+      vi.advanceTimersByTime(PAINT_WAIT_MS - 1);
+      expect(page.appended).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(page.appended).toContain(entry);
+    });
+
+    it("waits one frame without an observer, and not at all in a hidden tab", () => {
+      vi.useFakeTimers();
+      const old = runLoader([]);
+      expect(old.frames).toHaveLength(1);
+      old.frames[0]!();
+      vi.advanceTimersByTime(0);
+      expect(old.appended).toContain(entry);
+      const hidden = runLoader(["paint", "largest-contentful-paint"], "hidden");
+      expect(hidden.appended).toContain(entry);
+      expect(hidden.observed).toEqual([]);
+    });
+  });
+
+  it("writes the app shell into app.html's #root, its scripts after the paint", () => {
+    const html = fillAppShell(BUILT, '<div data-app-shell=""><header>MoverScan</header></div>');
+    expect(html).toContain(
+      '<div id="root"><div data-app-shell=""><header>MoverScan</header></div></div>',
+    );
+    // Not marked pre-rendered: main.tsx renders the app over it (no hydration).
+    expect(html).not.toContain("data-prerendered");
+    expect(html).not.toContain('<script type="module"');
+    expect(html).toMatch(/<script>\(function\(\)\{function start[^<]*<\/script>\s*<\/body>/);
+    expect(() => fillAppShell(BUILT.replace('<div id="root"></div>', ""), "")).toThrow(/root/);
   });
 
   it("refuses a shell without the #root or the entry script", () => {

@@ -10,7 +10,7 @@ async function withoutTheApp(page: Page) {
   await page.route(/\/assets\/index-[\w-]+\.js$/, (route) => route.abort());
 }
 
-test("/ and /pricing are served with their content and titles; other addresses with the shell", async ({
+test("/ and /pricing are served with their content and titles; other addresses with the app shell", async ({
   request,
 }) => {
   const landing = await (await request.get("/")).text();
@@ -22,11 +22,34 @@ test("/ and /pricing are served with their content and titles; other addresses w
   expect(pricing).toContain("Choose your plan");
   expect(pricing).toContain("<title>Pricing · MoverScan</title>");
 
+  // The app shell (the header's bar, web/src/app/layout/app-shell.tsx), which the app replaces.
   for (const other of ["/dashboard", "/auth/login", "/no/such/page"]) {
     const shell = await (await request.get(other)).text();
-    expect(shell, other).toContain('<div id="root"></div>');
+    expect(shell, other).toMatch(/<div id="root"><div [^>]*data-app-shell="">/);
+    expect(shell, other).toContain("<span>MoverScan</span>");
     expect(shell, other).not.toContain("<div data-prerendered");
   }
+  // The dashboard's frame is in its shell (English, for English readers only).
+  const dashboard = await (await request.get("/dashboard")).text();
+  expect(dashboard).toContain('data-english-only=""');
+  expect(dashboard).toContain("The strongest price moves across centralized");
+  const login = await (await request.get("/auth/login")).text();
+  expect(login).not.toContain('data-english-only=""');
+});
+
+test("before the app has loaded, other addresses show the header's bar, the dashboard its frame", async ({
+  page,
+}) => {
+  await withoutTheApp(page);
+  await page.goto("/auth/login");
+  await expect(page.getByRole("banner").getByText("MoverScan")).toBeVisible();
+  await page.goto("/dashboard");
+  await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+  await expect(page.getByText("The strongest price moves across centralized")).toBeVisible();
+  // A reader of another language does not see the English frame; the bar stays.
+  await page.evaluate(() => localStorage.setItem("language", "fr"));
+  await page.reload();
+  await expect(page.getByText("The strongest price moves across centralized")).toBeHidden();
 });
 
 test("without the app's scripts a first-time visitor already reads the landing and pricing pages", async ({

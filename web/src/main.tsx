@@ -4,6 +4,7 @@ import { i18nReady, loadLaterNamespaces } from "@/i18n/i18n";
 import "./index.css";
 import { App } from "@/app/app";
 import { preloadHeaderMenus } from "@/app/layout/header";
+import { directPageReady } from "@/app/router";
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
@@ -35,6 +36,9 @@ if (
   });
   prerendered.removeAttribute("data-prerendered");
 } else {
+  // The app shell (app.html) or a page's frame (dashboard/index.html) is replaced, not hydrated;
+  // a frame is replaced once its page can render, so the first render draws it again.
+  if (container.querySelector(":scope > [data-app-shell]")) await directPageReady;
   createRoot(container).render(app);
 }
 

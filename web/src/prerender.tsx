@@ -6,6 +6,7 @@ import { text } from "node:stream/consumers";
 import WebSocketClass from "ws";
 import { prerenderToNodeStream } from "react-dom/static";
 import { StaticRouter } from "react-router-dom";
+import { AppShell } from "@/app/layout/app-shell";
 import { pageKey } from "@/app/layout/document-meta";
 import { AppProvider } from "@/app/provider";
 import { AppRoutes } from "@/app/router";
@@ -47,4 +48,44 @@ export async function prerenderPage(pathname: string): Promise<PrerenderedPage> 
     title: key === "landing" ? title : `${title} · ${i18n.t("shell:titleSuffix")}`,
     description: i18n.t(`shell:pages.${key}.description`),
   };
+}
+
+/** The app shell's markup (app-shell.tsx), for app.html: what other addresses show first. */
+export async function prerenderShell(): Promise<string> {
+  await i18nReady;
+  if (i18n.language !== "en") await i18n.changeLanguage("en");
+  return text((await prerenderToNodeStream(<AppShell />)).prelude);
+}
+
+/**
+ * The pages whose frame (drawn before the session, the profile and the data are read) is written
+ * into the app shell at build time, for app.html's scripts to render over (not hydrated).
+ */
+const FRAMES = {
+  "/dashboard": () => import("@/app/routes/dashboard-route").then((m) => m.DashboardRoute),
+} as const;
+export const FRAME_PATHS = Object.keys(FRAMES) as (keyof typeof FRAMES)[];
+
+/** The app shell with the frame of `pathname` in its main, as a first-time reader sees it. */
+export async function prerenderFrame(pathname: keyof typeof FRAMES): Promise<string> {
+  await i18nReady;
+  if (i18n.language !== "en") await i18n.changeLanguage("en");
+  await loadLaterNamespaces();
+  const Page = await FRAMES[pathname]();
+  const frame = () => (
+    <AppProvider>
+      <StaticRouter location={pathname}>
+        <AppShell>
+          <Page />
+        </AppShell>
+      </StaticRouter>
+    </AppProvider>
+  );
+  const options = { progressiveChunkSize: Number.POSITIVE_INFINITY };
+  await text((await prerenderToNodeStream(frame(), options)).prelude);
+  const html = await text((await prerenderToNodeStream(frame(), options)).prelude);
+  if (html.includes("<template") || html.includes("$RC")) {
+    throw new Error(`prerender: the frame of ${pathname} still suspends`);
+  }
+  return html;
 }

@@ -22,11 +22,15 @@ const ChartsPage = lazyPage(() => import("@/features/charts/components/charts-pa
 const DashboardRoute = lazyPage(() => import("./routes/dashboard-route"), "DashboardRoute");
 // Opened directly (a bookmark, a reload, an alert's link): the dashboard's chunk and texts are
 // fetched while the guards read the session and the profile, not after them (decision 0065).
-// The same import as above, so React.lazy later finds the module loaded.
-if (typeof window !== "undefined" && window.location.pathname === "/dashboard") {
-  void import("./routes/dashboard-route").catch(() => {});
-  void i18n.loadNamespaces("dashboard").catch(() => {});
-}
+// The same import as above, so React.lazy later finds the module loaded. main.tsx renders the
+// app over the served frame (dashboard/index.html, decision 0080) once they are in, so its first
+// render is the frame again and not the spinner.
+export const directPageReady: Promise<unknown> =
+  typeof window !== "undefined" && window.location.pathname === "/dashboard"
+    ? Promise.all([import("./routes/dashboard-route"), i18n.loadNamespaces("dashboard")]).catch(
+        () => {},
+      )
+    : Promise.resolve();
 const TrackRecordPage = lazyPage(
   () => import("@/features/dashboard/components/track-record-page"),
   "TrackRecordPage",

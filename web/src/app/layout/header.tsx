@@ -10,6 +10,7 @@ import { AccountActions } from "./account-actions";
 import { getNavItems } from "./nav-items";
 import { NavLinks } from "./nav-links";
 import { lazyWithPreload } from "../routes/lazy-page";
+import { BRAND_CLASS, HEADER_BAR_CLASS, HEADER_ROW_CLASS } from "./app-shell";
 
 // The language menu and the phone menu (Radix menus and dialogs, about 20 KB gzipped) arrive
 // just after the first paint; a same-sized slot holds their place meanwhile.
@@ -63,12 +64,12 @@ export function Header() {
   }, [pathname, signOutNow]);
 
   return (
-    <header className="sticky top-0 z-40 border-b bg-background/80 backdrop-blur supports-[backdrop-filter]:bg-background/60">
-      <div className="mx-auto flex h-16 w-full max-w-6xl items-center gap-3 px-4 xl:max-w-7xl">
+    <header className={HEADER_BAR_CLASS}>
+      <div className={HEADER_ROW_CLASS}>
         <Link
           to="/"
           aria-label={t("app.home")}
-          className="flex shrink-0 items-center gap-2 rounded-md text-lg font-bold tracking-tight focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+          className={`${BRAND_CLASS} focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none`}
         >
           <ActivityIcon className="size-6 text-primary" aria-hidden="true" />
           <span>{t("app.name")}</span>
