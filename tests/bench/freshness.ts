@@ -176,6 +176,7 @@ export async function benchVenueFreshness(
   const warmupSeconds = DEX_WARMUP_BASE_S + dex.refresh;
   const dexSeconds = Math.max(seconds, 3 * dex.refresh);
   let seen: Seen[];
+  let dexReady = "";
   try {
     // The CEX venues on the 10-second window; the DEX pools on the 5-minute window
     // (`DEX_DASHBOARD_PATH`: a 10-second window needs two samples within 15 s, which a pool
@@ -187,6 +188,22 @@ export async function benchVenueFreshness(
       const warm = async () => {
         const left = stackUpAt + warmupSeconds * 1000 - performance.now();
         if (left > 0) await dexPage.waitForTimeout(left);
+        // Then until pools are being refreshed on screen (3 rows with quotes younger than two
+        // rotations): on a loaded machine the rotation can fall behind (up to 5 more minutes).
+        const t = performance.now();
+        const freshMs = 2 * dex.refresh * 1000;
+        dexReady = await dexPage
+          .waitForFunction(
+            `Array.from(document.querySelectorAll("table tbody tr[data-ts]")).filter((r) => Date.now() - Date.parse(r.getAttribute("data-ts")) < ${freshMs}).length >= 3`,
+            null,
+            { timeout: 300_000, polling: 1_000 },
+          )
+          .then(
+            () =>
+              `${Math.round((performance.now() - t) / 1000)} s more until 3 pools on screen were younger than ${2 * dex.refresh} s`,
+            () =>
+              `no 3 pools on screen younger than ${2 * dex.refresh} s within 300 s more (the rotation behind)`,
+          );
         return observe(dexPage, dexSeconds);
       };
       const [a, b] = await Promise.all([observe(cex, seconds), warm()]);
@@ -208,7 +225,7 @@ export async function benchVenueFreshness(
       const span = venue === "dex" ? dexSeconds : seconds;
       const rotation =
         venue === "dex"
-          ? `; each pool refreshed every ${dex.refresh} s (one of ${DEX_NETWORK_COUNT} networks every ${dex.cadence} s), watched ${span} s on ${DEX_DASHBOARD_PATH} from ${warmupSeconds} s after the stack answered`
+          ? `; each pool refreshed every ${dex.refresh} s (one of ${DEX_NETWORK_COUNT} networks every ${dex.cadence} s), watched ${span} s on ${DEX_DASHBOARD_PATH} from ${warmupSeconds} s after the stack answered and ${dexReady}`
           : "";
       const entryNote =
         entries.length === 0
