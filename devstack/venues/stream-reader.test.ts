@@ -177,3 +177,55 @@ it("coinbase: a product list that fails at start is read again, and the stream s
   await expect.poll(() => w.readers.coinbase?.live(), { timeout: 10_000 }).toBe(true);
   expect(calls).toBe(2);
 });
+
+it("the venue is confirmed through the newest stream event whose quotes are stored; a failed ingest starts the run again; silence stops it", async () => {
+  const calls: Quote[][] = [];
+  let release: () => void = () => {};
+  let gate = new Promise<void>((resolve) => (release = resolve));
+  let fail = false;
+  const r = (reader = startStreamReader({
+    venue: "binance",
+    url: "ws://hand",
+    WebSocket: HandSocket as unknown as SocketFactory,
+    ingest: async (quotes) => {
+      calls.push(quotes);
+      if (fail) throw new Error("database gone");
+      await gate;
+    },
+    batchMs: 50,
+  }));
+  await expect.poll(() => HandSocket.last?.readyState).toBe(1);
+  const socket = HandSocket.last!;
+  // The run starts when the stream opens; nothing is confirmed before its first stored event.
+  expect(r.status().confirmedSince).not.toBeNull();
+  expect(r.status().confirmedThrough).toBeNull();
+  const since = r.status().confirmedSince;
+  const t0 = Date.parse("2026-11-29T03:00:00Z");
+  socket.push([{ s: "BTCUSDT", c: "100", E: t0 }]);
+  await expect.poll(() => calls.length).toBe(1);
+  // The ingest has not returned: the event's quote is not stored, so nothing is confirmed yet,
+  // and a later event arriving meanwhile does not confirm past the quotes that wait.
+  socket.push([{ s: "ETHUSDT", c: "10", E: t0 + 1000 }]);
+  await expect.poll(() => r.merged).toBe(1);
+  expect(r.status().confirmedThrough).toBeNull();
+  release();
+  await expect.poll(() => calls.length).toBe(2);
+  await expect.poll(() => r.status().confirmedThrough).toBe(new Date(t0 + 1000).toISOString());
+  expect(r.status().confirmedSince).toBe(since);
+
+  // Silence (a stalled venue): the confirmation stays where it was.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(r.status().confirmedThrough).toBe(new Date(t0 + 1000).toISOString());
+
+  // A failed ingest loses its quotes: the run starts again, with nothing confirmed.
+  fail = true;
+  socket.push([{ s: "BTCUSDT", c: "101", E: t0 + 2000 }]);
+  await expect.poll(() => calls.length).toBe(3);
+  await expect.poll(() => r.status().confirmedThrough).toBeNull();
+  expect(Date.parse(r.status().confirmedSince!)).toBeGreaterThan(Date.parse(since!));
+  // The next stored event confirms again, from the new run.
+  fail = false;
+  gate = Promise.resolve();
+  socket.push([{ s: "BTCUSDT", c: "102", E: t0 + 3000 }]);
+  await expect.poll(() => r.status().confirmedThrough).toBe(new Date(t0 + 3000).toISOString());
+});

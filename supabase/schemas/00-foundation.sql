@@ -1393,6 +1393,8 @@ CREATE TABLE public.stream_health (
     last_message_at timestamp with time zone,
     quotes integer DEFAULT 0 NOT NULL,
     reported_at timestamp with time zone DEFAULT now() NOT NULL,
+    confirmed_since timestamp with time zone,
+    confirmed_through timestamp with time zone,
     CONSTRAINT stream_health_check CHECK (((state = 'connected'::text) = (connected_since IS NOT NULL))),
     CONSTRAINT stream_health_check1 CHECK (((state = 'dropped'::text) = (dropped_at IS NOT NULL))),
     CONSTRAINT stream_health_quotes_check CHECK ((quotes >= 0)),
@@ -1403,6 +1405,12 @@ CREATE TABLE public.stream_health (
 
 -- comment on table public.stream_health
 COMMENT ON TABLE public.stream_health IS 'Each venue stream''s state as its reader last reported it (connected or dropped, reconnects, last message); decision 0061.';
+
+-- comment on column public.stream_health.confirmed_since
+COMMENT ON COLUMN public.stream_health.confirmed_since IS 'When the reader''s unbroken run of stored events began (the connection opened, or an ingest failed); the confirmation holds only for a full poll after it (decision 0079).';
+
+-- comment on column public.stream_health.confirmed_through
+COMMENT ON COLUMN public.stream_health.confirmed_through IS 'Venue time of the newest stream event whose quotes are stored (all earlier ones too): the venue''s symbols not in the stream are confirmed unchanged through then (decision 0079).';
 
 -- constraint private.app_settings app_settings_pkey
 ALTER TABLE ONLY private.app_settings

@@ -937,7 +937,7 @@ $_$;
 COMMENT ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone) IS 'One scan: upsert instruments, append history, compute window percents, liquidity figures, flags and trust (decision 0046) of the assets it touched, upsert movers, merge the changed rows into the kept lists (decision 0053), prune, broadcast. Service role only.';
 
 -- function public.movers_feed(integer)
-CREATE FUNCTION public.movers_feed(window_minutes integer DEFAULT NULL::integer) RETURNS TABLE(id bigint, instrument_id bigint, symbol text, exchange text, exchange_type public.exchange_type, network text, source text, pool_url text, price numeric, price_3hour_ago numeric, pct numeric, window_used integer, pct_3hour numeric, volume_24h numeric, ts timestamp with time zone, quoted_at timestamp with time zone, volume_24h_usd numeric, liquidity_usd numeric, spread_pct numeric, thin boolean, confirmed_on text[], flags text[], trust_score integer, asset text, pool_name text)
+CREATE FUNCTION public.movers_feed(window_minutes integer DEFAULT NULL::integer) RETURNS TABLE(id bigint, instrument_id bigint, symbol text, exchange text, exchange_type public.exchange_type, network text, source text, pool_url text, price numeric, price_3hour_ago numeric, pct numeric, window_used integer, pct_3hour numeric, volume_24h numeric, ts timestamp with time zone, quoted_at timestamp with time zone, volume_24h_usd numeric, liquidity_usd numeric, spread_pct numeric, thin boolean, confirmed_on text[], flags text[], trust_score integer, asset text, pool_name text, confirmed_at timestamp with time zone)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
     AS $$
@@ -955,11 +955,21 @@ begin
     raise exception 'The % plan does not offer a % minute window', caller.plan, w using errcode = 'PT403';
   end if;
   return query
+    with venues as materialized (
+      -- Per venue with a stream: its confirmation, when a full poll ran after the run began.
+      select s.source, s.confirmed_through, h.last_success_at as polled_at
+      from public.stream_health s
+      join public.source_health h on h.source = s.source
+      where s.confirmed_through is not null and h.last_success_at is not null
+        and s.confirmed_since <= h.last_success_at
+    )
     select x.id, x.instrument_id, x.symbol, x.exchange, x.exchange_type, x.network, x.source, x.pool_url,
            x.price, x.price_3hour_ago, x.pct, x.window_used, x.pct_3hour, x.volume_24h, x.ts,
            coalesce(x.quoted_at, x.ts), x.volume_24h_usd, x.liquidity_usd, x.spread_pct,
            coalesce(x.thin, false), coalesce(x.confirmed_on, '{}'), coalesce(x.flags, '{}'),
-           coalesce(x.trust_score, 0), coalesce(x.asset, upper(split_part(x.symbol, '/', 1))), x.pool_name
+           coalesce(x.trust_score, 0), coalesce(x.asset, upper(split_part(x.symbol, '/', 1))), x.pool_name,
+           case when x.ts >= v.polled_at then greatest(coalesce(x.quoted_at, x.ts), v.confirmed_through)
+                else coalesce(x.quoted_at, x.ts) end
     from private.movers_top t,
          rows from (jsonb_to_recordset(t.entries) as (
            id bigint, instrument_id bigint, symbol text, exchange text, exchange_type public.exchange_type,
@@ -971,13 +981,14 @@ begin
                                   price, price_3hour_ago, pct, window_used, pct_3hour, volume_24h, ts,
                                   quoted_at, volume_24h_usd, liquidity_usd, spread_pct, thin, confirmed_on,
                                   flags, trust_score, asset, pool_name, ord)
+    left join venues v on v.source = x.source
     where t.window_minutes = w
     order by x.ord;
 end;
 $$;
 
 -- comment on function public.movers_feed(window_minutes integer)
-COMMENT ON FUNCTION public.movers_feed(window_minutes integer) IS 'The window''s top 100 movers for an active subscriber (flagged and thin moves ranked lower), each with its venue quote time and trust fields (decision 0046).';
+COMMENT ON FUNCTION public.movers_feed(window_minutes integer) IS 'The window''s top 100 movers for an active subscriber (flagged and thin moves ranked lower), each with its venue quote time, the time through which its venue confirmed it (decision 0079) and trust fields (decision 0046).';
 
 -- function public.movers_sparklines(integer)
 CREATE FUNCTION public.movers_sparklines(window_minutes integer DEFAULT NULL::integer) RETURNS TABLE(instrument_id bigint, times timestamp with time zone[], prices numeric[])
@@ -1170,37 +1181,54 @@ CREATE FUNCTION public.record_stream_health(report jsonb) RETURNS void
     AS $_$
 declare
   r record;
+  through timestamptz;
 begin
   if report is null or jsonb_typeof(report) <> 'object' then
     raise exception 'report must be a JSON object' using errcode = '22023';
   end if;
   select * into r from jsonb_to_record(report) as x (source text, state text, "connectedSince" timestamptz,
-    "droppedAt" timestamptz, reconnects integer, "lastMessageAt" timestamptz, quotes integer);
+    "droppedAt" timestamptz, reconnects integer, "lastMessageAt" timestamptz, quotes integer,
+    "confirmedSince" timestamptz, "confirmedThrough" timestamptz);
   if r.source is null or r.source !~ '^[a-z][a-z0-9_-]{0,39}$' then
     raise exception 'source must be a source name' using errcode = '22023';
   end if;
   if r.state is null or r.state not in ('connected', 'dropped') then
     raise exception 'state must be connected or dropped' using errcode = '22023';
   end if;
+  if r."confirmedThrough" is not null and r."confirmedSince" is null then
+    raise exception 'confirmedThrough needs confirmedSince' using errcode = '22023';
+  end if;
+  through := case when r."confirmedThrough" <= now() + interval '5 seconds' then r."confirmedThrough" end;
   insert into public.stream_health as h (source, state, connected_since, dropped_at, reconnects,
-                                         last_message_at, quotes, reported_at)
+                                         last_message_at, quotes, reported_at, confirmed_since,
+                                         confirmed_through)
   values (r.source, r.state,
           case when r.state = 'connected' then coalesce(r."connectedSince", now()) end,
           case when r.state = 'dropped' then coalesce(r."droppedAt", now()) end,
           greatest(coalesce(r.reconnects, 0), 0),
           r."lastMessageAt",
           greatest(coalesce(r.quotes, 0), 0),
-          now())
+          now(),
+          r."confirmedSince",
+          through)
   on conflict (source) do update
     set state = excluded.state, connected_since = excluded.connected_since,
         dropped_at = excluded.dropped_at, reconnects = excluded.reconnects,
         last_message_at = coalesce(excluded.last_message_at, h.last_message_at),
-        quotes = excluded.quotes, reported_at = excluded.reported_at;
+        quotes = excluded.quotes, reported_at = excluded.reported_at,
+        -- A report without the fields (an older reader) keeps what is stored; a new run replaces
+        -- the confirmation (a reconnect's first report may carry none yet); within a run the
+        -- time only moves forward.
+        confirmed_since = coalesce(excluded.confirmed_since, h.confirmed_since),
+        confirmed_through = case
+          when excluded.confirmed_since is null then h.confirmed_through
+          when excluded.confirmed_since is distinct from h.confirmed_since then excluded.confirmed_through
+          else greatest(excluded.confirmed_through, h.confirmed_through) end;
 end;
 $_$;
 
 -- comment on function public.record_stream_health(report jsonb)
-COMMENT ON FUNCTION public.record_stream_health(report jsonb) IS 'A streaming reader''s state once a second: connected or dropped, reconnects, last message; service role only (decision 0061).';
+COMMENT ON FUNCTION public.record_stream_health(report jsonb) IS 'A streaming reader''s state once a second: connected or dropped, reconnects, last message, and through when its events confirm the venue''s unchanged symbols; service role only (decisions 0061, 0079).';
 
 -- function public.signal_track_record(text)
 CREATE FUNCTION public.signal_track_record(period text DEFAULT '7d'::text) RETURNS TABLE(strategy public.strategy, horizon_hours integer, signals integer, hits integer, hit_rate numeric, directional integer, avg_return numeric, median_return numeric)

@@ -297,7 +297,9 @@ async function venueFreshnessPart(label: string, env: Record<string, string>, pg
       if (ok) break;
       await new Promise((r) => setTimeout(r, 250));
     }
-    console.log(await benchVenueFreshness(label, `http://127.0.0.1:${webPort}`));
+    console.log(
+      await benchVenueFreshness(label, `http://127.0.0.1:${webPort}`, 60, started.t0 + started.ms),
+    );
   } finally {
     await stop(started.child);
   }

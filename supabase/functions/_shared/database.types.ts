@@ -991,6 +991,8 @@ export type Database = {
       };
       stream_health: {
         Row: {
+          confirmed_since: string | null;
+          confirmed_through: string | null;
           connected_since: string | null;
           dropped_at: string | null;
           last_message_at: string | null;
@@ -1001,6 +1003,8 @@ export type Database = {
           state: string;
         };
         Insert: {
+          confirmed_since?: string | null;
+          confirmed_through?: string | null;
           connected_since?: string | null;
           dropped_at?: string | null;
           last_message_at?: string | null;
@@ -1011,6 +1015,8 @@ export type Database = {
           state: string;
         };
         Update: {
+          confirmed_since?: string | null;
+          confirmed_through?: string | null;
           connected_since?: string | null;
           dropped_at?: string | null;
           last_message_at?: string | null;
@@ -1602,6 +1608,7 @@ export type Database = {
         Args: { window_minutes?: number };
         Returns: {
           asset: string;
+          confirmed_at: string;
           confirmed_on: string[];
           exchange: string;
           exchange_type: Database["public"]["Enums"]["exchange_type"];

@@ -269,6 +269,7 @@ export function feedRow(over: Fields<MoversFeedRow> = {}): Fields<MoversFeedRow>
     trust_score: 74,
     asset: "PEPE",
     pool_name: null,
+    confirmed_at: "2026-11-21T09:59:59.5+00:00",
     ...over,
   };
 }

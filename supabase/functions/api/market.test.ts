@@ -172,6 +172,8 @@ Deno.test("/gainers/recent answers the caller's window list in camelCase", async
     ts: "2026-11-21T10:00:00.000Z",
     // The venue's time of the quote, 1.5 s before the scan wrote the entry (decision 0033).
     quotedAt: "2026-11-21T09:59:58.500Z",
+    // Through when the venue confirmed that price (its stream, decision 0079): the data age's start.
+    confirmedAt: "2026-11-21T09:59:59.500Z",
     // Issue 26: the trust fields, camelCased.
     volume24hUsd: 2500000,
     liquidityUsd: null,
@@ -242,6 +244,25 @@ Deno.test("/gainers/recent: an entry from before venue time carries the scan's t
   t.market.feeds.set(30, [feedRow({ quoted_at: null })]);
   const body = await (await t.get("/gainers/recent", t.tokens.basic)).json();
   assertEquals(body[0].quotedAt, "2026-11-21T10:00:00.000Z");
+  assertEquals(body[0].confirmedAt, "2026-11-21T10:00:00.000Z");
+});
+
+Deno.test("/gainers/recent: confirmedAt is the quote's time when the venue confirmed nothing later", async () => {
+  const t = setup();
+  t.market.feeds.set(30, [
+    feedRow({ confirmed_at: null }),
+    feedRow({
+      id: 12,
+      instrument_id: 8,
+      symbol: "X/USDT",
+      confirmed_at: "2026-11-21T09:59:50+00:00",
+    }),
+  ]);
+  const body = await (await t.get("/gainers/recent", t.tokens.basic)).json();
+  deepStrictEqual(body.map((g: { confirmedAt: string }) => g.confirmedAt), [
+    "2026-11-21T09:59:58.500Z",
+    "2026-11-21T09:59:58.500Z",
+  ]);
 });
 
 Deno.test("/gainers/recent?window= picks an offered window", async () => {

@@ -155,6 +155,7 @@ Deno.test("/api/gainers/recent documents every trust field of a row and its two 
       "asset",
       "poolName",
       "quotedAt",
+      "confirmedAt",
     ]
   ) {
     ok(row[field]?.description, `${field} is documented`);

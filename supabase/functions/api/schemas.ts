@@ -299,7 +299,10 @@ export const gainer = z.object({
   pct: z.number(),
   ts: ts.describe("When the scan that wrote this entry ran (ISO 8601)"),
   quotedAt: ts.describe(
-    "The quote's time on the venue's own clock (ISO 8601): Binance's close or answer time, Coinbase's and GeckoTerminal's answer time. The entry's data age is now minus quotedAt.",
+    "The quote's own time on the venue's clock (ISO 8601): when the venue last published this price (Binance's event, close or answer time, Coinbase's message or answer time, GeckoTerminal's answer time). It does not move while the price is unchanged; see confirmedAt for the data age.",
+  ),
+  confirmedAt: ts.describe(
+    "The time through which the venue has confirmed this price (ISO 8601, venue clock): quotedAt, or later when the venue's stream has confirmed every symbol it did not name unchanged since (Binance's !miniTicker@arr names only the symbols that changed) and the venue's last full poll included this entry. It stops advancing when the venue or its stream stalls. The entry's data age is now minus confirmedAt; it is stale when that exceeds its window.",
   ),
   volume24hUsd: z.number().nullable().describe(
     "24 h quote volume in USD (CEX pairs) or the pool's 24 h volume in USD (DEX pools); null when the venue gives none.",

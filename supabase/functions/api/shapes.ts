@@ -51,6 +51,11 @@ export type Gainer =
     ts: string;
     /** The venue's own time of the quote (decision 0033); `ts` for entries from before it. */
     quotedAt: string;
+    /**
+     * Through when the venue confirmed the price (decision 0079): `quotedAt`, or the venue's
+     * confirmed-through time for an unchanged symbol; the data age counts from here.
+     */
+    confirmedAt: string;
     // Moves you can trust (issue 26, decision 0046).
     /** 24 h quote volume in USD (CEX) or the pool's 24 h volume in USD (DEX). */
     volume24hUsd: number | null;
@@ -106,6 +111,11 @@ export function toIso(value: unknown): string | null {
 }
 
 const text = (value: unknown): string | null => (typeof value === "string" ? value : null);
+
+/** The later of a confirmation and the quote's time (never earlier than the quote). */
+function laterIso(confirmed: string | null, quoted: string): string {
+  return confirmed !== null && Date.parse(confirmed) > Date.parse(quoted) ? confirmed : quoted;
+}
 const exchangeType = (value: unknown): "cex" | "dex" => (value === "cex" ? "cex" : "dex");
 
 /** A feed row as a gainer; rows without an instrument, symbol, price, percent or time are dropped. */
@@ -136,6 +146,7 @@ export function toGainer(row: Fields<MoversFeedRow>): Gainer | null {
     volume24h: toNumber(row.volume_24h),
     ts,
     quotedAt: toIso(row.quoted_at) ?? ts,
+    confirmedAt: laterIso(toIso(row.confirmed_at), toIso(row.quoted_at) ?? ts),
     volume24hUsd: toNumber(row.volume_24h_usd),
     liquidityUsd: toNumber(row.liquidity_usd),
     spreadPct: toNumber(row.spread_pct),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isQuoteStale, quoteAge, windowMs } from "./quote-age.ts";
+import { confirmedTime, isQuoteStale, quoteAge, venueConfirmation, windowMs } from "./quote-age.ts";
 
 const NOW = Date.parse("2026-03-02T12:00:00.000Z");
 
@@ -26,4 +26,49 @@ describe("isQuoteStale", () => {
     expect(isQuoteStale("2026-03-02T11:54:00.000Z", 5, NOW)).toBe(true);
     expect(isQuoteStale("not a time", 30, NOW)).toBe(true);
   });
+});
+
+it("venueConfirmation: only a run that a later full poll covers confirms", () => {
+  const poll = { last_success_at: "2026-11-29T03:00:20Z" };
+  const stream = (since: string, through: string | null) => ({
+    confirmed_since: since,
+    confirmed_through: through,
+  });
+  expect(venueConfirmation(stream("2026-11-29T03:00:00Z", "2026-11-29T03:00:38Z"), poll)).toEqual({
+    through: Date.parse("2026-11-29T03:00:38Z"),
+    polledAt: Date.parse("2026-11-29T03:00:20Z"),
+  });
+  // The run began after the poll: a change before it connected may be missed.
+  expect(venueConfirmation(stream("2026-11-29T03:00:21Z", "2026-11-29T03:00:38Z"), poll)).toEqual(
+    null,
+  );
+  expect(venueConfirmation(stream("2026-11-29T03:00:00Z", null), poll)).toEqual(null);
+  expect(venueConfirmation(null, poll)).toEqual(null);
+  expect(venueConfirmation(stream("2026-11-29T03:00:00Z", "2026-11-29T03:00:38Z"), {
+    last_success_at: null,
+  })).toEqual(null);
+});
+
+it("confirmedTime: the venue's confirmation for rows its last full poll wrote, never earlier than the quote", () => {
+  const venue = {
+    through: Date.parse("2026-11-29T03:00:38Z"),
+    polledAt: Date.parse("2026-11-29T03:00:20Z"),
+  };
+  const row = { ts: "2026-11-29T03:00:20Z", quoted_at: "2026-11-29T03:00:19.5Z" };
+  expect(confirmedTime(row, venue)).toEqual("2026-11-29T03:00:38.000Z");
+  // Written before the poll (the poll did not name it): its own quote time.
+  expect(confirmedTime({ ...row, ts: "2026-11-29T03:00:19Z" }, venue)).toEqual(
+    "2026-11-29T03:00:19.5Z",
+  );
+  // A quote newer than the confirmation keeps its own time.
+  expect(confirmedTime({ ts: "2026-11-29T03:00:40Z", quoted_at: "2026-11-29T03:00:39Z" }, venue))
+    .toEqual("2026-11-29T03:00:39Z");
+  // No venue confirmation: the feed's confirmed_at when later, else the quote's time.
+  expect(confirmedTime({ ...row, confirmed_at: "2026-11-29T03:00:30Z" }, null)).toEqual(
+    "2026-11-29T03:00:30Z",
+  );
+  expect(confirmedTime({ ...row, confirmed_at: "2026-11-29T03:00:01Z" }, null)).toEqual(
+    "2026-11-29T03:00:19.5Z",
+  );
+  expect(confirmedTime({ ts: "2026-11-29T03:00:20Z" }, null)).toEqual("2026-11-29T03:00:20Z");
 });

@@ -42,3 +42,61 @@ export function isQuoteStale(
   const current = now instanceof Date ? now.getTime() : now;
   return !Number.isFinite(then) || current - then > windowMs(windowMinutes);
 }
+
+/**
+ * A venue's "confirmed through" time (decision 0079): through when the venue's stream has
+ * confirmed every symbol it did not name unchanged (its newest event whose quotes are stored),
+ * valid only when the venue's last full poll ran after the stream's unbroken run began.
+ */
+export interface VenueConfirmation {
+  /** The confirmation (ms, venue clock). */
+  through: number;
+  /** The scan time of the venue's last full poll (ms): rows written before it are not covered. */
+  polledAt: number;
+}
+
+const ms = (value: string | null | undefined): number =>
+  value ? new Date(value).getTime() : Number.NaN;
+
+/**
+ * The venue's confirmation from its stream's report (`stream_health`) and its last full poll
+ * (`source_health.last_success_at`), or null when it confirms nothing: no stream, no stored event
+ * in the current run, or no full poll since the run began (the stream may have missed a change
+ * before it connected). The same rule as `movers_feed`'s confirmed_at (SQL).
+ */
+export function venueConfirmation(
+  stream: { confirmed_since: string | null; confirmed_through: string | null } | null | undefined,
+  poll: { last_success_at: string | null } | null | undefined,
+): VenueConfirmation | null {
+  const through = ms(stream?.confirmed_through);
+  const since = ms(stream?.confirmed_since);
+  const polledAt = ms(poll?.last_success_at);
+  if (!Number.isFinite(through) || !Number.isFinite(since) || !Number.isFinite(polledAt)) {
+    return null;
+  }
+  return since <= polledAt ? { through, polledAt } : null;
+}
+
+/**
+ * Through when a row's price is confirmed: its quote's own time, or its venue's confirmation when
+ * the row was written by the venue's last full poll or after it (`ts`, the scan time, not before
+ * the poll) and the confirmation is later. Never earlier than the quote; a stalled venue's
+ * confirmation stops, so the row ages. The data age and the stale mark count from here.
+ */
+export function confirmedTime(
+  entry: { ts: string; quoted_at?: string | null; confirmed_at?: string | null },
+  venue: VenueConfirmation | null | undefined,
+): string {
+  const quoted = entry.quoted_at ?? entry.ts;
+  let best = ms(quoted);
+  let text = quoted;
+  const fromFeed = ms(entry.confirmed_at);
+  if (Number.isFinite(fromFeed) && !(fromFeed <= best)) {
+    best = fromFeed;
+    text = entry.confirmed_at!;
+  }
+  if (venue && ms(entry.ts) >= venue.polledAt && !(venue.through <= best)) {
+    return new Date(venue.through).toISOString();
+  }
+  return text;
+}

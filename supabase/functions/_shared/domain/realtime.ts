@@ -138,6 +138,11 @@ export interface MoverEntry extends MoverTrustFields {
   ts: string;
   /** The venue's own time of the quote (decision 0033); absent in rows from before it. */
   quoted_at?: string;
+  /**
+   * Through when the venue confirmed the price (decision 0079), as `movers_feed` read it; absent
+   * in broadcasts (the dashboard applies the venue's confirmation itself, `confirmedTime`).
+   */
+  confirmed_at?: string;
 }
 
 /** The quote's time on the venue's clock, else the ingest's. */

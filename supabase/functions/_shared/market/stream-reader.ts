@@ -44,6 +44,17 @@ export interface StreamStatus {
   lastMessageAt: string | null;
   /** Quotes in the batch this report follows (0 on a state change between batches). */
   quotes: number;
+  /**
+   * When the unbroken run of stored events began (the connection opened, or an ingest failed and
+   * its quotes were lost); null before the first connection (decision 0079).
+   */
+  confirmedSince: string | null;
+  /**
+   * The venue time of the newest event of the run whose quotes, and every earlier event's, are
+   * stored: the venue's symbols the stream did not name are unchanged through then. Null until
+   * the run's first event is stored; it moves only on events, so it stops when the venue stalls.
+   */
+  confirmedThrough: string | null;
 }
 
 export interface StreamReaderOptions {
@@ -108,6 +119,22 @@ export function startStreamReader(opts: StreamReaderOptions): StreamReader {
   let flushing: Promise<void> = Promise.resolve();
   let connectedSince: number | null = null;
   let droppedAt: number | null = now();
+  // The confirmation (decision 0079): the run's start, its newest stored event's venue time, and
+  // the venue time of the events whose quotes wait for an ingest. `run` tells an ingest that
+  // returns after a reconnect or a failure that its events belong to an earlier run.
+  let run = 0;
+  let confirmedSince: number | null = null;
+  let confirmedThrough: number | null = null;
+  let pendingThrough: number | null = null;
+  const newRun = () => {
+    run++;
+    confirmedSince = now();
+    confirmedThrough = null;
+    pendingThrough = null;
+  };
+  const confirm = (through: number | null) => {
+    if (through !== null) confirmedThrough = Math.max(confirmedThrough ?? through, through);
+  };
 
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   const status = (quotes = 0): StreamStatus => ({
@@ -118,6 +145,8 @@ export function startStreamReader(opts: StreamReaderOptions): StreamReader {
     reconnects: Math.max(connections - 1, 0),
     lastMessageAt: iso(batch.lastMessageAt),
     quotes,
+    confirmedSince: iso(confirmedSince),
+    confirmedThrough: iso(confirmedThrough),
   });
   // One ingest at a time, and never a queue of them (decision 0063): the quotes of the seconds
   // that arrive while an ingest runs wait in one pending set, the newest quote per instrument,
@@ -133,16 +162,39 @@ export function startStreamReader(opts: StreamReaderOptions): StreamReader {
     try {
       while (pending.size > 0) {
         const quotes = [...pending.values()];
+        const through = pendingThrough;
+        const ofRun = run;
         pending.clear();
-        await opts.ingest(quotes).catch((err: unknown) =>
-          log(`[stream] ${opts.venue}: ingest failed: ${(err as Error).message}`)
+        pendingThrough = null;
+        const stored = await opts.ingest(quotes).then(
+          () => true,
+          (err: unknown) => {
+            log(`[stream] ${opts.venue}: ingest failed: ${(err as Error).message}`);
+            return false;
+          },
         );
+        // Stored: the venue is confirmed through these events. Lost: the run is broken, the
+        // confirmation starts again (it holds only after the venue's next full poll).
+        if (!stored) newRun();
+        else if (ofRun === run) confirm(through);
       }
+      // Events without quotes that arrived meanwhile: everything before them is stored now.
+      confirm(pendingThrough);
+      pendingThrough = null;
     } finally {
       ingesting = false;
     }
   };
-  const hand = (quotes: Quote[]) => {
+  const hand = (quotes: Quote[], through: number | null) => {
+    if (through !== null) pendingThrough = Math.max(pendingThrough ?? through, through);
+    if (quotes.length === 0) {
+      // Nothing to store: with no ingest waiting or running, the events confirm at once.
+      if (!ingesting && pending.size === 0) {
+        confirm(pendingThrough);
+        pendingThrough = null;
+      }
+      return;
+    }
     if (ingesting) merged++;
     for (const q of quotes) {
       const held = pending.get(q.venueKey);
@@ -183,6 +235,7 @@ export function startStreamReader(opts: StreamReaderOptions): StreamReader {
     socket = ws;
     ws.onopen = () => {
       pause = 1_000;
+      newRun();
       // A stream just opened gets the full silence allowance before it must say something.
       batch.add({ quotes: [], heartbeat: true, skipped: 0 }, now());
       connectedSince = now();
@@ -212,7 +265,7 @@ export function startStreamReader(opts: StreamReaderOptions): StreamReader {
 
   const timer = setInterval(() => {
     const quotes = batch.take();
-    if (quotes.length > 0) hand(quotes);
+    hand(quotes, batch.takeThrough());
     // Silent too long while connected: a dead socket that never said so. Drop it and reconnect.
     if (socket && connections > 0 && !batch.live(now(), silenceMs) && socket.readyState === 1) {
       dropped();

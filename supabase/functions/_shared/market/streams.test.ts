@@ -60,6 +60,9 @@ Deno.test("streams: a !miniTicker@arr message is quotes stamped with the event t
   const raw = JSON.stringify(JSON.parse(MINI).data);
   assertEquals(parseBinanceMiniTickers(raw).quotes.length, 1);
   assertEquals(parseBinanceMiniTickers("not json").quotes.length, 0);
+  // The message's venue time: its newest event time E (decision 0079).
+  assertEquals(m.at, Date.parse("2026-03-02T12:00:05.123Z"));
+  assertEquals(parseBinanceMiniTickers("not json").at, undefined);
 });
 
 Deno.test("streams: Coinbase ticker events are quotes at the message's timestamp; heartbeats keep it alive", () => {
@@ -107,7 +110,14 @@ Deno.test("streams: Coinbase ticker events are quotes at the message's timestamp
     sequence_num: 8,
     events: [{ current_time: "2026-03-02 12:00:06.0 +0000 UTC", heartbeat_counter: 3 }],
   }));
-  deepStrictEqual(beat, { quotes: [], heartbeat: true, skipped: 0 });
+  // A heartbeat carries the venue's time: the stream was alive, and had nothing more, through it.
+  deepStrictEqual(beat, {
+    quotes: [],
+    heartbeat: true,
+    skipped: 0,
+    at: Date.parse("2026-03-02T12:00:06Z"),
+  });
+  assertEquals(m.at, Date.parse("2026-03-02T12:00:05.167Z"));
   deepStrictEqual(coinbaseSubscriptions(["BTC-USD"]).map((s) => JSON.parse(s).channel), [
     "heartbeats",
     "ticker",
@@ -132,4 +142,19 @@ Deno.test("streams: a batch keeps the newest quote per instrument; silence ends 
   // A heartbeat alone keeps it live.
   batch.add({ quotes: [], heartbeat: true, skipped: 0 }, 10_000);
   ok(batch.live(12_000));
+});
+
+Deno.test("streams: a batch's confirmation is the newest venue time of its messages, taken once", () => {
+  const batch = new StreamBatch();
+  assertEquals(batch.takeThrough(), null);
+  const later = parseBinanceMiniTickers(MINI.replaceAll("1772452805123", "1772452806123"));
+  batch.add(later, 1_000);
+  batch.add(parseBinanceMiniTickers(MINI), 1_100); // an older event arriving late
+  // A message without the venue's time (a synthetic heartbeat) confirms nothing.
+  batch.add({ quotes: [], heartbeat: true, skipped: 0 }, 1_200);
+  assertEquals(batch.takeThrough(), 1772452806123);
+  assertEquals(batch.takeThrough(), null);
+  // A message that was not a quote nor a heartbeat confirms nothing either.
+  batch.add({ quotes: [], heartbeat: false, skipped: 1, at: 1772452807000 }, 1_300);
+  assertEquals(batch.takeThrough(), null);
 });

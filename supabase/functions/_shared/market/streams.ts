@@ -23,6 +23,12 @@ export interface StreamMessage {
   heartbeat: boolean;
   /** Rows of the message that were not the documented shape. */
   skipped: number;
+  /**
+   * The message's time on the venue's clock (ms), when it carries one: Binance's newest event
+   * time `E`, Coinbase's `timestamp` (tickers and heartbeats). Through then the venue published
+   * nothing the message (and the ones before it) did not carry (decision 0079).
+   */
+  at?: number;
 }
 
 const EMPTY: StreamMessage = Object.freeze({ quotes: [], heartbeat: false, skipped: 0 });
@@ -50,6 +56,7 @@ export function parseBinanceMiniTickers(text: string): StreamMessage {
   if (!rows) return EMPTY;
   const quotes: Quote[] = [];
   let skipped = 0;
+  let newest = 0;
   for (const row of rows) {
     const price = isRecord(row) ? toNumber(row.c) : null;
     const volume = isRecord(row) ? toNumber(row.q) : null;
@@ -61,6 +68,7 @@ export function parseBinanceMiniTickers(text: string): StreamMessage {
       skipped++;
       continue;
     }
+    newest = Math.max(newest, at);
     const pair = splitBinanceSymbol(row.s);
     if (!pair) continue;
     const [base, quote] = pair;
@@ -80,7 +88,7 @@ export function parseBinanceMiniTickers(text: string): StreamMessage {
       volume24hUsd: volume !== null && volume >= 0 ? volume : null,
     });
   }
-  return { quotes, heartbeat: false, skipped };
+  return { quotes, heartbeat: false, skipped, ...(newest > 0 ? { at: newest } : {}) };
 }
 
 /** The Coinbase subscriptions a reader sends: the ticker of `productIds`, and heartbeats. */
@@ -98,9 +106,11 @@ export function coinbaseSubscriptions(productIds: readonly string[]): string[] {
 export function parseCoinbaseMessage(text: string): StreamMessage {
   const body = parseJson(text);
   if (!isRecord(body)) return EMPTY;
-  if (body.channel === "heartbeats") return { quotes: [], heartbeat: true, skipped: 0 };
-  if (body.channel !== "ticker" || !Array.isArray(body.events)) return EMPTY;
   const at = typeof body.timestamp === "string" ? Date.parse(body.timestamp) : Number.NaN;
+  if (body.channel === "heartbeats") {
+    return { quotes: [], heartbeat: true, skipped: 0, ...(Number.isFinite(at) ? { at } : {}) };
+  }
+  if (body.channel !== "ticker" || !Array.isArray(body.events)) return EMPTY;
   if (!Number.isFinite(at)) return { quotes: [], heartbeat: false, skipped: 1 };
   const ts = new Date(at).toISOString();
   const quotes: Quote[] = [];
@@ -140,7 +150,7 @@ export function parseCoinbaseMessage(text: string): StreamMessage {
       });
     }
   }
-  return { quotes, heartbeat: false, skipped };
+  return { quotes, heartbeat: false, skipped, at };
 }
 
 /**
@@ -150,10 +160,16 @@ export function parseCoinbaseMessage(text: string): StreamMessage {
 export class StreamBatch {
   #quotes = new Map<string, Quote>();
   #lastMessageAt = Number.NEGATIVE_INFINITY;
+  #through: number | null = null;
 
   /** Records a parsed message received at `receivedAt` (ms, our clock). */
   add(message: StreamMessage, receivedAt: number): void {
-    if (message.quotes.length > 0 || message.heartbeat) this.#lastMessageAt = receivedAt;
+    if (message.quotes.length > 0 || message.heartbeat) {
+      this.#lastMessageAt = receivedAt;
+      if (message.at !== undefined && Number.isFinite(message.at)) {
+        this.#through = Math.max(this.#through ?? message.at, message.at);
+      }
+    }
     for (const q of message.quotes) {
       const held = this.#quotes.get(q.venueKey);
       if (!held || Date.parse(held.ts) <= Date.parse(q.ts)) this.#quotes.set(q.venueKey, q);
@@ -163,6 +179,16 @@ export class StreamBatch {
   /** When the stream last said something (a quote or a heartbeat), or null before it did. */
   get lastMessageAt(): number | null {
     return Number.isFinite(this.#lastMessageAt) ? this.#lastMessageAt : null;
+  }
+
+  /**
+   * The newest venue time of the messages added since the last call (null when none carried
+   * one): once the quotes taken with it are stored, the venue is confirmed through it.
+   */
+  takeThrough(): number | null {
+    const through = this.#through;
+    this.#through = null;
+    return through;
   }
 
   /** The quotes gathered since the last call (empty when nothing arrived). */

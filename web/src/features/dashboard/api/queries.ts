@@ -123,13 +123,22 @@ async function getSourceHealth(): Promise<SourceHealthRow[]> {
 /** Each venue stream's state as its reader last reported it (`stream_health`, decision 0061). */
 export type StreamHealthRow = Pick<
   Database["public"]["Tables"]["stream_health"]["Row"],
-  "source" | "state" | "dropped_at" | "reconnects" | "last_message_at" | "reported_at"
+  | "source"
+  | "state"
+  | "dropped_at"
+  | "reconnects"
+  | "last_message_at"
+  | "reported_at"
+  | "confirmed_since"
+  | "confirmed_through"
 >;
 
 async function getStreamHealth(): Promise<StreamHealthRow[]> {
   const { data, error } = await supabase
     .from("stream_health")
-    .select("source, state, dropped_at, reconnects, last_message_at, reported_at")
+    .select(
+      "source, state, dropped_at, reconnects, last_message_at, reported_at, confirmed_since, confirmed_through",
+    )
     .order("source");
   if (error) throw error;
   return data ?? [];

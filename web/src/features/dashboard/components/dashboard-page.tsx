@@ -19,6 +19,7 @@ import { useAnalysisFromLink } from "../hooks/use-analysis-link";
 import { useCheckoutSuccessToast } from "../hooks/use-checkout-success";
 import { useChooseWindow } from "../hooks/use-choose-window";
 import { useDashboardShortcuts } from "../hooks/use-dashboard-shortcuts";
+import { useVenueConfirmations } from "../hooks/use-venue-confirmations";
 import { useMoversStream } from "../hooks/use-movers-stream";
 import { shownWindow, useWindowParam } from "../hooks/use-window-param";
 import { rememberWindow, windowHint } from "../utils/window-hint";
@@ -109,6 +110,8 @@ export function DashboardPage({
     if (profile) rememberWindow(windowMinutes);
   }, [profile, windowMinutes]);
   const { status } = useMoversStream(windowMinutes, { enabled: profile !== null });
+  // Each venue's confirmed-through time (decision 0079), read with the Sources line.
+  const confirmations = useVenueConfirmations();
   const [analysed, setAnalysed] = useState<MoverEntry | null>(null);
   const [analysisWanted, setAnalysisWanted] = useState(false);
   if (analysed && !analysisWanted) setAnalysisWanted(true);
@@ -369,6 +372,7 @@ export function DashboardPage({
               onAnalyse={setAnalysed}
               sparklines={sparklines.data}
               selectedId={selectedId}
+              confirmations={confirmations}
             />
           ) : (
             <div>
@@ -379,6 +383,7 @@ export function DashboardPage({
                 windowMinutes={windowMinutes}
                 onAnalyse={setAnalysed}
                 sparklines={sparklines.data}
+                confirmations={confirmations}
               />
               <div className="mt-3 flex flex-col items-center gap-2 text-sm text-muted-foreground">
                 <span>

@@ -1,6 +1,5 @@
-import { isQuoteStale } from "@domain/quote-age";
+import { confirmedTime, isQuoteStale } from "@domain/quote-age";
 import { formatSignedPercent } from "@domain/format";
-import { quoteTime } from "@domain/realtime";
 import type { Sparkline as SparklineData } from "../api/queries";
 import { CornerDownRightIcon, LineChartIcon } from "lucide-react";
 import { memo } from "react";
@@ -13,6 +12,7 @@ import { BuyLink } from "./buy-link";
 import { PercentText } from "./percent-text";
 import { PriceText } from "./price-text";
 import { useClock } from "../hooks/use-now";
+import type { VenueConfirmations } from "../hooks/use-venue-confirmations";
 import { ROW_ATTRIBUTE, ROW_FOCUS_ATTRIBUTE } from "../hooks/use-dashboard-shortcuts";
 import { Sparkline } from "./sparkline";
 import { StaleMark } from "./stale-mark";
@@ -36,6 +36,8 @@ type MoverCardsProps = {
   onAnalyse: (entry: TrustEntry) => void;
   /** Each instrument's last 30 minutes (`movers_sparklines`), by instrument id. */
   sparklines?: ReadonlyMap<number, SparklineData>;
+  /** Each venue's confirmed-through time (decision 0079): unchanged quotes age from it. */
+  confirmations?: VenueConfirmations;
 };
 
 type MoverCardProps = Omit<MoverRowProps, "selected">;
@@ -52,11 +54,13 @@ const MoverCard = memo(function MoverCard({
   onAnalyse,
   onToggle,
   line,
+  confirmation,
 }: MoverCardProps) {
   const { t, i18n } = useTranslation("dashboard");
   const locale = i18n.resolvedLanguage ?? "en";
-  const quotedAt = quoteTime(entry);
-  const stale = useClock((now) => isQuoteStale(quotedAt, windowMinutes, now));
+  // As the table's rows: the data age counts from the venue's confirmation (decision 0079).
+  const confirmedAt = confirmedTime(entry, confirmation);
+  const stale = useClock((now) => isQuoteStale(confirmedAt, windowMinutes, now));
   const trust = trustOf(entry);
   return (
     <li
@@ -136,7 +140,7 @@ const MoverCard = memo(function MoverCard({
           <div className="text-right">
             <dt className="text-muted-foreground">{t("table.dataAge")}</dt>
             <dd data-testid="data-age">
-              <QuoteAge quotedAt={quotedAt} />
+              <QuoteAge quotedAt={confirmedAt} />
               {stale ? (
                 <StaleMark
                   label={t("table.stale")}
@@ -172,6 +176,7 @@ export function MoverCards({
   windowMinutes,
   onAnalyse,
   sparklines,
+  confirmations,
 }: MoverCardsProps) {
   const { t } = useTranslation("dashboard");
   const card = (entry: TrustEntry, lead: TrustEntry | null, group: MoverGroup) => (
@@ -189,6 +194,7 @@ export function MoverCards({
       onAnalyse={onAnalyse}
       onToggle={onToggle}
       line={sparklines?.get(entry.instrument_id)}
+      confirmation={confirmations?.get(entry.source) ?? null}
     />
   );
   return (

@@ -115,3 +115,101 @@ describe("live updates re-render only the rows that changed (decision 0065)", ()
     expect(renders.get(1)).toBe(2);
   });
 });
+
+describe("a venue's confirmed-through time (decision 0079)", () => {
+  beforeEach(() => {
+    renders.clear();
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
+    vi.setSystemTime(NOW);
+  });
+  afterEach(() => vi.useRealTimers());
+
+  // Binance's last full poll wrote the rows 20 s ago; its stream confirms the set through 2 s ago.
+  const polledAt = NOW - 20_000;
+  const confirmations = new Map([["binance", { through: NOW - 2_000, polledAt }]]);
+  const unchanged = (id: number, over: Partial<MoverEntry> = {}) =>
+    mover(id, {
+      ts: new Date(polledAt).toISOString(),
+      quoted_at: new Date(NOW - 20_500).toISOString(),
+      ...over,
+    });
+
+  function view(entries: MoverEntry[], windowMinutes = 0, venues = confirmations) {
+    return (
+      <MoversTable
+        groups={groupByAsset(entries, false)}
+        expanded={none}
+        onToggle={onToggle}
+        order="rank"
+        windowMinutes={windowMinutes}
+        onAnalyse={onAnalyse}
+        confirmations={venues}
+      />
+    );
+  }
+
+  it("an unchanged symbol of a confirming venue shows the venue's confirmed-through age, not its quote's", () => {
+    render(view([unchanged(1)]));
+    const row = screen.getAllByRole("row")[1]!;
+    expect(within(row).getByTestId("data-age").textContent).toBe("2 s");
+    // Fresh on the 10-second window: not stale, though its quote is 20 s old.
+    expect(row).not.toHaveAttribute("data-stale");
+    // The quote's own time stays on the row (the bench's quote-trip figure).
+    expect(row).toHaveAttribute("data-ts", new Date(NOW - 20_500).toISOString());
+    expect(row).toHaveAttribute("data-confirmed-at", new Date(NOW - 2_000).toISOString());
+  });
+
+  it("rows the confirmation does not cover keep their quote's age, and go stale", () => {
+    render(
+      view([
+        // Written before the venue's last full poll (the poll did not name it: delisted, say).
+        unchanged(2, { ts: new Date(polledAt - 1).toISOString() }),
+        // Another venue, without a confirmation.
+        unchanged(3, { source: "dex", exchange: "Uniswap V3", exchange_type: "dex" }),
+      ]),
+    );
+    for (const symbol of ["SYM2/USDT", "SYM3/USDT"]) {
+      const row = screen
+        .getAllByRole("row")
+        .find((r) => r.textContent?.includes(symbol.split("/")[0]!))!;
+      expect(within(row).getByTestId("data-age").textContent).toMatch(/^20 s/);
+      expect(row).toHaveAttribute("data-stale", "true");
+    }
+  });
+
+  it("a stalled venue's confirmation stops: its unchanged rows age and turn stale", () => {
+    render(view([unchanged(4)]));
+    const row = screen.getAllByRole("row")[1]!;
+    expect(row).not.toHaveAttribute("data-stale");
+    // No newer confirmation arrives: 10 s later the row is 12 s old, past the 10-second window.
+    act(() => vi.advanceTimersByTime(10_000));
+    expect(within(row).getByTestId("data-age").textContent).toMatch(/^12 s/);
+    expect(row).toHaveAttribute("data-stale", "true");
+  });
+
+  it("a quote newer than the confirmation shows its own age", () => {
+    render(
+      view([
+        unchanged(5, {
+          ts: new Date(NOW).toISOString(),
+          quoted_at: new Date(NOW - 1_000).toISOString(),
+        }),
+      ]),
+    );
+    expect(screen.getAllByTestId("data-age")[0]!.textContent).toBe("1 s");
+  });
+
+  it("the cards show the same confirmed age", () => {
+    render(
+      <MoverCards
+        groups={groupByAsset([unchanged(6)], false)}
+        expanded={none}
+        onToggle={onToggle}
+        windowMinutes={0}
+        onAnalyse={onAnalyse}
+        confirmations={confirmations}
+      />,
+    );
+    expect(screen.getByTestId("data-age").textContent).toBe("2 s");
+  });
+});

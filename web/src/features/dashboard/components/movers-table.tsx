@@ -1,4 +1,4 @@
-import { isQuoteStale } from "@domain/quote-age";
+import { confirmedTime, isQuoteStale, type VenueConfirmation } from "@domain/quote-age";
 import { formatSignedPercent } from "@domain/format";
 import { quoteTime } from "@domain/realtime";
 import type { Sparkline as SparklineData } from "../api/queries";
@@ -15,6 +15,7 @@ import { PercentText } from "./percent-text";
 import { PriceText } from "./price-text";
 import { ROW_ATTRIBUTE, ROW_FOCUS_ATTRIBUTE } from "../hooks/use-dashboard-shortcuts";
 import { QUOTE_AGE_REFRESH_MS, useClock } from "../hooks/use-now";
+import type { VenueConfirmations } from "../hooks/use-venue-confirmations";
 import { Sparkline } from "./sparkline";
 import { StaleMark } from "./stale-mark";
 import { TrustBadge } from "./trust-badge";
@@ -34,6 +35,8 @@ type MoversTableProps = {
   sparklines?: ReadonlyMap<number, SparklineData>;
   /** The row the j/k shortcuts selected (its instrument id), marked and kept in view. */
   selectedId?: number | null;
+  /** Each venue's confirmed-through time (decision 0079): unchanged quotes age from it. */
+  confirmations?: VenueConfirmations;
 };
 
 /**
@@ -87,6 +90,8 @@ export type MoverRowProps = {
   onAnalyse: (entry: TrustEntry) => void;
   onToggle: (asset: string) => void;
   line: SparklineData | undefined;
+  /** The row's venue's confirmation (decision 0079), null when it confirms nothing. */
+  confirmation: VenueConfirmation | null;
 };
 
 /** A quote's age, counted in seconds: the one cell of a row that the clock re-renders. */
@@ -113,11 +118,15 @@ const MoverRow = memo(function MoverRow({
   onAnalyse,
   onToggle,
   line,
+  confirmation,
 }: MoverRowProps) {
   const { t, i18n } = useTranslation("dashboard");
   const locale = i18n.resolvedLanguage ?? "en";
   const quotedAt = quoteTime(entry);
-  const stale = useClock((now) => isQuoteStale(quotedAt, windowMinutes, now));
+  // The data age and the stale mark count from the time the venue confirmed the price through:
+  // the quote's own time, or its venue's confirmation while the quote is unchanged.
+  const confirmedAt = confirmedTime(entry, confirmation);
+  const stale = useClock((now) => isQuoteStale(confirmedAt, windowMinutes, now));
   const trust = trustOf(entry);
   return (
     <tr
@@ -126,6 +135,7 @@ const MoverRow = memo(function MoverRow({
       aria-current={selected ? "true" : undefined}
       // The quote's venue time: `npm run bench` measures how old a quote is when rendered.
       data-ts={quotedAt}
+      data-confirmed-at={confirmedAt}
       data-stale={stale ? "true" : undefined}
       data-venue-of={lead ? asset : undefined}
       className={cn(
@@ -202,7 +212,7 @@ const MoverRow = memo(function MoverRow({
         </span>
       </td>
       <td className={cn(CELL, "text-muted-foreground")} data-testid="data-age">
-        <QuoteAge quotedAt={quotedAt} />
+        <QuoteAge quotedAt={confirmedAt} />
         {stale ? (
           <StaleMark
             label={t("table.stale")}
@@ -243,6 +253,7 @@ export function MoversTable({
   onAnalyse,
   sparklines,
   selectedId = null,
+  confirmations,
 }: MoversTableProps) {
   const { t } = useTranslation("dashboard");
   const head =
@@ -262,6 +273,7 @@ export function MoversTable({
       onAnalyse={onAnalyse}
       onToggle={onToggle}
       line={sparklines?.get(entry.instrument_id)}
+      confirmation={confirmations?.get(entry.source) ?? null}
     />
   );
 

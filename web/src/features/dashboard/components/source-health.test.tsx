@@ -210,4 +210,44 @@ describe("SourceHealth", () => {
       ),
     );
   });
+  it("a venue whose stream confirms its set shows the confirmed-through age; a run without a full poll since shows the quote's", async () => {
+    const polled = (source: string) => ({
+      source,
+      state: "ok",
+      quotes: 12,
+      failure: null,
+      http_status: null,
+      backoff_until: null,
+      last_attempt_at: ago(1_000),
+      last_success_at: ago(25_000),
+      cadence_seconds: 2,
+      last_quote_at: ago(25_500),
+    });
+    supabaseMock.setTable("source_health", {
+      data: [polled("binance"), polled("coinbase")],
+      error: null,
+    });
+    const stream = (source: string, since: number) => ({
+      source,
+      state: "connected",
+      dropped_at: null,
+      reconnects: 0,
+      last_message_at: ago(1_000),
+      reported_at: ago(500),
+      confirmed_since: ago(since),
+      confirmed_through: ago(3_000),
+    });
+    supabaseMock.setTable("stream_health", {
+      // Binance's run began before its last full poll; Coinbase's after it (confirms nothing yet).
+      data: [stream("binance", 60_000), stream("coinbase", 10_000)],
+      error: null,
+    });
+    renderWithProviders(<SourceHealth now={NOW} />);
+    await waitFor(async () =>
+      expect(await items()).toEqual([
+        "BinanceLive · 12 quotes · every 2 s · last quote: 3 s old · Stream live · last message: 1 s old · 0 reconnects",
+        "CoinbaseLive · 12 quotes · every 2 s · last quote: 25 s old · Stream live · last message: 1 s old · 0 reconnects",
+      ]),
+    );
+  });
 });

@@ -1,4 +1,5 @@
 import { formatClockTime } from "@domain/format";
+import { venueConfirmation } from "@domain/quote-age";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { cn } from "@/lib/utils";
@@ -98,14 +99,21 @@ export function SourceHealth({ now: fixedNow }: { now?: number } = {}) {
         })} · ${lastSuccess}`,
       };
     }
-    // Each venue's cadence and the age of its newest quote on the venue's clock (decision 0033).
+    // Each venue's cadence and the age of its newest quote on the venue's clock (decision 0033),
+    // or of its confirmed-through time when its stream confirmed the venue's set later (0079).
     if (row.cadence_seconds && row.last_quote_at) {
+      const confirmed = venueConfirmation(streamOf.get(row.source), row);
+      const quoted = Date.parse(row.last_quote_at);
+      const newest =
+        confirmed && confirmed.through > quoted
+          ? new Date(confirmed.through).toISOString()
+          : row.last_quote_at;
       return {
         tone: "ok",
         text: t("sources.liveCadence", {
           count: row.quotes,
           cadence: formatSeconds(t, Number(row.cadence_seconds)),
-          age: formatQuoteAge(t, row.last_quote_at, now),
+          age: formatQuoteAge(t, newest, now),
         }),
       };
     }
