@@ -447,7 +447,9 @@ Deno.test("deliver-alerts: the slices an enqueue left are written beside the cla
   );
   // The first slice's jobs went out before the last slice was written.
   const lastWrite = db.events.indexOf("write:31,32");
-  const firstSend = db.events.findIndex((e) => e.startsWith("begin:") && e.slice(6).split(",").includes("1"));
+  const firstSend = db.events.findIndex((e) =>
+    e.startsWith("begin:") && e.slice(6).split(",").includes("1")
+  );
   ok(firstSend >= 0 && firstSend < lastWrite, db.events.join(" "));
   // Nothing was sent twice.
   assertEquals(log.length, 7);
