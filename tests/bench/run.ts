@@ -43,10 +43,16 @@ async function timeStart(
   env: Record<string, string>,
   apiPort: number,
 ): Promise<{ ms: number; t0: number; child: ChildProcess }> {
+  // MailDev and the chat stand-ins on ports of their own: the defaults (54324-54326) belong to
+  // the reader's own `npm start`, which a bench must neither take nor fail on.
+  const ports: Record<string, string> = {};
+  for (const name of ["MAIL_UI_PORT", "MAIL_SMTP_PORT", "CHAT_STANDIN_PORT"]) {
+    ports[name] = env[name] ?? process.env[name] ?? String(await freePort());
+  }
   const t0 = performance.now();
   const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["devstack/cli.ts", "start"], {
     cwd: ROOT,
-    env: { ...process.env, ...env, API_PORT: String(apiPort) },
+    env: { ...process.env, ...ports, ...env, API_PORT: String(apiPort) },
     stdio: ["ignore", "ignore", "inherit"],
   });
   for (;;) {
