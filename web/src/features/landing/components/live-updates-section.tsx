@@ -1,11 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { RadioTowerIcon } from "lucide-react";
-import { memo, useDeferredValue } from "react";
 import { useTranslation } from "react-i18next";
 import { Card } from "@/components/ui/card";
 import { LiveIndicator } from "@/components/live-indicator";
 import { useHydrated } from "@/hooks/use-hydrated";
-import { landingQueries, MOVERS_TEASER_LIMIT, type MoverTeaser } from "../api/queries";
+import { landingQueries, MOVERS_TEASER_LIMIT } from "../api/queries";
 import { useTeaserStream } from "../hooks/use-teaser-stream";
 import { MoverCard } from "./mover-card";
 
@@ -17,11 +16,6 @@ export function LiveUpdatesSection() {
   // to the browser, so the teaser can answer before the strip is hydrated: it shows the rows only
   // once hydrated, or React would find other text than the served one and render the page anew.
   const hydrated = useHydrated();
-  // The rows render at transition priority (useDeferredValue): their first render (the first
-  // number and time formats, three cards) and every live re-rank yield to the browser between
-  // components instead of running as one long task when the teaser or a scan's message arrives.
-  // The urgent pass keeps the previous rows and skips them (TeaserRows is memoised).
-  const rows = useDeferredValue(hydrated && !movers.isError ? movers.data : undefined);
 
   return (
     <section aria-labelledby="live-updates-title" className="mx-auto w-full max-w-6xl px-4 py-12">
@@ -41,7 +35,7 @@ export function LiveUpdatesSection() {
         <LiveIndicator status={status} className="ml-auto" />
       </div>
 
-      {movers.isPending || !hydrated || (rows === undefined && !movers.isError) ? (
+      {movers.isPending || !hydrated ? (
         <div role="status" aria-live="polite" className="grid gap-4 md:grid-cols-3">
           <span className="sr-only">{t("live.loading")}</span>
           {Array.from({ length: MOVERS_TEASER_LIMIT }, (_, i) => (
@@ -58,20 +52,14 @@ export function LiveUpdatesSection() {
           <p className="text-sm">{t("live.emptyHint")}</p>
         </Card>
       ) : (
-        <TeaserRows rows={rows ?? movers.data} />
+        <ul className="grid gap-4 md:grid-cols-3">
+          {movers.data.map((mover) => (
+            <li key={mover.id}>
+              <MoverCard mover={mover} />
+            </li>
+          ))}
+        </ul>
       )}
     </section>
   );
 }
-
-const TeaserRows = memo(function TeaserRows({ rows }: { rows: readonly MoverTeaser[] }) {
-  return (
-    <ul className="grid gap-4 md:grid-cols-3">
-      {rows.map((mover) => (
-        <li key={mover.id}>
-          <MoverCard mover={mover} />
-        </li>
-      ))}
-    </ul>
-  );
-});
