@@ -885,3 +885,25 @@ describe("DashboardPage: moves you can trust (issue 26)", () => {
     expect(router.state.location.search).toBe("?sort=trust");
   });
 });
+
+describe("DashboardPage: nothing on the phone's first screen moves while it loads (decision 0081)", () => {
+  it("draws the rows in a new element, not in the placeholder moved down under the notes", async () => {
+    setViewportWidth(400);
+    renderDashboard({ movers: [mover({ source: "simulated" })] });
+    const pending = screen.getByTestId("movers-pending");
+    expect(await screen.findByRole("list", { name: /Strongest movers/ })).toBeInTheDocument();
+    expect(screen.getByRole("note")).toHaveTextContent("Simulated market data");
+    // A reused element would count as moved (a layout shift) by the notes above it.
+    expect(pending.isConnected).toBe(false);
+  });
+
+  it("keeps the live indicator's line while the stream is idle", async () => {
+    setViewportWidth(400);
+    renderDashboard();
+    const slot = screen.getByTestId("live-indicator-slot");
+    expect(slot).toHaveClass("min-h-[22px]");
+    expect(within(slot).queryByRole("status")).toBeNull();
+    await ready();
+    expect(screen.getByTestId("live-indicator-slot")).toBe(slot);
+  });
+});

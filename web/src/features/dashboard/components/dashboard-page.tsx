@@ -290,8 +290,13 @@ export function DashboardPage({
               <h2 id="top-gainers" className="text-xl font-semibold">
                 {t("topGainers")}
               </h2>
-              <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
-                <LiveIndicator status={status} />
+              {/* The indicator has a line of its own on phones, its height kept while the stream
+                  is idle: "Connecting…" appearing no longer wraps the summary and moves the
+                  list down (a layout shift; decision 0081). */}
+              <div className="flex flex-col items-start gap-1 text-sm text-muted-foreground sm:flex-row sm:flex-wrap sm:items-center sm:gap-2">
+                <span data-testid="live-indicator-slot" className="flex min-h-[22px] items-center">
+                  <LiveIndicator status={status} />
+                </span>
                 <span data-testid="live-summary">
                   {t("live.summary", {
                     entries: entries.length,
@@ -343,6 +348,9 @@ export function DashboardPage({
             // As tall as the list's first screen: what follows it stays below the fold until the
             // rows arrive, instead of being pushed down by them (decision 0065).
             <div
+              // A key of its own: the list's wrapper is a new element, not this one moved down
+              // under the notes that arrive with the rows (decision 0081).
+              key="movers-pending"
               data-testid="movers-pending"
               className="flex min-h-[75svh] justify-center rounded-lg border border-dashed py-10"
             >

@@ -39,7 +39,8 @@ export function SourceHealth({ now: fixedNow }: { now?: number } = {}) {
     return (
       <div aria-hidden="true" data-testid="source-health-pending" className="flex flex-col gap-2">
         <div className="h-5 w-16 rounded bg-muted/60" />
-        <div className="h-[30px] w-full max-w-xl animate-pulse rounded-md bg-muted/40" />
+        {/* The venues' row: 30 px chips over its 4 px scroll padding (pb-1). */}
+        <div className="mb-1 h-[30px] w-full max-w-xl animate-pulse rounded-md bg-muted/40" />
       </div>
     );
   }
