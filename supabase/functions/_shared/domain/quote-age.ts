@@ -1,3 +1,5 @@
+import { type MoverEntry, quoteTime } from "./realtime.ts";
+
 /**
  * How old a quote is on screen, on the venue's clock (decision 0033): every dashboard row shows
  * its quote's age ("2 s", "40 s", "3 min"), and a row whose quote is older than its window is
@@ -84,10 +86,10 @@ export function venueConfirmation(
  * confirmation stops, so the row ages. The data age and the stale mark count from here.
  */
 export function confirmedTime(
-  entry: { ts: string; quoted_at?: string | null; confirmed_at?: string | null },
+  entry: Pick<MoverEntry, "ts" | "quoted_at"> & { confirmed_at?: string | null },
   venue: VenueConfirmation | null | undefined,
 ): string {
-  const quoted = entry.quoted_at ?? entry.ts;
+  const quoted = quoteTime(entry);
   let best = ms(quoted);
   let text = quoted;
   const fromFeed = ms(entry.confirmed_at);
