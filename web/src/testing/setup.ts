@@ -1,7 +1,8 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
 import { toast } from "sonner";
-import { afterEach, vi } from "vitest";
+import { afterAll, afterEach, vi } from "vitest";
+import { lazyLoadsSettled } from "@/app/routes/lazy-page";
 import { i18n } from "@/i18n/i18n";
 import { resources } from "@/i18n/resources";
 import { supabaseMock } from "./supabase-mock";
@@ -52,3 +53,7 @@ afterEach(async () => {
   if (window.innerWidth !== DEFAULT_VIEWPORT_WIDTH) setViewportWidth(DEFAULT_VIEWPORT_WIDTH);
   document.documentElement.className = "";
 });
+
+// A route this file started loading finishes before the next file runs (they share one module
+// registry): an import that ends after the environment is gone fails the next file instead.
+afterAll(() => lazyLoadsSettled());

@@ -1,7 +1,7 @@
 import { act, render, screen } from "@testing-library/react";
 import { Suspense } from "react";
 import { describe, expect, it, vi } from "vitest";
-import { lazyWithPreload } from "./lazy-page";
+import { lazyLoadsSettled, lazyWithPreload } from "./lazy-page";
 
 function Greeting({ name }: { name: string }) {
   return <p>Hello {name}</p>;
@@ -34,5 +34,28 @@ describe("lazyWithPreload", () => {
     expect(screen.queryByText("Loading")).not.toBeInTheDocument();
     expect(screen.getByText("Hello Grace")).toBeInTheDocument();
     expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it("lets a caller wait for the loads still under way, failed ones included", async () => {
+    let finish: (m: { Greeting: typeof Greeting }) => void = () => {};
+    const Slow = lazyWithPreload(
+      () => new Promise<{ Greeting: typeof Greeting }>((resolve) => (finish = resolve)),
+      "Greeting",
+    );
+    const Broken = lazyWithPreload(
+      () => Promise.reject<{ Greeting: typeof Greeting }>(new Error("chunk missing")),
+      "Greeting",
+    );
+    const slow = Slow.preload();
+    Broken.preload().catch(() => {});
+    let settled = false;
+    const waiting = lazyLoadsSettled().then(() => (settled = true));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    finish({ Greeting });
+    await slow;
+    await waiting;
+    expect(settled).toBe(true);
   });
 });

@@ -24,6 +24,19 @@ function settled<T>(value: T): Promise<T> {
   return { then: (onFulfilled: (v: T) => unknown) => onFulfilled(value) } as unknown as Promise<T>;
 }
 
+/** Module loads started by lazy components and not yet settled. */
+const loading = new Set<Promise<unknown>>();
+
+/**
+ * Settles once every page or menu module being loaded has loaded (or failed). The unit tests'
+ * set-up waits for it after each file: files share one module registry, and a route import a
+ * file started but did not wait for would otherwise finish while the next file runs, after its
+ * own environment is gone.
+ */
+export function lazyLoadsSettled(): Promise<unknown> {
+  return Promise.allSettled([...loading]);
+}
+
 /**
  * React.lazy with a `preload()`: once preloaded, the component renders at once instead of
  * suspending for a tick. main.tsx preloads the header's menus before hydrating a pre-rendered
@@ -35,10 +48,15 @@ export function lazyWithPreload<M extends Record<K, LazyTarget>, K extends strin
   name: K,
 ): LazyExoticComponent<M[K]> & { preload: () => Promise<void> } {
   let loaded: M[K] | undefined;
-  const preload = () =>
-    load().then((module) => {
+  const preload = () => {
+    const done = load().then((module) => {
       loaded = module[name];
     });
+    loading.add(done);
+    const forget = () => loading.delete(done);
+    done.then(forget, forget);
+    return done;
+  };
   const component = lazy<M[K]>(() =>
     loaded ? settled({ default: loaded }) : preload().then(() => ({ default: loaded as M[K] })),
   );
