@@ -61,10 +61,15 @@ async function deliver(): Promise<{
   failed: number;
 }> {
   const s = stackInfo();
+  // Its budget is 20 s, and each send has a time-out: an invocation that has not answered in 40 s
+  // is stuck, and says so here instead of as the test's own time-out.
   const res = await fetch(`${s.url}/functions/v1/deliver-alerts`, {
     method: "POST",
     headers: { authorization: `Bearer ${s.secretKey}`, "content-type": "application/json" },
     body: "{}",
+    signal: AbortSignal.timeout(40_000),
+  }).catch((err: unknown) => {
+    throw new Error(`deliver-alerts did not answer within 40 s: ${String(err)}`);
   });
   expect(res.status).toBe(200);
   return (await res.json()) as { claimed: number; sent: number; retried: number; failed: number };

@@ -54,7 +54,7 @@ export async function setup(project: TestProject) {
     databaseUrl,
     // No scheduled scans: suites that need one call the scan function themselves.
     cron: false,
-    quiet: true,
+    quiet: process.env.STACK_VERBOSE !== "1",
     // The suites sign up and sign in many accounts from one IP.
     authRateLimits: TEST_AUTH_RATE_LIMITS,
     // Alert delivery on free ports; suites call deliver-alerts themselves.
