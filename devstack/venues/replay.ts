@@ -81,7 +81,8 @@ export async function replayFakeDexHistory(
   const batch = fakeDexHistory(market, opts.spanMs, opts.minLiquidityUsd);
   if (batch.instruments.length === 0) return null;
   const [row] = await db.query<{ r: { instruments: number; samples: number } | string }>(
-    "select public.ingest_backfill($1::jsonb, $2::timestamptz) as r",
+    // As text: a driver that types the parameter jsonb would encode the string as a JSON string.
+    "select public.ingest_backfill($1::text::jsonb, $2::timestamptz) as r",
     [JSON.stringify(batch), new Date(market.startedAt).toISOString()],
   );
   const r = typeof row!.r === "string" ? JSON.parse(row!.r) : row!.r;

@@ -73,8 +73,9 @@ export const DEX_DASHBOARD_PATH = "/dashboard?window=5&source=dex&thin=1&group=0
  * row shows only the 10-second figure of the rare refresh that lands within 15 s of the one before,
  * so it enters the list (above the 1 % alert threshold) and leaves it again before its next
  * refresh: on a stack just started no pool stays on screen long enough to get a newer quote, which
- * is why the DEX line was "not measured" in 2 of 3 runs (decision 0078). The DEX page is therefore
- * watched from this long after the stack answered: half the window and one full rotation.
+ * is why the DEX line was "not measured" in 2 of 3 runs (decision 0078). Without a replayed past
+ * (decision 0086: the stack stores the fake pools' last 31 minutes unless FAKE_DEX_REPLAY=0) the
+ * DEX page is therefore watched from this long after the stack answered, plus one full rotation.
  */
 export const DEX_WARMUP_BASE_S = 150;
 
