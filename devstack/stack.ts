@@ -35,6 +35,7 @@ import {
   startFakeVenues,
   type FakeVenues,
 } from "./venues/fake-venues.ts";
+import { FAKE_DEX_REPLAY_MS, replayFakeDexHistory } from "./venues/replay.ts";
 import { startStreamReaders, type StreamReaders } from "./venues/readers.ts";
 import { FilesystemStorage } from "./storage-adapter.ts";
 import { StripeStandIn } from "./stripe/standin.ts";
@@ -352,6 +353,24 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
       log(
         `[venues] fake Binance ${venues.urls.binance}, Coinbase ${venues.urls.coinbase}, GeckoTerminal ${venues.urls.dex} (FAKE_VENUES)`,
       );
+      // The fake pools' past, so each has its window figures from the first scan (decision
+      // 0086); FAKE_DEX_REPLAY=0 starts them without one.
+      if (process.env.FAKE_DEX_REPLAY !== "0") {
+        const minLiquidity = Number(process.env.DEX_MIN_LIQUIDITY_USD || Number.NaN);
+        const replayed = await replayFakeDexHistory(db, venues.market, {
+          ...(Number.isFinite(minLiquidity) && minLiquidity >= 0
+            ? { minLiquidityUsd: minLiquidity }
+            : {}),
+        }).catch((err: unknown) => {
+          log(`[venues] the fake pools' past was not stored: ${(err as Error).message}`);
+          return null;
+        });
+        if (replayed) {
+          log(
+            `[venues] replayed the fake GeckoTerminal pools' last ${FAKE_DEX_REPLAY_MS / 60_000} min: ${replayed.samples} samples of ${replayed.instruments} new pools in ${replayed.ms} ms`,
+          );
+        }
+      }
       mark("venues");
     }
     const marketSources = venueEnv.MARKET_SOURCES || process.env.MARKET_SOURCES || "simulated";

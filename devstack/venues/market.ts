@@ -68,10 +68,15 @@ export class FakeMarket {
   readonly binance: { row: Row; walk: Walker | null; decimals: number }[] = [];
   readonly coinbase: { row: Row; walk: Walker | null; decimals: number }[] = [];
   readonly dex = new Map<string, { body: Row; pools: { row: Row; walk: Walker | null }[] }>();
+  /** When the walks began (ms): every tradable price is its recorded one then. */
+  readonly startedAt: number;
+  readonly #seed: number;
   #random: () => number;
 
   constructor(now: number, opts: MarketOptions = {}) {
-    this.#random = seeded(opts.seed ?? 25);
+    this.startedAt = now;
+    this.#seed = opts.seed ?? 25;
+    this.#random = seeded(this.#seed);
     const extra = Math.max(0, opts.extra ?? 0);
     // Binance: the recorded 24 h ticker's well-formed rows (the fixture's malformed rows exist to
     // test the parser; a real answer has none).
@@ -133,6 +138,51 @@ export class FakeMarket {
       });
       this.dex.set(network, { body, pools });
     }
+  }
+
+  /**
+   * The DEX pools' past before `startedAt` (decision 0086): the same walk as `move`, once a
+   * second, run backwards from each pool's recorded price with a generator of its own (so the
+   * live walk is what it would be without it), sampled every `stepMs`. `stamps` are oldest first
+   * and end at `startedAt`; `prices` per network and pool (null: a pool that does not trade).
+   */
+  dexPast(
+    spanMs: number,
+    stepMs = 10_000,
+  ): {
+    stamps: number[];
+    prices: Map<string, (number[] | null)[]>;
+  } {
+    const random = seeded(this.#seed + 1);
+    const steps = Math.max(0, Math.floor(spanMs / stepMs));
+    const stamps = Array.from(
+      { length: steps + 1 },
+      (_, i) => this.startedAt - (steps - i) * stepMs,
+    );
+    const perSample = Math.max(1, Math.round(stepMs / 1000));
+    const prices = new Map<string, (number[] | null)[]>();
+    for (const [network, { pools }] of this.dex) {
+      prices.set(
+        network,
+        pools.map(({ row, walk }) => {
+          if (!walk) return null;
+          const recorded = num(((row.attributes ?? {}) as Row).base_token_price_usd)!;
+          const path = [recorded];
+          let price = recorded;
+          for (let k = 0; k < steps; k++) {
+            for (let j = 0; j < perSample; j++) {
+              const r = random();
+              const jump = r < 0.025 ? (random() < 0.5 ? -1 : 1) * (0.02 + random() * 0.04) : 0;
+              const small = (random() - 0.5) * 0.004;
+              price = Math.max(price / (1 + small + jump), Number.MIN_VALUE);
+            }
+            path.push(price);
+          }
+          return path.reverse();
+        }),
+      );
+    }
+    return { stamps, prices };
   }
 
   /** Moves every tradable price once: a small step, and one time in 40 a jump of 2–6 %. */

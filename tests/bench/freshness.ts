@@ -73,8 +73,9 @@ export const DEX_DASHBOARD_PATH = "/dashboard?window=5&source=dex&thin=1&group=0
  * row shows only the 10-second figure of the rare refresh that lands within 15 s of the one before,
  * so it enters the list (above the 1 % alert threshold) and leaves it again before its next
  * refresh: on a stack just started no pool stays on screen long enough to get a newer quote, which
- * is why the DEX line was "not measured" in 2 of 3 runs (decision 0078). The DEX page is therefore
- * watched from this long after the stack answered: half the window and one full rotation.
+ * is why the DEX line was "not measured" in 2 of 3 runs (decision 0078). Without a replayed past
+ * (decision 0086: the stack stores the fake pools' last 31 minutes unless FAKE_DEX_REPLAY=0) the
+ * DEX page is therefore watched from this long after the stack answered, plus one full rotation.
  */
 export const DEX_WARMUP_BASE_S = 150;
 
@@ -164,16 +165,23 @@ export async function benchVenueFreshness(
   seconds = 60,
   /** When the stack's API answered (`performance.now()`): the DEX warm-up counts from there. */
   stackUpAt = performance.now(),
+  /**
+   * The stack's line saying it stored the fake pools' past (decision 0086), or null: then a pool
+   * has no 5-minute figure for `DEX_WARMUP_BASE_S` and the page is watched after that.
+   */
+  dexReplay: string | null = null,
 ): Promise<string> {
   const venues = Object.keys(FAKE_VENUE_AIMS) as FakeVenueName[];
   const fail = (why: string) =>
     venues.map((v) => `freshness ${label} ${v}: not measured (${why})`).join("\n");
   if (!existsSync(CHROMIUM)) return fail(`${CHROMIUM} not found`);
   const dex = dexRotation();
-  // The DEX page is watched once every pool can have a 5-minute figure (`DEX_WARMUP_BASE_S` and one
-  // rotation after the stack answered), for at least three full rotations (every pool refreshed
-  // three times), so a run covers the rotation whatever its interval.
-  const warmupSeconds = DEX_WARMUP_BASE_S + dex.refresh;
+  // The DEX page is watched once every pool can have a 5-minute figure: at once when the stack
+  // replayed the pools' past (decision 0086), else `DEX_WARMUP_BASE_S` and one rotation after the
+  // stack answered; for at least three full rotations (every pool refreshed three times), so a
+  // run covers the rotation whatever its interval.
+  const warmupSeconds = dexReplay ? 0 : DEX_WARMUP_BASE_S + dex.refresh;
+  let warmedAfter = Number.NaN;
   const dexSeconds = Math.max(seconds, 3 * dex.refresh);
   let seen: Seen[];
   let dexReady = "";
@@ -204,6 +212,7 @@ export async function benchVenueFreshness(
             () =>
               `no 3 pools on screen younger than ${2 * dex.refresh} s within 300 s more (the rotation behind)`,
           );
+        warmedAfter = (performance.now() - stackUpAt) / 1000;
         return observe(dexPage, dexSeconds);
       };
       const [a, b] = await Promise.all([observe(cex, seconds), warm()]);
@@ -225,7 +234,7 @@ export async function benchVenueFreshness(
       const span = venue === "dex" ? dexSeconds : seconds;
       const rotation =
         venue === "dex"
-          ? `; each pool refreshed every ${dex.refresh} s (one of ${DEX_NETWORK_COUNT} networks every ${dex.cadence} s), watched ${span} s on ${DEX_DASHBOARD_PATH} from ${warmupSeconds} s after the stack answered and ${dexReady}`
+          ? `; each pool refreshed every ${dex.refresh} s (one of ${DEX_NETWORK_COUNT} networks every ${dex.cadence} s), watched ${span} s on ${DEX_DASHBOARD_PATH}; warm-up ${Number.isFinite(warmedAfter) ? Math.round(warmedAfter) : "?"} s after the stack answered (${dexReplay ? `the pools' past replayed: ${dexReplay.replace(/^\[venues\] /, "")}` : `no replayed past: at least ${warmupSeconds} s`}, then ${dexReady})`
           : "";
       const entryNote =
         entries.length === 0

@@ -42,7 +42,12 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
 async function timeStart(
   env: Record<string, string>,
   apiPort: number,
-): Promise<{ ms: number; t0: number; child: ChildProcess }> {
+): Promise<{
+  ms: number;
+  t0: number;
+  child: ChildProcess;
+  said: (marker: string) => string | null;
+}> {
   // MailDev and the chat stand-ins on ports of their own: the defaults (54324-54326) belong to
   // the reader's own `npm start`, which a bench must neither take nor fail on.
   const ports: Record<string, string> = {};
@@ -53,8 +58,17 @@ async function timeStart(
   const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["devstack/cli.ts", "start"], {
     cwd: ROOT,
     env: { ...process.env, ...ports, ...env, API_PORT: String(apiPort) },
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", "pipe", "inherit"],
   });
+  // The stack's own lines are read (and dropped) as they come; the `[venues]` ones are kept.
+  const kept: string[] = [];
+  let partial = "";
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+    const lines = (partial + chunk).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) if (line.includes("[venues]")) kept.push(line.trim());
+  });
+  const said = (marker: string) => kept.find((l) => l.includes(marker)) ?? null;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`);
     const key = readEnvFile(ENV_FILE).SUPABASE_PUBLISHABLE_KEY ?? "";
@@ -62,7 +76,7 @@ async function timeStart(
       const res = await fetch(`http://127.0.0.1:${apiPort}/rest/v1/profiles?select=id&limit=1`, {
         headers: { apikey: key },
       });
-      if (res.status === 200) return { ms: performance.now() - t0, t0, child };
+      if (res.status === 200) return { ms: performance.now() - t0, t0, child, said };
     } catch {
       // not listening yet
     }
@@ -303,8 +317,16 @@ async function venueFreshnessPart(label: string, env: Record<string, string>, pg
       if (ok) break;
       await new Promise((r) => setTimeout(r, 250));
     }
+    // The stack stored the fake pools' past before it answered (decision 0086), or said why not.
+    const replay = started.said("replayed the fake GeckoTerminal pools");
     console.log(
-      await benchVenueFreshness(label, `http://127.0.0.1:${webPort}`, 60, started.t0 + started.ms),
+      await benchVenueFreshness(
+        label,
+        `http://127.0.0.1:${webPort}`,
+        60,
+        started.t0 + started.ms,
+        replay,
+      ),
     );
   } finally {
     await stop(started.child);

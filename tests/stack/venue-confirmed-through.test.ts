@@ -4,7 +4,8 @@
 // stored events confirm the venue's set; movers_feed's confirmed_at (the dashboard's data age) and
 // /api/gainers/recent's confirmedAt carry it for a symbol the venue's last full poll wrote, while
 // quoted_at / quotedAt stay the quote's own time. When the venue stalls the confirmation stops and
-// the unchanged rows go stale.
+// the unchanged rows go stale. /api/sse's entries carry the same confirmedAt (decision 0086) and
+// /api/health lists the venue's confirmed-through time, its age and that it is not stale.
 import { isQuoteStale } from "@domain/quote-age";
 import { afterAll, afterEach, expect, it } from "vitest";
 import { type WebSocket as Socket, WebSocket, WebSocketServer } from "ws";
@@ -13,6 +14,7 @@ import {
   startStreamWorker,
   type StreamWorker,
 } from "../../supabase/functions/_shared/market/stream-worker.ts";
+import { type OpenStream, openStream } from "../support/api.ts";
 import { demoUser, serviceClient, stackInfo } from "../support/clients.ts";
 
 const run = Date.now().toString(36).toUpperCase();
@@ -22,7 +24,10 @@ const symbolOf = (base: string) => `${base}/USDT`;
 
 let server: WebSocketServer | null = null;
 let worker: StreamWorker | null = null;
+let sse: OpenStream | null = null;
 afterEach(async () => {
+  sse?.close();
+  sse = null;
   await worker?.stop();
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   worker = server = null;
@@ -117,6 +122,14 @@ it("an unchanged symbol shows its venue's confirmed-through age while the stream
   });
   expect(health.error).toBeNull();
 
+  // A subscriber's live stream of the 30-minute window, open before the confirmation.
+  const { client: user } = await demoUser("enterprise@demo.local");
+  const { data: session } = await user.auth.getSession();
+  const token = session.session!.access_token;
+  sse = await openStream("/sse?window=30", { auth: { bearer: token } });
+  expect(sse.res.status).toBe(200);
+  await sse.next((e) => e.event === "connected");
+
   // The stream names only the moving symbol; each stored event confirms the unchanged one.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const confirmedAt = Date.now();
@@ -134,8 +147,27 @@ it("an unchanged symbol shows its venue's confirmed-through age while the stream
     .poll(async () => Date.parse((await stored()).confirmed_through ?? ""), { timeout: 15_000 })
     .toBe(confirmedAt);
   expect(Date.parse((await stored()).confirmed_since!)).toBeLessThanOrEqual(polledAt);
+  const reportSeenAt = Date.now();
 
-  const { client: user } = await demoUser("enterprise@demo.local");
+  // A scan after that report (another symbol's quote): its broadcast's entry of the unchanged
+  // symbol carries the venue's confirmation, as /gainers/recent does, not its quote's time.
+  // (Quickly: after 5 s of silence the reader reconnects and its new run confirms nothing.)
+  const other = await service.rpc("ingest_scan", {
+    quotes: [quote(MOVING, 121, Date.now())],
+    scanned_at: new Date().toISOString(),
+  });
+  expect(other.error).toBeNull();
+  type Entry = { symbol: string; quotedAt: string; confirmedAt: string };
+  const live = (
+    await sse.next(
+      (e) =>
+        Number(e.id) > reportSeenAt &&
+        (e.data as Entry | undefined)?.symbol === symbolOf(UNCHANGED),
+      20_000,
+    )
+  ).data as Entry;
+  expect(Date.parse(live.quotedAt)).toBe(quotedAt);
+  expect(Date.parse(live.confirmedAt)).toBe(confirmedAt);
   type Row = { symbol: string; quoted_at: string; confirmed_at: string };
   const feed = async (): Promise<Map<string, Row>> => {
     const { data, error } = await user.rpc("movers_feed", { window_minutes: 30 });
@@ -146,20 +178,19 @@ it("an unchanged symbol shows its venue's confirmed-through age while the stream
     .poll(async () => Date.parse((await feed()).get(symbolOf(MOVING))?.quoted_at ?? ""), {
       timeout: 15_000,
     })
-    .toBe(confirmedAt);
+    .toBeGreaterThanOrEqual(confirmedAt);
   const rows = await feed();
   const unchanged = rows.get(symbolOf(UNCHANGED))!;
   expect(unchanged).toBeDefined();
   // The quote's own time stays; its data age counts from the venue's confirmation.
   expect(Date.parse(unchanged.quoted_at)).toBe(quotedAt);
   expect(Date.parse(unchanged.confirmed_at)).toBe(confirmedAt);
-  expect(Date.parse(rows.get(symbolOf(MOVING))!.confirmed_at)).toBe(confirmedAt);
+  expect(Date.parse(rows.get(symbolOf(MOVING))!.confirmed_at)).toBeGreaterThanOrEqual(confirmedAt);
 
-  const { data: session } = await user.auth.getSession();
   const { url, publishableKey } = stackInfo();
   const gainers = async () => {
     const res = await fetch(`${url}/api/gainers/recent?window=30`, {
-      headers: { apikey: publishableKey, authorization: `Bearer ${session.session!.access_token}` },
+      headers: { apikey: publishableKey, authorization: `Bearer ${token}` },
     });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { symbol: string; quotedAt: string; confirmedAt: string }[];
@@ -168,6 +199,31 @@ it("an unchanged symbol shows its venue's confirmed-through age while the stream
   const gainer = await gainers();
   expect(Date.parse(gainer.quotedAt)).toBe(quotedAt);
   expect(Date.parse(gainer.confirmedAt)).toBe(confirmedAt);
+
+  // /api/health: the venue's confirmation, its age at the answer, not stale; the stream's run.
+  type Health = {
+    time: string;
+    sources: {
+      source: string;
+      confirmedThrough: string | null;
+      confirmedBy: string | null;
+      confirmedAgeSeconds: number | null;
+      stale: boolean;
+    }[];
+    streams: { source: string; confirmedThrough: string | null }[];
+  };
+  const healthRes = await fetch(`${url}/api/health`, { headers: { apikey: publishableKey } });
+  expect(healthRes.status).toBe(200);
+  const body = (await healthRes.json()) as Health;
+  const binance = body.sources.find((s) => s.source === "binance")!;
+  expect(binance).toMatchObject({
+    confirmedThrough: new Date(confirmedAt).toISOString(),
+    confirmedBy: "stream",
+    confirmedAgeSeconds: Math.floor((Date.parse(body.time) - confirmedAt) / 1000),
+    stale: false,
+  });
+  const streamThrough = body.streams.find((s) => s.source === "binance")!.confirmedThrough;
+  expect(Date.parse(streamThrough ?? "")).toBe(confirmedAt);
 
   // The venue stalls: no more events. The confirmation stops (after 5 s of silence the reader
   // drops the socket and reconnects: a new run, which confirms nothing until its first stored

@@ -23,6 +23,7 @@ import {
   type StreamHealthReader,
   supabaseSourceHealth,
   supabaseStreamHealth,
+  withConfirmations,
 } from "./health.ts";
 import { apiError, apiRouter, route } from "./kit.ts";
 import { type MarketDeps, marketRoutes, SSE_JOIN_TIMEOUT_MS, SSE_KEEP_ALIVE_MS } from "./market.ts";
@@ -111,12 +112,14 @@ export function createApiApp(deps: ApiDeps = {}) {
     method: "get",
     path: "/health",
     tag: "meta",
-    summary: "The api is up; each market source's and venue stream's state",
+    summary:
+      "The api is up; each market source's state and confirmation, each venue stream's state",
     access: "public",
     status: 200,
     response: healthResponse,
   }, async (c) => {
-    const time = new Date().toISOString();
+    const at = now();
+    const time = new Date(at).toISOString();
     const read = <T>(what: string, reader: () => Promise<T[]>) =>
       reader().catch((err: unknown) => {
         console.warn(`[api] ${what} unreadable: ${err instanceof Error ? err.message : err}`);
@@ -129,7 +132,7 @@ export function createApiApp(deps: ApiDeps = {}) {
     return c.json({
       status: sources && streams ? "ok" : "degraded",
       time,
-      sources: sources ?? [],
+      sources: withConfirmations(sources ?? [], streams, at),
       streams: streams ?? [],
     });
   });

@@ -3,11 +3,14 @@ import { envFrom } from "../_shared/env.ts";
 import { createApiApp } from "./app.ts";
 import { MESSAGES } from "./errors.ts";
 import { FakeMarket, feedRow } from "./fake-market-db.ts";
+import type { VenueReading, VenueReadingsReader } from "./venue-confirmations.ts";
 
 const NOW = Date.parse("2026-11-21T12:00:00Z");
 const ids = { free: "u-free", basic: "u-basic", pro: "u-pro", ent: "u-ent", lapsed: "u-lapsed" };
 
-function setup(opts: { keepAliveMs?: number; reauthMs?: number } = {}) {
+function setup(
+  opts: { keepAliveMs?: number; reauthMs?: number; venueReadings?: VenueReadingsReader } = {},
+) {
   const market = new FakeMarket();
   const tokens = {
     free: market.addCaller({ id: ids.free }),
@@ -38,6 +41,7 @@ function setup(opts: { keepAliveMs?: number; reauthMs?: number } = {}) {
     now: () => NOW,
     keepAliveMs: opts.keepAliveMs ?? 60_000,
     joinTimeoutMs: 500,
+    venueReadings: opts.venueReadings ?? (() => Promise.resolve([])),
     ...(opts.reauthMs ? { reauthMs: opts.reauthMs } : {}),
   });
   const get = (path: string, token: string | null = null, init: RequestInit = {}) =>
@@ -619,6 +623,85 @@ Deno.test("/sse joins the caller's window and streams each entry of a scan as on
   await reader.cancel().catch(() => {});
   await tick();
   assertEquals(join.left, true);
+});
+
+Deno.test("/sse entries carry their venue's confirmation as /gainers/recent does, as reported before the scan", async () => {
+  // Binance's stream run began at 11:50; its last full poll ran at 11:59:30 and wrote the rows.
+  const report = (reportedAt: string, through: string): VenueReading => ({
+    source: "binance",
+    confirmedSince: "2026-11-21T11:50:00Z",
+    confirmedThrough: through,
+    reportedAt,
+    lastSuccessAt: "2026-11-21T11:59:30Z",
+  });
+  let readings = [report("2026-11-21T11:59:58.100Z", "2026-11-21T11:59:57.500Z")];
+  let reads = 0;
+  const t = setup({
+    venueReadings: () => {
+      reads++;
+      return Promise.resolve(readings);
+    },
+  });
+  const ac = new AbortController();
+  const res = await t.get("/sse", t.tokens.pro, { signal: ac.signal });
+  const reader = res.body!.getReader();
+  const seen = { text: "" };
+  await readUntil(reader, (s) => s.includes("event: connected"), 2_000, seen);
+  const entry = (symbol: string, ts: string, source = "binance") =>
+    feedRow({
+      window_used: 15,
+      symbol,
+      source,
+      ts,
+      quoted_at: "2026-11-21T11:59:29.500Z",
+      confirmed_at: undefined,
+    });
+  const gainers = async (scannedAt: string, entries: unknown[]) => {
+    const before = seen.text.length;
+    t.market.broadcast(15, { window: 15, scanned_at: scannedAt, entries });
+    const last = (entries[entries.length - 1] as { symbol: string }).symbol;
+    await readUntil(reader, (s) => s.slice(before).includes(`"symbol":"${last}"`), 2_000, seen);
+    return new Map(
+      seen.text.slice(before).split("\n\n").filter((m) => m.includes("data: {")).map((m) => {
+        const g = JSON.parse(m.slice(m.indexOf("data: ") + 6));
+        return [g.symbol, g] as const;
+      }),
+    );
+  };
+  const first = await gainers("2026-11-21T12:00:00Z", [
+    entry("UNCHANGED/USDT", "2026-11-21T11:59:30Z"),
+    // Written before the last full poll: the poll did not include it, its quote holds.
+    entry("DELISTED/USDT", "2026-11-21T11:58:00Z"),
+    // A venue without a stream report.
+    entry("POOL/WETH", "2026-11-21T11:59:40Z", "geckoterminal"),
+  ]);
+  const unchanged = first.get("UNCHANGED/USDT")!;
+  assertEquals(unchanged.quotedAt, "2026-11-21T11:59:29.500Z");
+  assertEquals(unchanged.confirmedAt, "2026-11-21T11:59:57.500Z");
+  ok(unchanged.confirmedAt !== unchanged.quotedAt);
+  assertEquals(first.get("DELISTED/USDT")!.confirmedAt, "2026-11-21T11:59:29.500Z");
+  assertEquals(first.get("POOL/WETH")!.confirmedAt, "2026-11-21T11:59:29.500Z");
+  assertEquals(reads, 1);
+
+  // A report made after the scan (12:00:01.2) is not applied to it: the newest one before is.
+  readings = [report("2026-11-21T12:00:01.200Z", "2026-11-21T12:00:00.900Z")];
+  const second = await gainers("2026-11-21T12:00:01Z", [
+    entry("UNCHANGED/USDT", "2026-11-21T11:59:30Z"),
+  ]);
+  assertEquals(reads, 2);
+  assertEquals(second.get("UNCHANGED/USDT")!.confirmedAt, "2026-11-21T11:59:57.500Z");
+  // The next scan, after that report, gets it; a second window's broadcast of the same scan
+  // would share that read.
+  const third = await gainers("2026-11-21T12:00:02Z", [
+    entry("UNCHANGED/USDT", "2026-11-21T11:59:30Z"),
+  ]);
+  assertEquals(reads, 3);
+  // A broadcast of a scan from before the last read (another window's) reads nothing again.
+  await gainers("2026-11-21T11:59:59Z", [entry("UNCHANGED/USDT", "2026-11-21T11:59:30Z")]);
+  assertEquals(reads, 3);
+  assertEquals(third.get("UNCHANGED/USDT")!.confirmedAt, "2026-11-21T12:00:00.900Z");
+  ac.abort();
+  await reader.cancel().catch(() => {});
 });
 
 Deno.test("/sse?window= streams an offered window; other windows are refused before streaming", async () => {

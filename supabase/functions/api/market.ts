@@ -9,6 +9,7 @@ import type { MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { ANALYSIS_WINDOW_MS, computeAnalysis, riskText } from "../_shared/domain/analysis.ts";
 import { hasActivePaidPlan, isWindowAllowed, WINDOW_MINUTES } from "../_shared/domain/plans.ts";
+import { confirmedTime, type VenueConfirmation } from "../_shared/domain/quote-age.ts";
 import { denoEnv, type Env } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
 import { bearerToken } from "../_shared/supabase.ts";
@@ -46,6 +47,11 @@ import {
 import { type ApiEnv, apiMethodNotAllowed, apiRouter, route } from "./kit.ts";
 import * as s from "./schemas.ts";
 import { lastEventId, SSE_HEADERS, SseStream } from "./sse.ts";
+import {
+  supabaseVenueReadings,
+  VenueConfirmations,
+  type VenueReadingsReader,
+} from "./venue-confirmations.ts";
 
 export interface MarketDeps {
   env?: Env;
@@ -62,6 +68,11 @@ export interface MarketDeps {
   streamMaxMs?: number;
   /** /sse checks the caller's plan again this often (ms). */
   reauthMs?: number;
+  /**
+   * The venues' stream reports and polls /sse applies to broadcast entries (decision 0086);
+   * default: `stream_health` and `source_health` read with the publishable key.
+   */
+  venueReadings?: VenueReadingsReader;
 }
 
 export const SIGNALS_DEFAULT_LIMIT = 200;
@@ -160,6 +171,8 @@ export function marketRoutes(deps: MarketDeps = {}): OpenAPIHono<ApiEnv> {
   const tokenOf = deps.token ?? ((req: Request) => Promise.resolve(bearerToken(req)));
   const streamMaxMs = deps.streamMaxMs ?? SSE_MAX_MS;
   const reauthMs = deps.reauthMs ?? SSE_REAUTH_MS;
+  // Shared by every /sse stream of this instance (one read per scan at most).
+  const venues = new VenueConfirmations(deps.venueReadings ?? supabaseVenueReadings(env), { now });
   const app = apiRouter();
 
   /** The caller, an active subscriber: 401 without a valid session, 403 otherwise. */
@@ -419,7 +432,7 @@ export function marketRoutes(deps: MarketDeps = {}): OpenAPIHono<ApiEnv> {
     summary: "Live movers of a window (server-sent events)",
     query: windowQuery,
     stream:
-      "`event: connected` first; then one unnamed event per gainer of each scan (JSON). Every event has an id; reconnect with Last-Event-ID to get what changed since.",
+      "`event: connected` first; then one unnamed event per gainer of each scan (JSON, the fields of /gainers/recent, confirmedAt included: the venue's confirmation as its stream reader had reported it before the scan). Every event has an id; reconnect with Last-Event-ID to get what changed since.",
     errors: [400, 403, 503],
     guard: sseGuard,
   }, async (c) => {
@@ -445,6 +458,8 @@ export function marketRoutes(deps: MarketDeps = {}): OpenAPIHono<ApiEnv> {
     });
     stream.send({ comment: "connected", retry: SSE_RETRY_MS });
     let subscription: MoversSubscription;
+    // Broadcasts are sent in the order they came, each after its venues' confirmations are read.
+    let delivered = Promise.resolve();
     try {
       subscription = await db.joinMovers(windowMinutes, {
         onMovers(payload) {
@@ -453,16 +468,24 @@ export function marketRoutes(deps: MarketDeps = {}): OpenAPIHono<ApiEnv> {
             | null;
           if (!broadcast || broadcast.window !== windowMinutes) return;
           if (!Array.isArray(broadcast.entries)) return;
+          const entries: unknown[] = broadcast.entries;
           const scanned = typeof broadcast.scanned_at === "string"
             ? Date.parse(broadcast.scanned_at)
             : NaN;
           const id = String(Number.isFinite(scanned) ? scanned : now());
-          for (const entry of broadcast.entries) {
-            const gainer = typeof entry === "object" && entry !== null
-              ? toGainer(entry as Record<string, unknown>)
-              : null;
-            if (gainer) stream.send({ id, data: gainer });
-          }
+          delivered = delivered.then(async () => {
+            // Entries carry confirmedAt as /gainers/recent does (decision 0086); a broadcast
+            // without its time gets no venue confirmation (confirmedAt = quotedAt).
+            const confirmations = Number.isFinite(scanned)
+              ? await venues.before(scanned)
+              : new Map<string, VenueConfirmation>();
+            for (const entry of entries) {
+              const gainer = typeof entry === "object" && entry !== null
+                ? toGainer(withVenueConfirmation(entry as Record<string, unknown>, confirmations))
+                : null;
+              if (gainer) stream.send({ id, data: gainer });
+            }
+          });
         },
         onEnd(reason) {
           stream.send({ event: "error", data: { error: "stream_closed", message: reason } });
@@ -518,4 +541,24 @@ export function marketRoutes(deps: MarketDeps = {}): OpenAPIHono<ApiEnv> {
   }
 
   return app;
+}
+
+/**
+ * A broadcast entry with `confirmed_at` by its venue's confirmation (`confirmedTime`, the rule of
+ * movers_feed's confirmed_at); entries of venues that confirm nothing keep their quote's time.
+ */
+export function withVenueConfirmation(
+  entry: Record<string, unknown>,
+  venues: ReadonlyMap<string, VenueConfirmation>,
+): Record<string, unknown> {
+  const venue = typeof entry.source === "string" ? venues.get(entry.source) : undefined;
+  if (!venue || typeof entry.ts !== "string") return entry;
+  return {
+    ...entry,
+    confirmed_at: confirmedTime({
+      ts: entry.ts,
+      quoted_at: typeof entry.quoted_at === "string" ? entry.quoted_at : undefined,
+      confirmed_at: typeof entry.confirmed_at === "string" ? entry.confirmed_at : null,
+    }, venue),
+  };
 }

@@ -212,3 +212,32 @@ Deno.test("the document's operations each name their access, security and error 
     }
   }
 });
+
+Deno.test("/api/health documents each source's confirmation and each stream's run", async () => {
+  const doc = await document();
+  const responses = doc.paths["/api/health"]!.get!.responses as Record<
+    string,
+    { content: Record<string, { schema: unknown }> }
+  >;
+  const body = (responses["200"]!.content["application/json"]!.schema as {
+    properties: Record<string, { items: { properties: Record<string, { description?: string }> } }>;
+  }).properties;
+  const source = body.sources!.items.properties;
+  for (
+    const field of [
+      "lastQuoteAt",
+      "confirmedThrough",
+      "confirmedBy",
+      "confirmedAgeSeconds",
+      "stale",
+    ]
+  ) {
+    ok(source[field]?.description, `sources[].${field} is documented`);
+  }
+  // The route's earlier fields stay.
+  for (const field of ["state", "quotes", "lastAttemptAt", "lastSuccessAt"]) ok(source[field]);
+  const stream = body.streams!.items.properties;
+  for (const field of ["confirmedSince", "confirmedThrough", "lastMessageAgeSeconds"]) {
+    ok(stream[field]?.description, `streams[].${field} is documented`);
+  }
+});

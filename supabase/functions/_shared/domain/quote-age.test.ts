@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { confirmedTime, isQuoteStale, quoteAge, venueConfirmation, windowMs } from "./quote-age.ts";
+import {
+  confirmedTime,
+  isQuoteStale,
+  isVenueStale,
+  quoteAge,
+  venueConfirmation,
+  venueConfirmedThrough,
+  windowMs,
+} from "./quote-age.ts";
 
 const NOW = Date.parse("2026-03-02T12:00:00.000Z");
 
@@ -71,4 +79,35 @@ it("confirmedTime: the venue's confirmation for rows its last full poll wrote, n
     "2026-11-29T03:00:19.5Z",
   );
   expect(confirmedTime({ ts: "2026-11-29T03:00:20Z" }, null)).toEqual("2026-11-29T03:00:20Z");
+});
+
+describe("venueConfirmedThrough", () => {
+  const poll = {
+    last_success_at: "2026-03-02T11:59:30.000Z",
+    last_quote_at: "2026-03-02T11:59:29.000Z",
+  };
+  it("is the stream's confirmation when it covers the poll and is later than its newest quote", () => {
+    const stream = {
+      confirmed_since: "2026-03-02T11:50:00.000Z",
+      confirmed_through: "2026-03-02T11:59:58.000Z",
+    };
+    expect(venueConfirmedThrough(stream, poll)).toEqual({
+      at: Date.parse("2026-03-02T11:59:58.000Z"),
+      by: "stream",
+    });
+    // A run begun after the poll, or one that confirms less than the quote: the quote.
+    const quoted = { at: Date.parse("2026-03-02T11:59:29.000Z"), by: "poll" };
+    expect(venueConfirmedThrough({ ...stream, confirmed_since: "2026-03-02T11:59:31.000Z" }, poll))
+      .toEqual(quoted);
+    expect(
+      venueConfirmedThrough({ ...stream, confirmed_through: "2026-03-02T11:59:28.000Z" }, poll),
+    ).toEqual(quoted);
+    expect(venueConfirmedThrough(null, poll)).toEqual(quoted);
+    expect(venueConfirmedThrough(null, { ...poll, last_quote_at: null })).toBeNull();
+  });
+  it("is stale past five minutes, or when nothing is confirmed", () => {
+    expect(isVenueStale(NOW - 300_000, NOW)).toBe(false);
+    expect(isVenueStale(NOW - 300_001, NOW)).toBe(true);
+    expect(isVenueStale(null, NOW)).toBe(true);
+  });
 });

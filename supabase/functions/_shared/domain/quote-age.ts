@@ -102,3 +102,39 @@ export function confirmedTime(
   }
   return text;
 }
+
+/**
+ * A venue not scanned, or whose data nobody confirmed, for this long is stale: the dashboard's
+ * Sources line marks a venue stale after it (no scan reached it), and `/api/health` marks a venue
+ * whose confirmation is older than it.
+ */
+export const SOURCE_STALE_MS = 5 * 60_000;
+
+/** Through when a venue's data is confirmed, and by what (decision 0086). */
+export interface VenueConfirmedThrough {
+  /** ms, venue clock. */
+  at: number;
+  /** stream: the venue's stream confirmed its unchanged symbols later than its newest quote. */
+  by: "stream" | "poll";
+}
+
+/**
+ * The newest time a venue's data is confirmed through: its stream's confirmation
+ * (`venueConfirmation`) when that is later than the newest quote its poll stored
+ * (`source_health.last_quote_at`), else that quote. The age the Sources line shows beside the
+ * venue ("last quote: N s old"); null when the venue has neither.
+ */
+export function venueConfirmedThrough(
+  stream: { confirmed_since: string | null; confirmed_through: string | null } | null | undefined,
+  poll: { last_success_at: string | null; last_quote_at: string | null } | null | undefined,
+): VenueConfirmedThrough | null {
+  const confirmed = venueConfirmation(stream, poll);
+  const quoted = ms(poll?.last_quote_at);
+  if (confirmed && !(confirmed.through <= quoted)) return { at: confirmed.through, by: "stream" };
+  return Number.isFinite(quoted) ? { at: quoted, by: "poll" } : null;
+}
+
+/** Whether a venue confirmed through `at` (ms; null: never) is stale at `now`. */
+export function isVenueStale(at: number | null | undefined, now: number): boolean {
+  return at === null || at === undefined || !(now - at <= SOURCE_STALE_MS);
+}

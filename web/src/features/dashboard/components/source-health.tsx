@@ -1,5 +1,5 @@
 import { formatClockTime } from "@domain/format";
-import { venueConfirmation } from "@domain/quote-age";
+import { SOURCE_STALE_MS, venueConfirmedThrough } from "@domain/quote-age";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { cn } from "@/lib/utils";
@@ -7,8 +7,6 @@ import { dashboardQueries, type SourceHealthRow, type StreamHealthRow } from "..
 import { useNow } from "../hooks/use-now";
 import { formatAge, formatQuoteAge, formatSeconds } from "../utils/format-market";
 
-/** A source not scanned for this long is shown as stale (the scanner is not running for it). */
-export const SOURCE_STALE_MS = 5 * 60_000;
 /** A stream reader reports once a second: silent for this long, it is not running. */
 export const STREAM_REPORT_STALE_MS = 30_000;
 
@@ -102,19 +100,14 @@ export function SourceHealth({ now: fixedNow }: { now?: number } = {}) {
     }
     // Each venue's cadence and the age of its newest quote on the venue's clock (decision 0033),
     // or of its confirmed-through time when its stream confirmed the venue's set later (0079).
-    if (row.cadence_seconds && row.last_quote_at) {
-      const confirmed = venueConfirmation(streamOf.get(row.source), row);
-      const quoted = Date.parse(row.last_quote_at);
-      const newest =
-        confirmed && confirmed.through > quoted
-          ? new Date(confirmed.through).toISOString()
-          : row.last_quote_at;
+    const newest = venueConfirmedThrough(streamOf.get(row.source), row);
+    if (row.cadence_seconds && row.last_quote_at && newest) {
       return {
         tone: "ok",
         text: t("sources.liveCadence", {
           count: row.quotes,
           cadence: formatSeconds(t, Number(row.cadence_seconds)),
-          age: formatQuoteAge(t, newest, now),
+          age: formatQuoteAge(t, new Date(newest.at).toISOString(), now),
         }),
       };
     }
