@@ -373,7 +373,9 @@ begin
     raise exception 'prices (and volumes) must hold one array per instrument' using errcode = '22023';
   end if;
 
-  -- One writer of market data at a time: the same lock as ingest_scan.
+  -- One writer of market data at a time (decision 0085): no scan's venue section (which reads the
+  -- history this call writes) runs beside it, then the same lock as ingest_scan's shared section.
+  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('public.ingest_scan:all'));
   perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('public.ingest_scan'));
 
   -- Stamps: an ISO 8601 text within the retention before `until`, else null (its samples skipped).
@@ -509,6 +511,22 @@ declare
   gone_assets text[];
   pruned integer;
   sent integer := 0;
+  -- Decision 0085: what the venue section computes for the shared section, one element per row
+  -- of the batch (in instrument id order): the 3-hour reference, the window percents, the
+  -- grouping key, the thin mark and the quote's own flags (comma-joined).
+  refs_3hour numeric[];
+  pcts_10sec numeric[];
+  pcts_5min numeric[];
+  pcts_10min numeric[];
+  pcts_15min numeric[];
+  pcts_20min numeric[];
+  pcts_25min numeric[];
+  pcts_30min numeric[];
+  pcts_3hour numeric[];
+  assets text[];
+  thins boolean[];
+  own_flag_lists text[];
+  venue integer;
 begin
   if quotes is null or jsonb_typeof(quotes) <> 'array' then
     raise exception 'quotes must be a JSON array of quotes' using errcode = '22023';
@@ -516,8 +534,6 @@ begin
   scanned_at := coalesce(scanned_at, now());
   received := jsonb_array_length(quotes);
 
-  -- Scans run one at a time: an overlapping scan waits instead of racing for the same rows.
-  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('public.ingest_scan'));
 
   -- 1. Validate. A quote that would violate a constraint is skipped (and counted), not fatal.
   --    Every cast sits behind the test that makes it safe (CASE keeps the order).
@@ -618,6 +634,22 @@ begin
   from one o;
   accepted := cardinality(keys);
 
+  -- Locks (decision 0085). The venue section below (instruments, history, the window probes)
+  -- reads and writes only the rows of the batch's instruments; the shared section (the movers,
+  -- the rescore by asset, the kept lists, the prunes, the broadcast) reads across venues. Scans
+  -- of different venues run their venue sections side by side and their shared sections one at a
+  -- time. A venue is the first part of the venue key (the exchange of a CEX pair, the network of
+  -- a pool), so an instrument always falls in the same venue and two scans that share no venue
+  -- share no instrument. Every caller takes the locks in one order — ingest_scan:all (shared
+  -- here, exclusive in ingest_backfill), the venues by their hash, then ingest_scan — so no two
+  -- callers can wait on each other in a cycle.
+  perform pg_catalog.pg_advisory_xact_lock_shared(pg_catalog.hashtext('public.ingest_scan:all'));
+  for venue in
+    select distinct pg_catalog.hashtext(split_part(k.k, ':', 1)) from unnest(keys) k (k) order by 1
+  loop
+    perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('public.ingest_scan:venue'), venue);
+  end loop;
+
   -- 2. Instruments, by venue key: new ones are inserted; known ones are updated only when
   --    something changed (the venue renamed the pair or the DEX; a network or pool link the quote
   --    does not know is kept); unchanged ones are not touched. In key order, so concurrent
@@ -667,8 +699,8 @@ begin
   from unnest(ids, stamps, prices, volumes, liquidities) as b (instrument_id, ts, price, volume_24h, liquidity_usd)
   on conflict (instrument_id, ts) do nothing;
 
-  -- 4. Windows and movers; the kept top 100 is refreshed once, below.
-  perform pg_catalog.set_config('app.movers_top_deferred', 'on', true);
+  -- 4. Windows (still the venue section: each instrument's own history). The batch's arrays are
+  --    built again from the scored rows, with what the shared section needs, so they stay aligned.
   -- refs is materialized: each window's probes run once per instrument, however often pcts
   -- refers to the reference.
   with refs as materialized (
@@ -781,6 +813,35 @@ begin
       from pcts q
       offset 0
     ) p
+  )
+  select coalesce(array_agg(s.instrument_id), '{}'), array_agg(s.symbol), array_agg(s.exchange),
+         array_agg(s.exchange_type), array_agg(s.network), array_agg(s.source), array_agg(s.pool_url),
+         array_agg(s.ts), array_agg(s.price), array_agg(s.volume_24h), array_agg(s.volume_24h_usd),
+         array_agg(s.liquidity_usd), array_agg(s.spread_pct), array_agg(s.pool_name), array_agg(s.pool_created_at),
+         array_agg(s.r_3hour), array_agg(s.p_10sec), array_agg(s.p_5min), array_agg(s.p_10min), array_agg(s.p_15min),
+         array_agg(s.p_20min), array_agg(s.p_25min), array_agg(s.p_30min), array_agg(s.p_3hour), array_agg(s.asset),
+         array_agg(s.thin), array_agg(array_to_string(s.own_flags, ','))
+    into ids, symbols, exchanges, types, networks, sources, pool_urls, stamps, prices, volumes, volumes_usd,
+         liquidities, spreads, pool_names, pool_births, refs_3hour, pcts_10sec, pcts_5min, pcts_10min, pcts_15min,
+         pcts_20min, pcts_25min, pcts_30min, pcts_3hour, assets, thins, own_flag_lists
+  from scored s;
+
+  -- The shared section (decision 0085): one scan at a time from here to the end of the call.
+  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('public.ingest_scan'));
+
+  -- 4a. Movers; the kept top 100 is refreshed once, below.
+  perform pg_catalog.set_config('app.movers_top_deferred', 'on', true);
+  with scored as (
+    select b.instrument_id, b.symbol, b.exchange, b.exchange_type, b.network, b.source, b.pool_url, b.ts, b.price,
+           b.volume_24h, b.volume_24h_usd, b.liquidity_usd, b.spread_pct, b.pool_name, b.pool_created_at, b.r_3hour,
+           b.p_10sec, b.p_5min, b.p_10min, b.p_15min, b.p_20min, b.p_25min, b.p_30min, b.p_3hour, b.asset, b.thin,
+           string_to_array(b.own_flag_list, ',') as own_flags
+    from unnest(ids, symbols, exchanges, types, networks, sources, pool_urls, stamps, prices, volumes,
+                volumes_usd, liquidities, spreads, pool_names, pool_births, refs_3hour, pcts_10sec, pcts_5min,
+                pcts_10min, pcts_15min, pcts_20min, pcts_25min, pcts_30min, pcts_3hour, assets, thins, own_flag_lists)
+           as b (instrument_id, symbol, exchange, exchange_type, network, source, pool_url, ts, price, volume_24h,
+                 volume_24h_usd, liquidity_usd, spread_pct, pool_name, pool_created_at, r_3hour, p_10sec, p_5min,
+                 p_10min, p_15min, p_20min, p_25min, p_30min, p_3hour, asset, thin, own_flag_list)
   ),
   -- The batch's existing movers, read once (decision 0068): the update reaches them by id, the
   -- rows without one are the new movers, and the old values say whether the rescore must look
@@ -934,7 +995,7 @@ end;
 $_$;
 
 -- comment on function public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone)
-COMMENT ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone) IS 'One scan: upsert instruments, append history, compute window percents, liquidity figures, flags and trust (decision 0046) of the assets it touched, upsert movers, merge the changed rows into the kept lists (decision 0053), prune, broadcast. Service role only.';
+COMMENT ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone) IS 'One scan: upsert instruments, append history, compute window percents (under a lock per venue), then one scan at a time: liquidity figures, flags and trust (decision 0046) of the assets it touched, upsert movers, merge the changed rows into the kept lists (decision 0053), prune, broadcast (decision 0085). Service role only.';
 
 -- function public.movers_feed(integer)
 CREATE FUNCTION public.movers_feed(window_minutes integer DEFAULT NULL::integer) RETURNS TABLE(id bigint, instrument_id bigint, symbol text, exchange text, exchange_type public.exchange_type, network text, source text, pool_url text, price numeric, price_3hour_ago numeric, pct numeric, window_used integer, pct_3hour numeric, volume_24h numeric, ts timestamp with time zone, quoted_at timestamp with time zone, volume_24h_usd numeric, liquidity_usd numeric, spread_pct numeric, thin boolean, confirmed_on text[], flags text[], trust_score integer, asset text, pool_name text, confirmed_at timestamp with time zone)

@@ -4,6 +4,9 @@
 // for 60 s, as the per-venue schedules do. Prints each venue's ingest p50/p95 per batch (aim
 // p95 ≤ 300 ms), ticks skipped because that venue's previous ingest still ran, and how busy the
 // database and the stack kept the machine's two cores (aim: at most one core, i.e. ≤ 50 %).
+// On PostgreSQL it also prints how long the batches waited for the scans' advisory locks
+// (pg_stat_activity sampled every 25 ms, decision 0085): the part of a batch's time spent
+// behind another venue's batch.
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -74,6 +77,31 @@ function processCpuSeconds(): number {
   return (u.user + u.system) / 1e6;
 }
 
+/**
+ * Until `until`, every 25 ms: how many sessions wait for an advisory lock (the scans' locks are
+ * the only ones taken here). Returns the summed waiting time in ms (sessions × interval).
+ */
+async function sampleLockWaits(url: string, until: number): Promise<number> {
+  const { default: postgres } = await import("postgres");
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  let waited = 0;
+  try {
+    let last = performance.now();
+    while (performance.now() < until) {
+      await new Promise((res) => setTimeout(res, 25));
+      const [row] = await sql<{ n: number }[]>`
+        select count(*)::int as n from pg_stat_activity
+        where wait_event_type = 'Lock' and wait_event = 'advisory'`;
+      const now = performance.now();
+      waited += row!.n * (now - last);
+      last = now;
+    }
+  } finally {
+    await sql.end();
+  }
+  return waited;
+}
+
 export async function benchCadenceLoad(label: string, pg?: TempPostgres): Promise<string> {
   const tmp = mkdtempSync(path.join(tmpdir(), "bench-cadence-"));
   let stack: Stack | undefined;
@@ -109,6 +137,7 @@ export async function benchCadenceLoad(label: string, pg?: TempPostgres): Promis
     const cpu0 = processCpuSeconds() + (pg ? postgresCpuSeconds(pg.dir) : 0);
     const wall0 = performance.now();
     const until = wall0 + SECONDS * 1000;
+    const sampler = pg ? sampleLockWaits(pg.url, until) : Promise.resolve(null);
     await Promise.all(
       VENUES.map(async (venue) => {
         let round = 1;
@@ -132,6 +161,7 @@ export async function benchCadenceLoad(label: string, pg?: TempPostgres): Promis
         await running;
       }),
     );
+    const lockWaitMs = await sampler;
     const wall = (performance.now() - wall0) / 1000;
     const cpu = processCpuSeconds() + (pg ? postgresCpuSeconds(pg.dir) : 0) - cpu0;
     const busy = (100 * cpu) / (wall * 2);
@@ -148,6 +178,9 @@ export async function benchCadenceLoad(label: string, pg?: TempPostgres): Promis
     return (
       `${label.padEnd(14)} ingest at venue cadence (3,000 CEX + 2,000 pools, ${SECONDS} s): ${per.join("; ")}; ` +
       `all batches p95 ${p95.toFixed(0)} ms (aim ≤ 300 ms: ${p95 <= 300 ? "ok" : "over"}); ` +
+      (lockWaitMs === null
+        ? ""
+        : `waiting for the scan locks ${(lockWaitMs / all.length).toFixed(0)} ms a batch (mean); `) +
       `CPU busy ${busy.toFixed(0)} % of 2 cores (database${pg ? " server" : ""} + stack process; aim ≤ 50 %: ${busy <= 50 ? "ok" : "over"})`
     );
   } catch (err) {
