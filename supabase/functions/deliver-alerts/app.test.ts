@@ -483,7 +483,12 @@ Deno.test("deliver-alerts: slices another worker holds are left to it, without a
   assertEquals(db.calls, 1);
 });
 
-Deno.test("deliver-alerts: Discord's own webhooks go 256 at once, marked in one call; DELIVERY_CONCURRENCY sets every channel (decision 0082)", async () => {
+Deno.test("deliver-alerts: Discord's own webhooks claim 1,000 and go 256 at once, marked in one call; DELIVERY_CONCURRENCY sets every channel (decision 0082)", async () => {
+  const limits = limitsFrom(envFrom({}));
+  deepStrictEqual(
+    (["discord", "email"] as const).map((c) => claimSize(c, limits, fixed({}, []))),
+    [1000, 500],
+  );
   async function run(settings: Record<string, string>) {
     const db = new FakeOutbox();
     db.queue = Array.from({ length: 700 }, (_, i) => job(i + 1, "discord", `hook-${i + 1}`));
