@@ -672,9 +672,12 @@ begin
   if results is not null and jsonb_typeof(results) = 'array' and jsonb_array_length(results) > 0 then
     perform public.complete_outbox_batch(worker, results);
   end if;
+  -- By key, one probe per id: the status is compared with a value the planner cannot see into,
+  -- so no partial index on the status (the fair order's: every due job) is walked instead.
   return query
     update private.outbox o set send_started_at = now()
-    where o.id = any (coalesce(job_ids, '{}'::bigint[])) and o.status = 'sending' and o.claimed_by = worker
+    where o.id = any (coalesce(job_ids, '{}'::bigint[]))
+      and o.status = (select 'sending'::text) and o.claimed_by = worker
       and o.next_attempt_at > now()
     returning o.id;
 end;

@@ -129,7 +129,8 @@ CREATE TABLE private.outbox (
     CONSTRAINT outbox_dedup_key_check CHECK (((char_length(dedup_key) >= 1) AND (char_length(dedup_key) <= 300))),
     CONSTRAINT outbox_kind_check CHECK ((kind ~ '^[a-z][a-z_]{0,39}$'::text)),
     CONSTRAINT outbox_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'sending'::text, 'sent'::text, 'failed'::text, 'cancelled'::text, 'in_doubt'::text])))
-);
+)
+WITH (fillfactor='75');
 
 -- comment on table private.outbox
 COMMENT ON TABLE private.outbox IS 'Messages to the outside world (alerts, service e-mails), delivered by the deliver-alerts workers.';
@@ -1133,7 +1134,7 @@ CREATE INDEX outbox_finished_idx ON private.outbox USING btree (COALESCE(sent_at
 CREATE INDEX outbox_recent_idx ON private.outbox USING btree (channel, created_at) WHERE (status = ANY (ARRAY['sent'::text, 'failed'::text, 'in_doubt'::text]));
 
 -- index private.outbox_sending_idx
-CREATE INDEX outbox_sending_idx ON private.outbox USING btree (next_attempt_at) WHERE ((status = 'sending'::text) AND (send_started_at IS NOT NULL));
+CREATE INDEX outbox_sending_idx ON private.outbox USING btree (next_attempt_at) WHERE (status = 'sending'::text);
 
 -- index public.alerts_sent_created_idx
 CREATE INDEX alerts_sent_created_idx ON public.alerts_sent USING btree (created_at DESC);

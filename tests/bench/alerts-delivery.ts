@@ -11,12 +11,13 @@
 // (messages ÷ allowed rate) beside the measured time, and the end-to-end latency from the
 // quote's own time to the arrival at the stand-ins (Discord, Telegram, Resend, MailDev).
 // A case that does not drain before BENCH_DELIVERY_TIMEOUT_MS says so instead of a time.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defaultOptions } from "../../devstack/config.ts";
 import { freePort, startStack, type Stack } from "../../devstack/stack.ts";
 import { percentile } from "./stats.ts";
+import { cpuMeter } from "./cpu.ts";
 
 const WORKERS = Number(process.env.BENCH_DELIVERY_WORKERS ?? 4);
 const TIMEOUT_MS = Number(process.env.BENCH_DELIVERY_TIMEOUT_MS ?? 180_000);
@@ -35,6 +36,44 @@ const PARTS = new Set(
     .map((p) => p.trim()),
 );
 /** The Resend team's request rate the workers and the stand-in use (RESEND_RATE_PER_SECOND). */
+/** BENCH_DELIVERY_CPU=1: each case also prints the CPU seconds per process while it drained. */
+const CPU = process.env.BENCH_DELIVERY_CPU === "1";
+
+/** The processes a case's CPU is counted under: this one and PostgreSQL's postmaster. */
+async function cpuRoots(stack: Stack): Promise<number[]> {
+  const [row] = await stack.db.query<{ pid: number | string }>(`select pg_backend_pid() as pid`);
+  const roots = [process.pid];
+  try {
+    const stat = readFileSync(`/proc/${Number(row?.pid)}/stat`, "utf8");
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    if (ppid > 1 && ppid !== process.pid) roots.push(ppid);
+  } catch {
+    // PGlite (no backend process) or no /proc.
+  }
+  return roots;
+}
+
+/** pg_stat_statements, when the cluster loads it (BENCH_PG_STATEMENTS=1): reset before a case. */
+async function resetStatements(stack: Stack): Promise<boolean> {
+  try {
+    await stack.db.query(`create extension if not exists pg_stat_statements`);
+    await stack.db.query(`select pg_stat_statements_reset()`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The statements that took the most time since the reset, nested ones included. */
+async function topStatements(stack: Stack): Promise<string> {
+  const rows = await stack.db.query<{ ms: number; calls: number; rows: number; q: string }>(
+    `select round(total_exec_time)::int as ms, calls::int, rows::int,
+            regexp_replace(left(query, 110), '\\s+', ' ', 'g') as q
+     from pg_stat_statements order by total_exec_time desc limit 14`,
+  );
+  return rows.map((r) => `  ${r.ms} ms ${r.calls} calls ${r.rows} rows: ${r.q}`).join("\n");
+}
+
 const RESEND_RATE =
   Number(process.env.RESEND_RATE_PER_SECOND) > 0 ? Number(process.env.RESEND_RATE_PER_SECOND) : 2;
 
@@ -122,6 +161,8 @@ async function runCase(
     [channel, n, symbols, scanned, tag],
   );
   const deadline = t0 + TIMEOUT_MS;
+  const meter = CPU ? cpuMeter(await cpuRoots(stack)) : null;
+  const statements = CPU && (await resetStatements(stack));
   let drained = false;
   while (Date.now() < deadline) {
     const reports = await Promise.all(Array.from({ length: workers }, () => deliverOnce(stack)));
@@ -130,6 +171,8 @@ async function runCase(
       break;
     }
   }
+  if (meter) console.log(`alerts ${tag}: ${meter.stop()}`);
+  if (statements) console.log(await topStatements(stack));
   const states = await db.query<{ status: string; n: number | string; err: string | null }>(
     `select status, count(*) as n, max(last_error) as err from private.outbox
      where dedup_key like 'bench:' || $1 || ':%' group by status`,

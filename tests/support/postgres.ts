@@ -25,7 +25,9 @@ export function pgCronAvailable(): boolean {
  * it, CI fails (`.ci/run` installs postgresql-15-cron) and a local run says loudly what it skips.
  */
 function defaultPreload(): string[] {
-  if (pgCronAvailable()) return ["pg_cron"];
+  // BENCH_PG_STATEMENTS=1: pg_stat_statements too (nested statements), for a bench's profile.
+  const statements = process.env.BENCH_PG_STATEMENTS === "1" ? ["pg_stat_statements"] : [];
+  if (pgCronAvailable()) return ["pg_cron", ...statements];
   const why =
     "pg_cron is not installed (apt-get install postgresql-15-cron): the migrations' pg_cron " +
     "branches and their pgTAP assertions will not run";
@@ -82,6 +84,7 @@ export async function startTempPostgres(opts: { preload?: string[] } = {}): Prom
     ...(preload.length
       ? [`shared_preload_libraries = '${preload.join(",")}'`, "cron.database_name = 'postgres'"]
       : []),
+    ...(preload.includes("pg_stat_statements") ? ["pg_stat_statements.track = all"] : []),
   ].join("\n");
   execFileSync("bash", ["-c", `cat >> '${data}/postgresql.conf' <<'EOF'\n${conf}\nEOF`]);
   const [c2, a2] = asPostgresUser(path.join(PG_BIN, "pg_ctl"), [

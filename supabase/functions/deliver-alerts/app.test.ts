@@ -482,3 +482,44 @@ Deno.test("deliver-alerts: slices another worker holds are left to it, without a
   assertEquals(report.written, 0);
   assertEquals(db.calls, 1);
 });
+
+Deno.test("deliver-alerts: Discord's own webhooks claim 1,000 and go 256 at once, marked in one call; DELIVERY_CONCURRENCY sets every channel (decision 0082)", async () => {
+  const limits = limitsFrom(envFrom({}));
+  deepStrictEqual(
+    (["discord", "email"] as const).map((c) => claimSize(c, limits, fixed({}, []))),
+    [1000, 500],
+  );
+  async function run(settings: Record<string, string>) {
+    const db = new FakeOutbox();
+    db.queue = Array.from({ length: 700 }, (_, i) => job(i + 1, "discord", `hook-${i + 1}`));
+    let inFlight = 0;
+    let most = 0;
+    const discord: Channel = {
+      async send(j) {
+        most = Math.max(most, ++inFlight);
+        // An answer a few ticks later: every sender of a wave is in flight together.
+        for (let i = 0; i < 5; i++) await Promise.resolve();
+        inFlight--;
+        return { ok: true, recipient: j.target };
+      },
+    };
+    const app = createDeliverApp({
+      env: envFrom({ SUPABASE_SERVICE_ROLE_KEY: KEY, ...settings }),
+      db: () => db,
+      batch: 300,
+      channels: { email: fixed({}, []), discord, telegram: fixed({}, []) },
+    });
+    const report = await (await app.fetch(
+      new Request("http://local/deliver-alerts", {
+        method: "POST",
+        headers: { authorization: `Bearer ${KEY}` },
+      }),
+    )).json();
+    deepStrictEqual([report.claimed, report.sent], [700, 700]);
+    const marks = db.events.filter((e) => e.startsWith("begin:"));
+    return { most, largestMark: Math.max(...marks.map((e) => e.slice(6).split(",").length)) };
+  }
+  // Claims of 100, 200, 300, 100: the 300 go 256 at once, their marks in one round trip.
+  deepStrictEqual(await run({}), { most: 256, largestMark: 256 });
+  deepStrictEqual(await run({ DELIVERY_CONCURRENCY: "8" }), { most: 8, largestMark: 8 });
+});

@@ -236,7 +236,7 @@ export interface DeliverDeps {
   budgetMs?: number;
   /**
    * Jobs per claim (default: DELIVERY_CLAIM_SIZE, else per channel, see `claimSize`) and parallel
-   * senders per channel (default 64).
+   * senders per channel (default: DELIVERY_CONCURRENCY, else per channel, see `sendersFor`).
    */
   batch?: number;
   concurrency?: number;
@@ -299,8 +299,21 @@ const FIRST_CLAIM = 100;
 const WRITE_SLICE = 2000;
 
 /**
+ * Parallel senders per channel and invocation. Discord (each subscriber's own webhook, no limit
+ * shared between them) 256: every sender that is about to send joins the next send-mark call,
+ * so the senders set how many messages one round trip marks — 64 marked about 32 a call, 256
+ * about 150 (decision 0082). Telegram and Resend are paced by their shared limits; SMTP is one
+ * relay: 64, as before.
+ */
+export function sendersFor(channel: ChannelName): number {
+  return channel === "discord" ? 256 : 64;
+}
+
+/**
  * Jobs per claim: what a channel can send well within one lease. Channels without a shared
- * limit take large claims; Telegram about ten seconds of its overall rate; Resend ten seconds
+ * limit take large claims: Discord's own webhooks the largest (1,000), so that a claim's 256
+ * senders (`sendersFor`) have four waves to send while the next claim is made, not two
+ * (decision 0082); SMTP 500. Telegram about ten seconds of its overall rate; Resend ten seconds
  * of its request rate times its batch size, in whole batches.
  */
 export function claimSize(channel: ChannelName, limits: Limits, ch: Channel): number {
@@ -316,7 +329,7 @@ export function claimSize(channel: ChannelName, limits: Limits, ch: Channel): nu
   if (channel === "email" && ch.idempotent?.()) {
     return Math.max(10, Math.min(1000, Math.floor(limits.resendPerSecond * 10)));
   }
-  return 500;
+  return channel === "discord" ? 1000 : 500;
 }
 
 export function createDeliverApp(deps: DeliverDeps = {}) {
@@ -326,9 +339,13 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
     ((e: Env) => supabaseOutboxDb(serviceClient(e, "delivery_not_configured")));
   const app = functionApp("deliver-alerts", { cors: false });
   const limits = limitsFrom(env);
-  // Parallel senders per channel (DELIVERY_CONCURRENCY, default 64).
-  const concurrency = deps.concurrency ??
-    Math.min(1000, Math.max(1, Math.floor(rateSetting(env("DELIVERY_CONCURRENCY"), 64))));
+  // Parallel senders per channel (DELIVERY_CONCURRENCY for every channel; default per channel,
+  // `sendersFor`).
+  const concurrencySetting = deps.concurrency ??
+    (env("DELIVERY_CONCURRENCY")?.trim()
+      ? Math.min(1000, Math.max(1, Math.floor(rateSetting(env("DELIVERY_CONCURRENCY"), 64))))
+      : undefined);
+  const concurrencyFor = (name: ChannelName) => concurrencySetting ?? sendersFor(name);
   // The claim's lease (DELIVERY_LEASE_SECONDS, default 60; 5-900).
   const leaseSeconds = deps.leaseSeconds ??
     Math.min(900, Math.max(5, Math.floor(rateSetting(env("DELIVERY_LEASE_SECONDS"), 60))));
@@ -476,7 +493,12 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
     }
 
     /** Sends one claimed batch and records its completions. */
-    async function sendClaimed(channel: Channel, batchSize: number, jobs: Job[]): Promise<void> {
+    async function sendClaimed(
+      channel: Channel,
+      batchSize: number,
+      concurrency: number,
+      jobs: Job[],
+    ): Promise<void> {
       if (batchSize > 1) {
         const chunks: Job[][] = [];
         for (let i = 0; i < jobs.length; i += batchSize) chunks.push(jobs.slice(i, i + batchSize));
@@ -548,7 +570,7 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
             // Claimed-ahead jobs are counted when their turn comes; a failed claim is seen there.
             ahead.catch(() => {});
           }
-          await sendClaimed(channel, batchSize, jobs);
+          await sendClaimed(channel, batchSize, concurrencyFor(name), jobs);
           lastBatchMs = now() - batchStart;
         }
       } finally {
