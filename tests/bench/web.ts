@@ -21,6 +21,21 @@ export const LIGHTHOUSE_PAGES = [
   { path: "/dashboard", signedIn: true },
 ] as const;
 export const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
+/**
+ * The pages to measure: all of LIGHTHOUSE_PAGES, or those named in BENCH_LIGHTHOUSE_PAGES
+ * (comma-separated paths, e.g. `/dashboard`) to measure one page alone.
+ */
+export function lighthousePages(only = process.env.BENCH_LIGHTHOUSE_PAGES) {
+  if (!only) return LIGHTHOUSE_PAGES;
+  const wanted = only.split(",").map((p) => p.trim());
+  const unknown = wanted.filter((p) => !LIGHTHOUSE_PAGES.some((page) => page.path === p));
+  if (unknown.length > 0) {
+    throw new Error(
+      `BENCH_LIGHTHOUSE_PAGES names pages the bench does not measure: ${unknown.join(", ")}`,
+    );
+  }
+  return LIGHTHOUSE_PAGES.filter((page) => wanted.includes(page.path));
+}
 /** The subscriber whose dashboard is measured (a plan with every window, demo-accounts.ts). */
 const DASHBOARD_ACCOUNT = "pro@demo.local";
 
@@ -187,10 +202,11 @@ export async function benchLighthouse(
   const lines = [
     `Lighthouse (mobile emulation, Debian Chromium, ${runs} runs a page, the stack scanning; /dashboard signed in as ${DASHBOARD_ACCOUNT}):`,
   ];
-  const results = new Map<string, Run[]>(LIGHTHOUSE_PAGES.map((p) => [p.path, []]));
+  const pages = lighthousePages();
+  const results = new Map<string, Run[]>(pages.map((p) => [p.path, []]));
   const failures = new Map<string, string>();
   for (let i = 0; i < runs; i++) {
-    for (const page of LIGHTHOUSE_PAGES) {
+    for (const page of pages) {
       if (failures.has(page.path)) continue;
       try {
         const session = page.signedIn
@@ -202,7 +218,7 @@ export async function benchLighthouse(
       }
     }
   }
-  for (const page of LIGHTHOUSE_PAGES) {
+  for (const page of pages) {
     const failure = failures.get(page.path);
     lines.push(
       failure

@@ -39,7 +39,12 @@ if (
   // The app shell (app.html) or a page's frame (dashboard/index.html) is replaced, not hydrated;
   // a frame is replaced once its page can render, so the first render draws it again.
   if (container.querySelector(":scope > [data-app-shell]")) await directPageReady;
-  createRoot(container).render(app);
+  const root = createRoot(container);
+  // In a transition too: the first render (the whole page over the shell or frame already on
+  // screen) yields to the browser between components instead of one long task (decision 0088).
+  startTransition(() => {
+    root.render(app);
+  });
 }
 
 // The other pages' texts once the browser is idle, so moving on rarely waits for them.

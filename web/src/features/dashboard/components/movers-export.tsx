@@ -19,7 +19,13 @@ export function MoversExport({ entries, windowMinutes }: MoversExportProps) {
   const { t, i18n } = useTranslation("dashboard");
   const locale = i18n.resolvedLanguage ?? "en";
   const columns = useMemo<ExportColumn<MoverEntry>[]>(() => {
-    const time = dateTimeFormat(locale, { dateStyle: "short", timeStyle: "medium" });
+    // Made on the first export, not with the menu: the first date format with a time zone loads
+    // the engine's zone data, a long task on a phone's start (decision 0088).
+    let time: Intl.DateTimeFormat | undefined;
+    const formatTime = (ts: string) =>
+      (time ??= dateTimeFormat(locale, { dateStyle: "short", timeStyle: "medium" })).format(
+        new Date(ts),
+      );
     const price = (value: number | null) =>
       value === null ? "" : formatPriceFull(value, locale, { currency: false });
     return [
@@ -31,7 +37,7 @@ export function MoversExport({ entries, windowMinutes }: MoversExportProps) {
       { header: `${t("table.price3h")} (USD)`, value: (e) => price(e.price_3hour_ago) },
       { header: `${t("table.priceLive")} (USD)`, value: (e) => price(e.price) },
       { header: t("table.exchange"), value: (e) => e.exchange },
-      { header: t("table.time"), value: (e) => time.format(new Date(e.ts)) },
+      { header: t("table.time"), value: (e) => formatTime(e.ts) },
     ];
   }, [t, locale, windowMinutes]);
   return <ExportMenu baseName="movers" columns={columns} rows={entries} label={t("list.export")} />;

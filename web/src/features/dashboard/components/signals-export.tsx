@@ -13,10 +13,21 @@ export function SignalsExport({ rows }: { rows: readonly SignalRow[] }) {
   const { t, i18n } = useTranslation("dashboard");
   const locale = i18n.resolvedLanguage ?? "en";
   const columns = useMemo<ExportColumn<SignalRow>[]>(() => {
-    const time = dateTimeFormat(locale, { dateStyle: "short", timeStyle: "medium" });
-    const percent = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 1 });
+    // Made on the first export, not with the menu: the first date format with a time zone loads
+    // the engine's zone data, a long task on a phone's start (decision 0088).
+    let time: Intl.DateTimeFormat | undefined;
+    let percent: Intl.NumberFormat | undefined;
+    const formatTime = (ts: string) =>
+      (time ??= dateTimeFormat(locale, { dateStyle: "short", timeStyle: "medium" })).format(
+        new Date(ts),
+      );
+    const formatShare = (value: number) =>
+      (percent ??= new Intl.NumberFormat(locale, {
+        style: "percent",
+        maximumFractionDigits: 1,
+      })).format(value);
     return [
-      { header: t("signals.columns.time"), value: (r) => time.format(new Date(r.computed_at)) },
+      { header: t("signals.columns.time"), value: (r) => formatTime(r.computed_at) },
       { header: t("signals.columns.symbol"), value: (r) => r.symbol },
       { header: t("signals.columns.exchange"), value: (r) => r.exchange },
       { header: t("signals.columns.strategy"), value: (r) => strategyLabel(r.strategy) },
@@ -27,7 +38,7 @@ export function SignalsExport({ rows }: { rows: readonly SignalRow[] }) {
             `signals.overall.${DIRECTION_KEY[r.signal as keyof typeof DIRECTION_KEY] ?? "neutral"}`,
           ),
       },
-      { header: t("signals.columns.confidence"), value: (r) => percent.format(r.confidence) },
+      { header: t("signals.columns.confidence"), value: (r) => formatShare(r.confidence) },
     ];
   }, [t, locale]);
   return (
