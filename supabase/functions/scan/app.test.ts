@@ -382,9 +382,16 @@ Deno.test("scan: the replayed past's signals are stored with the backfill, with 
   const [{ batch }] = db.backfills;
   deepStrictEqual(
     rows,
-    replayedSignalRows(batch!, NOW.getTime() - BACKFILL_SPAN_MS, NOW.getTime() - 10_000),
+    replayedSignalRows(
+      batch!,
+      NOW.getTime() - BACKFILL_SPAN_MS,
+      Math.floor(NOW.getTime() / 300_000) * 300_000 - 1,
+    ),
   );
-  ok(rows.every((r) => Date.parse(r.computed_at) < NOW.getTime()), "all in the past");
+  // The current candle is the live step's.
+  deepStrictEqual(t.signals, [NOW.toISOString()]);
+  const current = Math.floor(NOW.getTime() / 300_000) * 300_000;
+  ok(rows.every((r) => Date.parse(r.computed_at) < current), "all before the current candle");
   assertEquals(body.backfill.signals, rows.length);
   assertEquals(body.backfill.outcomes, 7);
   // A second scan of the instance replays nothing.

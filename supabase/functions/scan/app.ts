@@ -23,6 +23,7 @@ import {
   NO_ROWS,
 } from "../_shared/market/types.ts";
 import { requireBearerSecret } from "../_shared/bearer-secret.ts";
+import { CANDLE_BUCKET_MS } from "../_shared/domain/candles.ts";
 import {
   createSignalsStep,
   type ReplayedSignalRow,
@@ -414,7 +415,9 @@ export function createScanApp(deps: ScanDeps = {}) {
       // The signals of that past, at the live step's cadence (one per 5-minute candle), and the
       // outcomes already due: the track record is not empty for the first hour (decision 0090).
       if (db.replaySignals) {
-        const rows = replayedSignalRows(batch, range.from.getTime(), range.to.getTime());
+        // Up to the current candle, whose signals the live step computes after this ingest.
+        const current = Math.floor(scannedAt.getTime() / CANDLE_BUCKET_MS) * CANDLE_BUCKET_MS;
+        const rows = replayedSignalRows(batch, range.from.getTime(), current - 1);
         const s = await db.replaySignals(rows);
         total.signals = (total.signals ?? 0) + s.signals;
         total.outcomes = (total.outcomes ?? 0) + s.outcomes;
