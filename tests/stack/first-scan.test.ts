@@ -146,7 +146,8 @@ describe("the first scan of a fresh stack", () => {
               (select count(*)::int from public.strategy_signals where instrument_id is null) as unmatched`,
     );
     expect(past!.signals).toBeGreaterThan(0);
-    expect(Date.now() - new Date(past!.oldest).getTime()).toBeGreaterThan(2 * 3_600_000);
+    // The first instant with enough closed candles (15) for a strategy: 3 h − 75 min back.
+    expect(Date.now() - new Date(past!.oldest).getTime()).toBeGreaterThan(1.5 * 3_600_000);
     // Every outcome's exit is a replayed price of the signal's own instrument.
     expect(past!.outcomes).toBe(first.backfill!.outcomes);
     expect(past!.unmatched).toBe(0);
