@@ -467,6 +467,43 @@ $_$;
 -- comment on function public.ingest_backfill(batch jsonb, until timestamp with time zone)
 COMMENT ON FUNCTION public.ingest_backfill(batch jsonb, until timestamp with time zone) IS 'Fills price_history from a source''s replayed past (simulated market); service role only (decision 0014).';
 
+-- function public.ingest_replayed_signals(jsonb)
+CREATE FUNCTION public.ingest_replayed_signals(signals jsonb) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  newest timestamptz;
+  written integer;
+begin
+  if signals is null or jsonb_typeof(signals) <> 'array' then
+    raise exception 'signals must be a JSON array' using errcode = '22023';
+  end if;
+  select max(s.computed_at) into newest from public.strategy_signals s;
+  insert into public.strategy_signals as t
+    (instrument_id, symbol, exchange, exchange_type, timeframe, strategy, signal, confidence, confidence_tier,
+     price, volume_24h, indicator_values, computed_at)
+  select i.id, i.symbol, i.exchange, i.exchange_type, r.timeframe, r.strategy, r.signal, r.confidence,
+         r.confidence_tier, r.price, r.volume_24h, coalesce(r.indicator_values, '{}'::jsonb), r.computed_at
+  from jsonb_to_recordset(signals) as r (venue_key text, timeframe public.timeframe, strategy public.strategy,
+                                         signal public.signal_direction, confidence numeric,
+                                         confidence_tier public.confidence_tier, price numeric, volume_24h numeric,
+                                         indicator_values jsonb, computed_at timestamptz)
+  join public.instruments i on i.venue_key = r.venue_key
+  where r.computed_at <= now()
+    and r.computed_at > now() - interval '1 day'
+    and (newest is null or r.computed_at > newest)
+    and r.price > 0
+    and r.confidence between 0 and 1
+  on conflict (instrument_id, strategy, timeframe, computed_at) do nothing;
+  get diagnostics written = row_count;
+  return written;
+end;
+$$;
+
+-- comment on function public.ingest_replayed_signals(signals jsonb)
+COMMENT ON FUNCTION public.ingest_replayed_signals(signals jsonb) IS 'Stores the strategy signals computed at past points of a replayed history, after every stored signal, once; service role only.';
+
 -- function public.ingest_scan(jsonb, timestamp with time zone)
 CREATE FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone DEFAULT now()) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
@@ -1169,10 +1206,16 @@ CREATE FUNCTION public.record_signal_outcomes(horizon interval DEFAULT '01:00:00
            end,
            round((extract(epoch from x.ts - s.computed_at) / 3600)::numeric, 4)
     from public.strategy_signals s
-    join public.instruments i on i.symbol = s.symbol and i.exchange = s.exchange
+    cross join lateral (
+      select coalesce(s.instrument_id, (
+        select min(i.id) from public.instruments i
+        where i.symbol = s.symbol and i.exchange = s.exchange
+        having count(*) = 1
+      )) as id
+    ) inst
     cross join lateral (
       select ph.price, ph.ts from public.price_history ph
-      where ph.instrument_id = i.id and ph.ts >= s.computed_at + horizon
+      where ph.instrument_id = inst.id and ph.ts >= s.computed_at + horizon
       order by ph.ts limit 1
     ) x
     where s.computed_at <= now() - horizon
@@ -1690,12 +1733,16 @@ CREATE TABLE public.strategy_signals (
     volume_24h numeric,
     indicator_values jsonb DEFAULT '{}'::jsonb NOT NULL,
     computed_at timestamp with time zone DEFAULT now() NOT NULL,
+    instrument_id bigint,
     CONSTRAINT strategy_signals_confidence_check CHECK (((confidence >= (0)::numeric) AND (confidence <= (1)::numeric))),
     CONSTRAINT strategy_signals_price_check CHECK ((price >= (0)::numeric))
 );
 
 -- comment on table public.strategy_signals
 COMMENT ON TABLE public.strategy_signals IS 'Trading-strategy signals computed by the scanner on candles.';
+
+-- comment on column public.strategy_signals.instrument_id
+COMMENT ON COLUMN public.strategy_signals.instrument_id IS 'The instrument the signal was computed on; null for old rows whose symbol and exchange named several.';
 
 -- sequence public.strategy_signals_id_seq
 ALTER TABLE public.strategy_signals ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
@@ -1782,6 +1829,9 @@ CREATE INDEX strategy_signal_outcomes_created_idx ON public.strategy_signal_outc
 -- index public.strategy_signals_computed_idx
 CREATE INDEX strategy_signals_computed_idx ON public.strategy_signals USING btree (computed_at DESC);
 
+-- index public.strategy_signals_instrument_key
+CREATE UNIQUE INDEX strategy_signals_instrument_key ON public.strategy_signals USING btree (instrument_id, strategy, timeframe, computed_at);
+
 -- index public.strategy_signals_symbol_idx
 CREATE INDEX strategy_signals_symbol_idx ON public.strategy_signals USING btree (symbol, exchange);
 
@@ -1819,6 +1869,10 @@ ALTER TABLE ONLY public.movers
 -- fk constraint public.strategy_signal_outcomes strategy_signal_outcomes_signal_id_fkey
 ALTER TABLE ONLY public.strategy_signal_outcomes
     ADD CONSTRAINT strategy_signal_outcomes_signal_id_fkey FOREIGN KEY (signal_id) REFERENCES public.strategy_signals(id) ON DELETE CASCADE;
+
+-- fk constraint public.strategy_signals strategy_signals_instrument_id_fkey
+ALTER TABLE ONLY public.strategy_signals
+    ADD CONSTRAINT strategy_signals_instrument_id_fkey FOREIGN KEY (instrument_id) REFERENCES public.instruments(id) ON DELETE SET NULL;
 
 -- row security private.movers_top
 ALTER TABLE private.movers_top ENABLE ROW LEVEL SECURITY;
@@ -1905,6 +1959,10 @@ REVOKE ALL ON FUNCTION private.truncate_instrument_history() FROM PUBLIC;
 -- grants on function public.ingest_backfill(batch jsonb, until timestamp with time zone)
 REVOKE ALL ON FUNCTION public.ingest_backfill(batch jsonb, until timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.ingest_backfill(batch jsonb, until timestamp with time zone) TO service_role;
+
+-- grants on function public.ingest_replayed_signals(signals jsonb)
+REVOKE ALL ON FUNCTION public.ingest_replayed_signals(signals jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.ingest_replayed_signals(signals jsonb) TO service_role;
 
 -- grants on function public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone)
 REVOKE ALL ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone) FROM PUBLIC;

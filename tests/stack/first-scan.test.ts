@@ -67,7 +67,7 @@ async function newProSubscriber() {
 
 describe("the first scan of a fresh stack", () => {
   let first: {
-    backfill?: { samples: number; instruments: number };
+    backfill?: { samples: number; instruments: number; signals?: number; outcomes?: number };
     ingest: { movers: number };
     signals: { computed: number };
   };
@@ -122,6 +122,47 @@ describe("the first scan of a fresh stack", () => {
     }
     const { data: signals } = await user.from("strategy_signals").select("id").limit(1);
     expect(signals).toHaveLength(1);
+  });
+
+  it("replays the strategies' signals of that past, so the track record has outcomes at once", async () => {
+    // Decision 0090: one set of signals per past 5-minute candle, the outcomes of those an hour
+    // old recorded from the replayed history.
+    expect(first.backfill!.signals).toBeGreaterThan(0);
+    expect(first.backfill!.outcomes).toBeGreaterThan(0);
+    const [past] = await stack.db.query<{
+      signals: number;
+      oldest: Date;
+      outcomes: number;
+      unmatched: number;
+    }>(
+      `select (select count(*)::int from public.strategy_signals where computed_at <= now() - interval '1 hour') as signals,
+              (select min(computed_at) from public.strategy_signals) as oldest,
+              (select count(*)::int from public.strategy_signal_outcomes o
+                 join public.strategy_signals s on s.id = o.signal_id
+                 cross join lateral (select ph.price from public.price_history ph
+                   where ph.instrument_id = s.instrument_id and ph.ts >= s.computed_at + interval '1 hour'
+                   order by ph.ts limit 1) x
+                 where o.exit_price = x.price) as outcomes,
+              (select count(*)::int from public.strategy_signals where instrument_id is null) as unmatched`,
+    );
+    expect(past!.signals).toBeGreaterThan(0);
+    // The first instant with enough closed candles (15) for a strategy: 3 h − 75 min back.
+    expect(Date.now() - new Date(past!.oldest).getTime()).toBeGreaterThan(1.5 * 3_600_000);
+    // Every outcome's exit is a replayed price of the signal's own instrument.
+    expect(past!.outcomes).toBe(first.backfill!.outcomes);
+    expect(past!.unmatched).toBe(0);
+    // What the track record page reads: a subscriber's signal_track_record over 24 hours.
+    const user = await newProSubscriber();
+    const { data, error } = await user.rpc("signal_track_record", { period: "24h" });
+    expect(error).toBeNull();
+    const total = (data ?? []).reduce((n, row) => n + Number(row.signals), 0);
+    expect(total).toBe(first.backfill!.outcomes);
+    const { data: outcomes } = await user
+      .from("strategy_signal_outcomes")
+      .select("signal_id, hours_elapsed")
+      .limit(5);
+    expect(outcomes!.length).toBeGreaterThan(0);
+    for (const o of outcomes!) expect(Number(o.hours_elapsed)).toBeGreaterThanOrEqual(1);
   });
 
   it("records each source's state, which visitors read and /api/health lists", async () => {

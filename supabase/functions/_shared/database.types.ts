@@ -950,6 +950,7 @@ export type Database = {
           exchange_type: Database["public"]["Enums"]["exchange_type"];
           id: number;
           indicator_values: NonNullable<Json>;
+          instrument_id: number | null;
           price: number;
           signal: Database["public"]["Enums"]["signal_direction"];
           strategy: Database["public"]["Enums"]["strategy"];
@@ -965,6 +966,7 @@ export type Database = {
           exchange_type?: Database["public"]["Enums"]["exchange_type"];
           id?: never;
           indicator_values?: NonNullable<Json>;
+          instrument_id?: number | null;
           price: number;
           signal: Database["public"]["Enums"]["signal_direction"];
           strategy: Database["public"]["Enums"]["strategy"];
@@ -980,6 +982,7 @@ export type Database = {
           exchange_type?: Database["public"]["Enums"]["exchange_type"];
           id?: never;
           indicator_values?: NonNullable<Json>;
+          instrument_id?: number | null;
           price?: number;
           signal?: Database["public"]["Enums"]["signal_direction"];
           strategy?: Database["public"]["Enums"]["strategy"];
@@ -987,7 +990,15 @@ export type Database = {
           timeframe?: Database["public"]["Enums"]["timeframe"];
           volume_24h?: number | null;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: "strategy_signals_instrument_id_fkey";
+            columns: ["instrument_id"];
+            isOneToOne: false;
+            referencedRelation: "instruments";
+            referencedColumns: ["id"];
+          },
+        ];
       };
       stream_health: {
         Row: {
@@ -1582,6 +1593,7 @@ export type Database = {
       };
       history_insights: { Args: { instrument: number }; Returns: Json };
       ingest_backfill: { Args: { batch: Json; until?: string }; Returns: Json };
+      ingest_replayed_signals: { Args: { signals: Json }; Returns: number };
       ingest_scan: {
         Args: { quotes: Json; scanned_at?: string };
         Returns: Json;

@@ -17,6 +17,7 @@ import {
   type ScanDeps,
   type SourceHealth,
 } from "./app.ts";
+import { type ReplayedSignalRow, replayedSignalRows } from "./signals.ts";
 
 const SERVICE_KEY = "sb_secret_test_service_key_0123456789";
 const SCAN_SECRET = "scan-secret-from-pg-cron-9f8e7d6c5b4a";
@@ -360,6 +361,42 @@ Deno.test("scan: an empty history gets the simulated market's last 3 hours befor
   assertEquals(again.backfill, undefined);
   assertEquals(t.db.checks, 1);
   assertEquals(t.db.backfills.length, 1);
+});
+
+/** A HistoryDb that also takes the replay's signals (decision 0090). */
+class ReplayDb extends HistoryDb {
+  replayed: ReplayedSignalRow[][] = [];
+  replaySignals(rows: ReplayedSignalRow[]) {
+    this.replayed.push(rows);
+    return Promise.resolve({ signals: rows.length, outcomes: 7 });
+  }
+}
+
+Deno.test("scan: the replayed past's signals are stored with the backfill, with the outcomes due", async () => {
+  const db = new ReplayDb(null);
+  const t = setup({}, { db: () => db });
+  const body = await (await t.call()).json();
+  assertEquals(db.replayed.length, 1);
+  const rows = db.replayed[0]!;
+  ok(rows.length > 0);
+  const [{ batch }] = db.backfills;
+  deepStrictEqual(
+    rows,
+    replayedSignalRows(
+      batch!,
+      NOW.getTime() - BACKFILL_SPAN_MS,
+      Math.floor(NOW.getTime() / 300_000) * 300_000 - 1,
+    ),
+  );
+  // The current candle is the live step's.
+  deepStrictEqual(t.signals, [NOW.toISOString()]);
+  const current = Math.floor(NOW.getTime() / 300_000) * 300_000;
+  ok(rows.every((r) => Date.parse(r.computed_at) < current), "all before the current candle");
+  assertEquals(body.backfill.signals, rows.length);
+  assertEquals(body.backfill.outcomes, 7);
+  // A second scan of the instance replays nothing.
+  await t.call();
+  assertEquals(db.replayed.length, 1);
 });
 
 Deno.test("scan: a history the scans keep is not filled; one left idle for 5 minutes is", async () => {

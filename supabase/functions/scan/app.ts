@@ -23,7 +23,13 @@ import {
   NO_ROWS,
 } from "../_shared/market/types.ts";
 import { requireBearerSecret } from "../_shared/bearer-secret.ts";
-import { createSignalsStep, type SignalsStep } from "./signals.ts";
+import { CANDLE_BUCKET_MS } from "../_shared/domain/candles.ts";
+import {
+  createSignalsStep,
+  type ReplayedSignalRow,
+  replayedSignalRows,
+  type SignalsStep,
+} from "./signals.ts";
 
 /** What `public.ingest_scan` returns (`skipped`: quotes the database refused). */
 export type IngestResult = ScanResult;
@@ -41,6 +47,12 @@ export interface ScanDb {
   newestSample?(): Promise<string | null>;
   /** Stores a source's replayed past (`public.ingest_backfill`). */
   backfill?(batch: HistoryBatch, until: string): Promise<BackfillResult>;
+  /**
+   * Stores the signals computed at past points of a replayed history
+   * (`public.ingest_replayed_signals`), then records the outcomes now due
+   * (`public.record_signal_outcomes`).
+   */
+  replaySignals?(rows: ReplayedSignalRow[]): Promise<{ signals: number; outcomes: number }>;
   /** Stores each source's state (`public.record_source_health`). */
   recordHealth?(health: SourceHealth[], scannedAt: string): Promise<void>;
   /** Turns the movers that cross subscribers' thresholds into outbox jobs (`public.enqueue_alerts`). */
@@ -145,7 +157,14 @@ function healthState(source: MarketSource, r: SourceReport): SourceHealth {
 export interface ScanResponse {
   sources: Partial<Record<MarketSource, SourceReport>>;
   /** Present when this scan replayed a source's past into an empty or stale history. */
-  backfill?: { samples: number; instruments: number; error?: string };
+  backfill?: {
+    samples: number;
+    instruments: number;
+    /** Signals computed at past points of the replay, and outcomes recorded (decision 0090). */
+    signals?: number;
+    outcomes?: number;
+    error?: string;
+  };
   ingest: IngestResult;
   signals: { computed: number; error?: string };
   /** Alerts are enqueued after the answer (decision 0029): the answer only says they were queued. */
@@ -257,6 +276,19 @@ export function supabaseScanDb(client: Db): ScanDb {
         instruments: num(r.instruments, "instruments"),
         samples: num(r.samples, "samples"),
       };
+    },
+    async replaySignals(rows) {
+      let signals = 0;
+      if (rows.length > 0) {
+        const { data, error } = await client.rpc("ingest_replayed_signals", {
+          signals: asJson(rows),
+        });
+        if (error) throw new Error(`ingest_replayed_signals failed: ${error.message}`);
+        signals = Number(data ?? 0);
+      }
+      const { data, error } = await client.rpc("record_signal_outcomes");
+      if (error) throw new Error(`record_signal_outcomes failed: ${error.message}`);
+      return { signals, outcomes: Number(data ?? 0) };
     },
   };
 }
@@ -373,12 +405,23 @@ export function createScanApp(deps: ScanDeps = {}) {
       // The scan itself stores the current instant.
       to: new Date(scannedAt.getTime() - 10_000),
     };
-    const total = { samples: 0, instruments: 0 };
+    const total: NonNullable<ScanResponse["backfill"]> = { samples: 0, instruments: 0 };
     for (const source of replayable) {
-      const r = await db.backfill(adapters[source]!.history!(range), scannedAt.toISOString());
+      const batch = adapters[source]!.history!(range);
+      const r = await db.backfill(batch, scannedAt.toISOString());
       total.samples += r.samples;
       total.instruments += r.instruments;
       covered.add(source);
+      // The signals of that past, at the live step's cadence (one per 5-minute candle), and the
+      // outcomes already due: the track record is not empty for the first hour (decision 0090).
+      if (db.replaySignals) {
+        // Up to the current candle, whose signals the live step computes after this ingest.
+        const current = Math.floor(scannedAt.getTime() / CANDLE_BUCKET_MS) * CANDLE_BUCKET_MS;
+        const rows = replayedSignalRows(batch, range.from.getTime(), current - 1);
+        const s = await db.replaySignals(rows);
+        total.signals = (total.signals ?? 0) + s.signals;
+        total.outcomes = (total.outcomes ?? 0) + s.outcomes;
+      }
     }
     return total;
   }

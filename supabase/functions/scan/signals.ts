@@ -19,6 +19,7 @@ import {
 } from "../_shared/domain/signals.ts";
 import type { Env } from "../_shared/env.ts";
 import { readPriceHistory } from "../_shared/price-history.ts";
+import type { HistoryBatch } from "../_shared/market/types.ts";
 
 export interface SignalsContext {
   env: Env;
@@ -39,6 +40,7 @@ export interface SignalCandidate {
 }
 
 export interface StrategySignalRow {
+  instrument_id: number;
   symbol: string;
   exchange: string;
   exchange_type: "cex" | "dex";
@@ -98,6 +100,7 @@ export async function computeScanSignals(store: SignalsStore, scannedAt: string)
     const candles = toCandles(estimateIntervalVolumes(points)).filter((k) => k.start < bucketStart);
     for (const s of computeSignals(candles)) {
       rows.push({
+        instrument_id: c.instrumentId,
         symbol: c.symbol,
         exchange: c.exchange,
         exchange_type: c.exchangeType,
@@ -118,6 +121,106 @@ export async function computeScanSignals(store: SignalsStore, scannedAt: string)
   const outcomes = await store.recordOutcomes();
   if (outcomes > 0) console.log(`[scan] recorded ${outcomes} signal outcomes`);
   return rows.length;
+}
+
+/**
+ * A signal computed at a past point of a replayed history (`public.ingest_replayed_signals`):
+ * the instrument is named by its venue key, the database adds its symbol, exchange and type.
+ */
+export type ReplayedSignalRow =
+  & Omit<StrategySignalRow, "instrument_id" | "symbol" | "exchange" | "exchange_type">
+  & { venue_key: string };
+
+/** The window of `movers.pct`, by which the live step picks its candidates (30 minutes). */
+export const MOVERS_PCT_WINDOW_MS = 30 * 60_000;
+
+/**
+ * The signals the live step would have stored at each 5-minute candle's start in `(from, to]`
+ * of a replayed past (decision 0090): at each such instant, the `SIGNAL_CANDIDATES` strongest
+ * gainers and losers by their 30-minute change (`movers.pct`'s window) are the candidates, their
+ * last 3 hours' closed candles go through `computeSignals`, and the price is the one at that
+ * instant. An instrument without a sample 30 minutes earlier is not a mover yet.
+ */
+export function replayedSignalRows(
+  batch: HistoryBatch,
+  from: number,
+  to: number,
+): ReplayedSignalRow[] {
+  const times = batch.stamps.map((s) => Date.parse(s));
+  const order = times.map((_, k) => k).sort((a, b) => times[a]! - times[b]!);
+  const sorted = order.map((k) => times[k]!);
+  // The index (into `order`) of the last stamp at or before t, or -1.
+  const atOrBefore = (t: number): number => {
+    let lo = 0, hi = sorted.length - 1, found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]! <= t) {
+        found = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return found;
+  };
+  const priceAt = (i: number, j: number): number | undefined => {
+    const v = batch.prices[i]?.[order[j]!];
+    return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : undefined;
+  };
+  const rows: ReplayedSignalRow[] = [];
+  const first = Math.floor(from / CANDLE_BUCKET_MS) * CANDLE_BUCKET_MS + CANDLE_BUCKET_MS;
+  for (let at = first; at <= to; at += CANDLE_BUCKET_MS) {
+    const now = atOrBefore(at);
+    const then = atOrBefore(at - MOVERS_PCT_WINDOW_MS);
+    if (now < 0 || then < 0) continue;
+    const movers: { i: number; pct: number; price: number }[] = [];
+    batch.instruments.forEach((_, i) => {
+      const price = priceAt(i, now);
+      const before = priceAt(i, then);
+      if (price !== undefined && before !== undefined) {
+        movers.push({ i, pct: (price - before) / before, price });
+      }
+    });
+    const byPct = [...movers].sort((a, b) => b.pct - a.pct);
+    const picked = new Map<number, (typeof movers)[number]>();
+    for (
+      const m of [
+        ...byPct.slice(0, SIGNAL_CANDIDATES),
+        ...byPct.reverse().slice(0, SIGNAL_CANDIDATES),
+      ]
+    ) {
+      picked.set(m.i, m);
+    }
+    const start = atOrBefore(at - SIGNAL_HISTORY_MS - 1) + 1;
+    for (const m of picked.values()) {
+      const points: PricePoint[] = [];
+      for (let j = start; j <= now; j++) {
+        const price = priceAt(m.i, j);
+        if (price === undefined) continue;
+        points.push({
+          ts: sorted[j]!,
+          price,
+          volume: batch.volumes[m.i]?.[order[j]!] ?? null,
+        });
+      }
+      const candles = toCandles(estimateIntervalVolumes(points)).filter((k) => k.start < at);
+      for (const s of computeSignals(candles)) {
+        rows.push({
+          venue_key: batch.instruments[m.i]!.venueKey,
+          timeframe: "5min",
+          strategy: s.strategy,
+          signal: s.signal,
+          confidence: s.confidence,
+          confidence_tier: s.tier,
+          price: m.price,
+          volume_24h: batch.volumes[m.i]?.[order[now]!] ?? null,
+          indicator_values: s.indicatorValues,
+          computed_at: new Date(at).toISOString(),
+        });
+      }
+    }
+  }
+  return rows;
 }
 
 /** The store over the service-role client (PostgREST; history read in pages, `readPriceHistory`). */

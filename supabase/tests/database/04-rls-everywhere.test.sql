@@ -92,7 +92,7 @@ select ok(passed, descr) from checks order by ord;
 select functions_are('public', array['allowed_windows', 'fallback_window', 'plan_price_eur', 'username_available',
   'touch_activity', 'movers_feed', 'join_group_by_invite', 'admin_set_plan', 'admin_set_subscription', 'admin_ban_user',
   'admin_unban_user', 'admin_delete_user', 'admin_set_ticket_status', 'admin_stats', 'admin_live_visitors',
-  'admin_latest_alerts', 'promote_self', 'ingest_scan', 'ingest_backfill', 'record_signal_outcomes',
+  'admin_latest_alerts', 'promote_self', 'ingest_scan', 'ingest_backfill', 'ingest_replayed_signals', 'record_signal_outcomes',
   'signal_track_record', 'price_history_for', 'record_source_health', 'record_stream_health',
   'group_messages', 'group_member_profiles', 'list_groups', 'blocked_users',
   'group_senders', 'ticket_senders',
