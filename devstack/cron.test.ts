@@ -137,7 +137,7 @@ describe("local cron runner", () => {
       env: { MARKET_SOURCES: "binance,dex", MARKET_CADENCE_SECONDS: "binance=2,dex=3" },
     });
     expect(lines[0]).toBe(
-      "[cron] market sources: binance every 2 s; dex every 3 s (20 of GeckoTerminal's 30 calls a minute; each pool every 15 s)",
+      "[cron] market sources: binance every 2 s; dex every 3 s (GeckoTerminal's free tier takes 30 calls/min; 5 networks × 1 page at 20 calls/min: every pool every 15 s)",
     );
     await vi.advanceTimersByTimeAsync(0);
     const bodies = () => f.calls.map((c) => JSON.parse(String(c.init.body)).sources[0]);

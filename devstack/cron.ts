@@ -6,9 +6,13 @@
 // finds one still running is skipped, and a slow venue never delays another's schedule. Failures
 // are logged when they start or change, and once a minute a summary.
 import {
+  CadenceError,
   DEFAULT_CADENCE_SECONDS,
+  DEFAULT_DEX_ROTATION,
+  describeDexRotation,
+  type DexRotation,
   parseCadence,
-  refreshSeconds,
+  parseDexRotation,
 } from "../supabase/functions/_shared/domain/cadence.ts";
 import { MARKET_SOURCES, type MarketSource } from "../supabase/functions/_shared/domain/market.ts";
 
@@ -170,12 +174,13 @@ export function marketSources(env: NodeJS.ProcessEnv = process.env): MarketSourc
 export function describeCadence(
   sources: MarketSource[],
   cadence: Record<MarketSource, number>,
+  rotation: DexRotation = DEFAULT_DEX_ROTATION,
 ): string {
   return sources
     .map((s) => {
       const every = cadence[s];
       if (s === "dex") {
-        return `dex every ${every} s (${Math.round(60 / every)} of GeckoTerminal's 30 calls a minute; each pool every ${refreshSeconds(s, every)} s)`;
+        return `dex every ${every} s (GeckoTerminal's free tier takes 30 calls/min; ${describeDexRotation(every, rotation)})`;
       }
       return `${s} every ${every} s`;
     })
@@ -199,7 +204,15 @@ export function startMarketCron(
     log(`[cron] ${(err as Error).message}; using the defaults`);
     cadence = { ...DEFAULT_CADENCE_SECONDS, simulated: scanIntervalMs(env) / 1000 };
   }
-  log(`[cron] market sources: ${describeCadence(sources, cadence)}`);
+  let rotation: DexRotation = DEFAULT_DEX_ROTATION;
+  try {
+    rotation = parseDexRotation(env.GECKOTERMINAL_NETWORKS, env.GECKOTERMINAL_PAGES);
+  } catch (err) {
+    // The scan refuses it (500 market_cadence_invalid); the log says so at start.
+    if (!(err instanceof CadenceError)) throw err;
+    log(`[cron] ${err.message}; the DEX scans will fail until it is fixed`);
+  }
+  log(`[cron] market sources: ${describeCadence(sources, cadence, rotation)}`);
   const runners = sources.map((source) =>
     startCron({
       ...opts,

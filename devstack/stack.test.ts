@@ -12,6 +12,11 @@ describe("what the stack passes to the functions", () => {
       }),
     ).toEqual({ BINANCE_API_URL: "https://api.binance.us", DEX_MIN_LIQUIDITY_USD: "0" });
     expect(scanSettings({})).toEqual({});
+    // The DEX rotation (decision 0091): the cron runner prints it, the scan must read the same.
+    expect(scanSettings({ GECKOTERMINAL_NETWORKS: "eth,base", GECKOTERMINAL_PAGES: "2" })).toEqual({
+      GECKOTERMINAL_NETWORKS: "eth,base",
+      GECKOTERMINAL_PAGES: "2",
+    });
   });
 
   it("points Auth and billing at the SPA", () => {

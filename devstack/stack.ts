@@ -51,6 +51,8 @@ export function scanSettings(env: NodeJS.ProcessEnv = process.env): Record<strin
     "BINANCE_API_URL",
     "COINBASE_API_URL",
     "GECKOTERMINAL_API_URL",
+    "GECKOTERMINAL_NETWORKS",
+    "GECKOTERMINAL_PAGES",
     "BINANCE_WS_URL",
     "COINBASE_WS_URL",
     "DEX_MIN_LIQUIDITY_USD",

@@ -91,6 +91,19 @@ export const SECRETS: Secret[] = [
   { name: "BINANCE_API_URL", required: false, check: [/^https?:\/\/\S+$/, "an http(s) URL"] },
   { name: "COINBASE_API_URL", required: false, check: [/^https?:\/\/\S+$/, "an http(s) URL"] },
   { name: "GECKOTERMINAL_API_URL", required: false, check: [/^https?:\/\/\S+$/, "an http(s) URL"] },
+  {
+    name: "GECKOTERMINAL_NETWORKS",
+    required: false,
+    check: [
+      /^(?:eth|base|solana|bsc|arbitrum)(?:\s*,\s*(?:eth|base|solana|bsc|arbitrum))*$/,
+      "a comma list of eth, base, solana, bsc, arbitrum (decision 0091)",
+    ],
+  },
+  {
+    name: "GECKOTERMINAL_PAGES",
+    required: false,
+    check: [/^(?:[1-9]|10)$/, "whole pages from 1 to 10 (decision 0091)"],
+  },
   { name: "API_ALLOWED_ORIGINS", required: false },
   { name: "API_COOKIE_PROJECT_URL", required: false, check: [/^https:\/\/\S+$/, "an https URL"] },
 ];

@@ -79,6 +79,53 @@ describe("fake venues: payloads the real adapters parse", () => {
     const other = await fetch(`${v.env.GECKOTERMINAL_API_URL}/networks/nowhere/trending_pools`);
     expect(other.status).toBe(404);
   });
+
+  it("GeckoTerminal: several pages per network, other pools on each, the adapter rotating networks × pages (decision 0091)", async () => {
+    const v = await start();
+    const url = (page: number) =>
+      `${v.env.GECKOTERMINAL_API_URL}/networks/eth/trending_pools?include=dex&page=${page}`;
+    const addresses = async (page: number) => {
+      const res = await fetch(url(page));
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { data: { attributes?: { address?: unknown } }[] };
+      return body.data.map((r) => r.attributes?.address);
+    };
+    const [one, two, three, four] = [
+      await addresses(1),
+      await addresses(2),
+      await addresses(3),
+      await addresses(4),
+    ];
+    expect(one.length).toBeGreaterThan(0);
+    expect(two).toHaveLength(one.length);
+    expect(three).toHaveLength(one.length);
+    // Each page's pools are pools of their own; past the served pages the list ends.
+    const named = (list: unknown[]) => list.filter((a) => typeof a === "string");
+    expect(named(one).length).toBeGreaterThan(5);
+    expect(new Set(named([...one, ...two, ...three])).size).toBe(named(one).length * 3);
+    expect(four).toEqual([]);
+    expect((await fetch(url(11))).status).toBe(400);
+
+    // The adapter reads page 1 of each network, then page 2 of each: 10 calls, 10 (network, page).
+    const adapter = createDexAdapter({
+      baseUrl: v.env.GECKOTERMINAL_API_URL,
+      minLiquidityUsd: 0,
+      pages: 2,
+    });
+    const read = new Map<string, Set<string>>();
+    for (let i = 0; i < 10; i++) {
+      const page = adapter.nextPage() ?? 1;
+      const result = await adapter.fetchQuotes();
+      expect(result.quotes.length).toBeGreaterThan(0);
+      const key = `${result.quotes[0]!.network} p${page}`;
+      expect(read.has(key)).toBe(false);
+      read.set(key, new Set(result.quotes.map((q) => q.venueKey)));
+    }
+    expect(read.size).toBe(10);
+    const eth1 = read.get("ethereum p1")!;
+    const eth2 = read.get("ethereum p2")!;
+    expect([...eth2].some((k) => eth1.has(k))).toBe(false);
+  });
 });
 
 describe("fake venues: the documented limits", () => {

@@ -295,18 +295,16 @@ export async function startFakeVenues(opts: FakeVenuesOptions = {}): Promise<Fak
         dateHeader(),
       );
     }
-    // One recorded page per network; later pages of the trending list are empty here.
-    const data =
-      page > 1
-        ? []
-        : net.pools.map(({ row, walk }) => {
-            if (!walk) return row;
-            const attrs = row.attributes as Json;
-            return {
-              ...row,
-              attributes: { ...attrs, base_token_price_usd: priceText(walk.price, 10) },
-            };
-          });
+    // The recorded page, then its copies as other pools (decision 0091); past them, nothing.
+    const rows = page === 1 ? net.pools : (net.more[page - 2] ?? []);
+    const data = rows.map(({ row, walk }) => {
+      if (!walk) return row;
+      const attrs = row.attributes as Json;
+      return {
+        ...row,
+        attributes: { ...attrs, base_token_price_usd: priceText(walk.price, 10) },
+      };
+    });
     const include = url.searchParams.get("include");
     return send(
       res,

@@ -58,6 +58,12 @@ export interface MarketOptions {
   seed?: number;
   /** Extra synthetic instruments per venue (copies of a recorded row under new names), for load. */
   extra?: number;
+  /**
+   * Pages of each network's trending pools the fake GeckoTerminal serves (default 3, at most 10,
+   * decision 0091): page 1 is the recorded page; each later page holds the recorded rows again
+   * as other pools (their own addresses, a price of their own); pages beyond are empty.
+   */
+  dexPages?: number;
 }
 
 /**
@@ -67,7 +73,15 @@ export interface MarketOptions {
 export class FakeMarket {
   readonly binance: { row: Row; walk: Walker | null; decimals: number }[] = [];
   readonly coinbase: { row: Row; walk: Walker | null; decimals: number }[] = [];
-  readonly dex = new Map<string, { body: Row; pools: { row: Row; walk: Walker | null }[] }>();
+  /** Per network: the recorded page 1 (`pools`) and the later pages (`more[0]` is page 2). */
+  readonly dex = new Map<
+    string,
+    {
+      body: Row;
+      pools: { row: Row; walk: Walker | null }[];
+      more: { row: Row; walk: Walker | null }[][];
+    }
+  >();
   /** When the walks began (ms): every tradable price is its recorded one then. */
   readonly startedAt: number;
   readonly #seed: number;
@@ -136,7 +150,31 @@ export class FakeMarket {
         const price = num(attrs.base_token_price_usd);
         return { row, walk: price !== null && price > 0 ? walker(price, now) : null };
       });
-      this.dex.set(network, { body, pools });
+      const more: { row: Row; walk: Walker | null }[][] = [];
+      for (let page = 2; page <= Math.min(10, Math.max(1, opts.dexPages ?? 3)); page++) {
+        more.push(
+          pools.map(({ row, walk }) => {
+            const attrs = (row.attributes ?? {}) as Row;
+            const address =
+              typeof attrs.address === "string" ? pageAddress(attrs.address, page) : attrs.address;
+            // Another pool of the pair: its own address and a price 1 % a page away.
+            const price = walk ? walk.price * (1 + 0.01 * (page - 1)) : null;
+            return {
+              row: {
+                ...row,
+                id: typeof row.id === "string" ? `${network}_${address}` : row.id,
+                attributes: {
+                  ...attrs,
+                  address,
+                  ...(price === null ? {} : { base_token_price_usd: priceText(price, 10) }),
+                },
+              },
+              walk: price === null ? null : walker(price, now),
+            };
+          }),
+        );
+      }
+      this.dex.set(network, { body, pools, more });
     }
   }
 
@@ -200,7 +238,17 @@ export class FakeMarket {
     for (const b of this.binance) step(b.walk);
     for (const c of this.coinbase) step(c.walk);
     for (const { pools } of this.dex.values()) for (const p of pools) step(p.walk);
+    // The later pages after every recorded instrument: page 1's walks are those of a market
+    // without them.
+    for (const { more } of this.dex.values())
+      for (const page of more) for (const p of page) step(p.walk);
   }
+}
+
+/** A pool address for a later page: the recorded one with its last characters naming the page. */
+export function pageAddress(address: string, page: number): string {
+  const tag = `pg${page.toString(36)}`;
+  return address.slice(0, address.length - tag.length) + tag;
 }
 
 /** A price as text with the instrument's own precision (never exponent notation). */

@@ -12,8 +12,11 @@ import { chromium, type Page } from "@playwright/test";
 import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
 import {
   DEFAULT_CADENCE_SECONDS,
-  DEX_NETWORK_COUNT,
+  DEFAULT_DEX_ROTATION,
+  describeDexRotation,
+  type DexRotation,
   parseCadence,
+  parseDexRotation,
   refreshSeconds,
 } from "../../supabase/functions/_shared/domain/cadence.ts";
 import { percentile } from "./stats.ts";
@@ -33,12 +36,15 @@ export const FAKE_VENUE_AIMS = {
 export type FakeVenueName = keyof typeof FAKE_VENUE_AIMS;
 
 /**
- * The DEX rotation the stack runs (MARKET_CADENCE_SECONDS, as `npm start` reads it): one network
- * every `cadence` s, so each pool is refreshed every `refresh` s; the aim is that interval + 3 s.
+ * The DEX rotation the stack runs (MARKET_CADENCE_SECONDS, GECKOTERMINAL_NETWORKS and
+ * GECKOTERMINAL_PAGES, as `npm start` reads them): one (network, page) every `cadence` s, so each
+ * pool is refreshed every `refresh` s (decision 0091); the aim is that interval + 3 s.
  */
 export function dexRotation(env: NodeJS.ProcessEnv = process.env): {
   cadence: number;
   refresh: number;
+  /** "5 networks × 1 page at 20 calls/min: every pool every 15 s". */
+  printed: string;
   aim: { aimMs: number; streamAimMs: null; why: string };
 } {
   let cadence: number = DEFAULT_CADENCE_SECONDS.dex;
@@ -47,10 +53,17 @@ export function dexRotation(env: NodeJS.ProcessEnv = process.env): {
   } catch {
     // the stack falls back to the defaults too (devstack/cron.ts)
   }
-  const refresh = refreshSeconds("dex", cadence);
+  let rotation: DexRotation = DEFAULT_DEX_ROTATION;
+  try {
+    rotation = parseDexRotation(env.GECKOTERMINAL_NETWORKS, env.GECKOTERMINAL_PAGES);
+  } catch {
+    // the scan refuses it; the bench's DEX line then says no data
+  }
+  const refresh = refreshSeconds("dex", cadence, rotation);
   return {
     cadence,
     refresh,
+    printed: describeDexRotation(cadence, rotation),
     aim: {
       aimMs: (refresh + 3) * 1000,
       streamAimMs: null,
@@ -234,7 +247,7 @@ export async function benchVenueFreshness(
       const span = venue === "dex" ? dexSeconds : seconds;
       const rotation =
         venue === "dex"
-          ? `; each pool refreshed every ${dex.refresh} s (one of ${DEX_NETWORK_COUNT} networks every ${dex.cadence} s), watched ${span} s on ${DEX_DASHBOARD_PATH}; warm-up ${Number.isFinite(warmedAfter) ? Math.round(warmedAfter) : "?"} s after the stack answered (${dexReplay ? `the pools' past replayed: ${dexReplay.replace(/^\[venues\] /, "")}` : `no replayed past: at least ${warmupSeconds} s`}, then ${dexReady})`
+          ? `; ${dex.printed}, watched ${span} s on ${DEX_DASHBOARD_PATH}; warm-up ${Number.isFinite(warmedAfter) ? Math.round(warmedAfter) : "?"} s after the stack answered (${dexReplay ? `the pools' past replayed: ${dexReplay.replace(/^\[venues\] /, "")}` : `no replayed past: at least ${warmupSeconds} s`}, then ${dexReady})`
           : "";
       const entryNote =
         entries.length === 0

@@ -34,6 +34,8 @@ beforeAll(async () => {
       SUPABASE_SERVICE_ROLE_KEY: s.secretKey,
       SUPABASE_SECRET_KEY: s.secretKey,
       MARKET_SOURCES: "binance,coinbase,dex",
+      // Two pages of each network's trending pools in rotation (decision 0091).
+      GECKOTERMINAL_PAGES: "2",
       ...venues.env,
     },
   });
@@ -270,3 +272,87 @@ describe("the scan against the fake venues", () => {
     expect(write.error).not.toBeNull();
   });
 });
+
+describe("the GeckoTerminal rotation over networks × pages (decision 0091)", () => {
+  it("stores the pools of page 2; a page-1 pool keeps its last quote, older, until its page comes round", async () => {
+    const start = Date.now();
+    const cadences = new Set<number>();
+    // 5 networks × 2 pages: every (network, page) once in 10 scans.
+    for (let i = 0; i < 10; i++) {
+      venues.tick();
+      const answer = await scan(["dex"]);
+      expect(answer.sources.dex!.error, JSON.stringify(answer.sources.dex)).toBeUndefined();
+      expect(answer.sources.dex!.quotes).toBeGreaterThan(0);
+      cadences.add((answer.sources.dex as { cadenceSeconds?: number }).cadenceSeconds!);
+    }
+    // The default 3 s cadence × 10 calls: each pool every 30 s.
+    expect([...cadences]).toEqual([30]);
+    const service = serviceClient();
+    const { data: pools, error } = await service
+      .from("instruments")
+      .select("id, venue_key")
+      .like("venue_key", "%pg2");
+    expect(error).toBeNull();
+    // The fake's page-2 pools (their addresses end in "pg2") of all five networks are stored.
+    expect(new Set(pools!.map((p) => p.venue_key.split(":")[0])).size).toBe(5);
+    const pageTwo = [...venues.market.dex.values()].flatMap(({ more }) =>
+      more[0]!.filter((p) => p.walk && (p.row.attributes as { address?: unknown }).address),
+    );
+    expect(pools!.length).toBeGreaterThan(10);
+    expect(pools!.length).toBeLessThanOrEqual(pageTwo.length);
+
+    // Each stored page-2 pool has its sample from this test's scans, on the venue's clock.
+    const { data: samples } = await service
+      .from("price_history")
+      .select("instrument_id, ts")
+      .in(
+        "instrument_id",
+        pools!.map((p) => p.id),
+      )
+      .gte("ts", new Date(Math.floor(start / 1000) * 1000 - 1000).toISOString());
+    expect(new Set(samples!.map((s) => s.instrument_id)).size).toBe(pools!.length);
+
+    // The next scan reads one (network, page) again: only its pools get a newer quote; every
+    // other pool keeps its last one (read on an earlier page-turn: older, not dropped, not
+    // restamped) until its page comes round.
+    const before = await dexQuotes(start);
+    const pageOf = (key: string) => (key.endsWith("pg2") ? 2 : 1);
+    expect(new Set([...before.keys()].map(pageOf))).toEqual(new Set([1, 2]));
+    venues.tick();
+    await scan(["dex"]);
+    const after = await dexQuotes(start);
+    const changed = [...after.keys()].filter((k) => after.get(k)! > (before.get(k) ?? 0));
+    expect(changed.length).toBeGreaterThan(0);
+    expect(new Set(changed.map((k) => `${k.split(":")[0]} ${pageOf(k)}`)).size).toBe(1);
+    for (const [key, quoted] of before) {
+      if (!changed.includes(key)) expect(after.get(key), key).toBe(quoted);
+    }
+  });
+});
+
+/** The DEX pools quoted since `since` (ms): venue key → newest `quoted_at` in the movers (ms). */
+async function dexQuotes(since: number): Promise<Map<string, number>> {
+  const service = serviceClient();
+  const { data: instruments, error } = await service.from("instruments").select("id, venue_key");
+  expect(error).toBeNull();
+  const keys = new Map(
+    instruments!
+      .filter((i) => /^(ethereum|base|solana|bsc|arbitrum):/.test(i.venue_key))
+      .map((i) => [Number(i.id), i.venue_key as string]),
+  );
+  const out = new Map<string, number>();
+  const ids = [...keys.keys()];
+  for (let i = 0; i < ids.length; i += 200) {
+    const { data: movers, error: e } = await service
+      .from("movers")
+      .select("instrument_id, quoted_at")
+      .in("instrument_id", ids.slice(i, i + 200));
+    expect(e).toBeNull();
+    for (const m of movers!) {
+      const t = Date.parse(m.quoted_at!);
+      const key = keys.get(Number(m.instrument_id))!;
+      if (t >= since - 1000 && t > (out.get(key) ?? 0)) out.set(key, t);
+    }
+  }
+  return out;
+}

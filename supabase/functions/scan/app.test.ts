@@ -683,3 +683,56 @@ Deno.test("scan: unreadable stream state polls every source; a bad STREAM_SAFETY
   ok(body.message.includes("STREAM_SAFETY_POLL_SECONDS"));
   assertEquals(bad.db.calls.length, 0);
 });
+
+Deno.test("scan: the DEX rotation is GECKOTERMINAL_NETWORKS × GECKOTERMINAL_PAGES, its interval in the source's cadence and logged once (decision 0091)", async () => {
+  const eth = await loadMarketFixture("geckoterminal-trending-eth");
+  const base = await loadMarketFixture("geckoterminal-trending-base");
+  const f = fakeFetch((url) => jsonResponse(url.includes("/networks/eth/") ? eth : base));
+  const t = setup({
+    MARKET_SOURCES: "dex",
+    MARKET_CADENCE_SECONDS: "dex=2",
+    GECKOTERMINAL_NETWORKS: "eth,base",
+    GECKOTERMINAL_PAGES: "3",
+  }, { fetch: f.fetch, adapters: undefined });
+  const logged: string[] = [];
+  const info = console.info;
+  console.info = (...args: unknown[]) => void logged.push(args.join(" "));
+  try {
+    for (let i = 0; i < 6; i++) {
+      const body = await (await t.call()).json();
+      ok(body.sources.dex.quotes > 0, JSON.stringify(body.sources.dex));
+      // 2 networks × 3 pages, one call every 2 s: each pool every 12 s.
+      assertEquals(body.sources.dex.cadenceSeconds, 12);
+    }
+  } finally {
+    console.info = info;
+  }
+  deepStrictEqual(logged.filter((l) => l.startsWith("[scan] dex:")), [
+    "[scan] dex: 2 networks × 3 pages at 30 calls/min: every pool every 12 s",
+  ]);
+  // Every (network, page) read once in the 6 scans.
+  deepStrictEqual(
+    f.calls.map((c) => {
+      const u = new URL(c.url);
+      return `${u.pathname.split("/")[4]} ${u.searchParams.get("page")}`;
+    }).sort(),
+    ["base 1", "base 2", "base 3", "eth 1", "eth 2", "eth 3"],
+  );
+  // Each page's pools were ingested by its own scan.
+  assertEquals(t.db.calls.length, 6);
+  ok(t.db.calls.every((c) => c.quotes.length > 0 && c.quotes.every((q) => q.source === "dex")));
+});
+
+Deno.test("scan: an unreadable GECKOTERMINAL_PAGES or GECKOTERMINAL_NETWORKS is a configuration error (500)", async () => {
+  for (
+    const env of [{ GECKOTERMINAL_PAGES: "11" }, { GECKOTERMINAL_NETWORKS: "eth,polygon" }]
+  ) {
+    const t = setup({ MARKET_SOURCES: "dex", ...env }, { adapters: undefined });
+    const res = await t.call();
+    assertEquals(res.status, 500);
+    const body = await res.json();
+    assertEquals(body.error, "market_cadence_invalid");
+    ok(/GECKOTERMINAL_(PAGES|NETWORKS)/.test(body.message), body.message);
+    assertEquals(t.db.calls.length, 0);
+  }
+});

@@ -9,7 +9,13 @@ import { functionApp, methodNotAllowed } from "../_shared/app.ts";
 import type { MarketSource, Quote, ScanResult } from "../_shared/domain/market.ts";
 import { denoEnv, type Env } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
-import { parseCadence, refreshSeconds } from "../_shared/domain/cadence.ts";
+import {
+  describeDexRotation,
+  type DexRotation,
+  parseCadence,
+  parseDexRotation,
+  refreshSeconds,
+} from "../_shared/domain/cadence.ts";
 import { createAdapters, enabledSources } from "../_shared/market/sources.ts";
 import {
   parseSafetySeconds,
@@ -380,6 +386,8 @@ export function createScanApp(deps: ScanDeps = {}) {
   const app = functionApp("scan", { cors: false });
   // Sources whose past this instance has replayed, or found kept by the scans already.
   const covered = new Set<MarketSource>();
+  // The DEX rotation's cadence is logged once per instance, at its first DEX scan (decision 0091).
+  let dexRotationLogged = false;
   let signalsRunning = false;
 
   /**
@@ -431,6 +439,7 @@ export function createScanApp(deps: ScanDeps = {}) {
     source: MarketSource,
     db: ScanDb,
     cadence: Record<MarketSource, number>,
+    rotation: DexRotation,
   ): Promise<SourceRun> {
     const adapter = adapters[source];
     let report: SourceReport;
@@ -463,7 +472,7 @@ export function createScanApp(deps: ScanDeps = {}) {
           : {}),
       };
     }
-    report.cadenceSeconds = refreshSeconds(source, cadence[source]);
+    report.cadenceSeconds = refreshSeconds(source, cadence[source], rotation);
     if (skewMs !== undefined) report.skewMs = skewMs;
     const newest = quotes.reduce<string | null>(
       (max, q) => (max === null || Date.parse(q.ts) > Date.parse(max) ? q.ts : max),
@@ -507,6 +516,17 @@ export function createScanApp(deps: ScanDeps = {}) {
     } catch (err) {
       throw new HttpError(500, "market_cadence_invalid", message(err));
     }
+    // What the DEX source rotates through: GECKOTERMINAL_NETWORKS × GECKOTERMINAL_PAGES.
+    let rotation: DexRotation;
+    try {
+      rotation = parseDexRotation(env("GECKOTERMINAL_NETWORKS"), env("GECKOTERMINAL_PAGES"));
+    } catch (err) {
+      throw new HttpError(500, "market_cadence_invalid", message(err));
+    }
+    if (sources.includes("dex") && !dexRotationLogged) {
+      dexRotationLogged = true;
+      console.info(`[scan] dex: ${describeDexRotation(cadence.dex, rotation)}`);
+    }
     let safetySeconds: number;
     try {
       safetySeconds = parseSafetySeconds(env("STREAM_SAFETY_POLL_SECONDS"));
@@ -549,7 +569,9 @@ export function createScanApp(deps: ScanDeps = {}) {
 
     // Each source is read and ingested on its own: a slow or failing venue never holds back the
     // others' quotes (the database serialises the ingests).
-    const settled = await Promise.allSettled(polled.map((s) => scanSource(s, db, cadence)));
+    const settled = await Promise.allSettled(
+      polled.map((s) => scanSource(s, db, cadence, rotation)),
+    );
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failed) throw failed.reason;
     const runs = settled.map((r) => (r as PromiseFulfilledResult<SourceRun>).value);

@@ -25,8 +25,80 @@ export const MIN_CADENCE_SECONDS: Readonly<Record<MarketSource, number>> = Objec
   simulated: 1,
 });
 
-/** Networks the DEX source rotates through (one per call): eth, base, solana, bsc, arbitrum. */
+/** Networks the DEX source rotates through by default (one page of one network per call). */
 export const DEX_NETWORK_COUNT = 5;
+/** GeckoTerminal's network ids the DEX source knows (its adapter's `DEX_NETWORKS`). */
+export const KNOWN_DEX_NETWORKS = ["eth", "base", "solana", "bsc", "arbitrum"] as const;
+/** The trending list's pages the free tier serves (20 pools a page; page 11+ needs a paid plan). */
+export const MAX_DEX_PAGES = 10;
+
+/**
+ * What the DEX source rotates through (decision 0091): `GECKOTERMINAL_NETWORKS` (comma list of
+ * `KNOWN_DEX_NETWORKS`, default all five) × `GECKOTERMINAL_PAGES` (pages 1..N of each network's
+ * trending pools, 1–10, default 1). One call reads one (network, page).
+ */
+export interface DexRotation {
+  networks: (typeof KNOWN_DEX_NETWORKS)[number][];
+  pages: number;
+}
+
+export const DEFAULT_DEX_ROTATION: Readonly<DexRotation> = Object.freeze({
+  networks: [...KNOWN_DEX_NETWORKS],
+  pages: 1,
+});
+
+/** Reads `GECKOTERMINAL_NETWORKS` and `GECKOTERMINAL_PAGES`; a wrong value throws `CadenceError`. */
+export function parseDexRotation(
+  networksRaw: string | undefined,
+  pagesRaw: string | undefined,
+): DexRotation {
+  const names = [
+    ...new Set(
+      (networksRaw ?? "").split(/[\s,]+/).map((n) => n.trim().toLowerCase()).filter(Boolean),
+    ),
+  ];
+  const unknown = names.filter((n) => !(KNOWN_DEX_NETWORKS as readonly string[]).includes(n));
+  if (unknown.length > 0) {
+    throw new CadenceError(
+      `GECKOTERMINAL_NETWORKS names unknown networks (${unknown.join(", ")}); use ${
+        KNOWN_DEX_NETWORKS.join(", ")
+      }`,
+    );
+  }
+  const pagesText = pagesRaw?.trim();
+  const pages = pagesText ? Number(pagesText) : DEFAULT_DEX_ROTATION.pages;
+  if (!/^\d+$/.test(pagesText ?? "1") || pages < 1 || pages > MAX_DEX_PAGES) {
+    throw new CadenceError(
+      `GECKOTERMINAL_PAGES: "${pagesRaw}" is not a whole number of pages from 1 to ${MAX_DEX_PAGES} (the free tier's pages)`,
+    );
+  }
+  return {
+    networks: names.length > 0
+      ? (names as DexRotation["networks"])
+      : [...DEFAULT_DEX_ROTATION.networks],
+    pages,
+  };
+}
+
+/** Calls in one full rotation of the DEX source: networks × pages. */
+export function dexRotationCalls(rotation: DexRotation = DEFAULT_DEX_ROTATION): number {
+  return rotation.networks.length * rotation.pages;
+}
+
+/**
+ * The printed cadence of the DEX source: "5 networks × 2 pages at 20 calls/min: every pool
+ * every 30 s" (the Sources cadence, the start logs, the README).
+ */
+export function describeDexRotation(
+  cadenceSeconds: number,
+  rotation: DexRotation = DEFAULT_DEX_ROTATION,
+): string {
+  const n = rotation.networks.length;
+  const calls = Math.round((60 / cadenceSeconds) * 100) / 100;
+  return `${n} network${n === 1 ? "" : "s"} × ${rotation.pages} page${
+    rotation.pages === 1 ? "" : "s"
+  } at ${calls} calls/min: every pool every ${refreshSeconds("dex", cadenceSeconds, rotation)} s`;
+}
 
 export class CadenceError extends Error {
   override name = "CadenceError";
@@ -76,8 +148,12 @@ export function parseCadence(
 
 /**
  * How often each instrument of a source is refreshed: the cadence, and for the DEX source (one
- * network per call) the cadence times the number of networks.
+ * page of one network per call) the cadence times the calls of a full rotation (networks × pages).
  */
-export function refreshSeconds(source: MarketSource, cadenceSeconds: number): number {
-  return source === "dex" ? cadenceSeconds * DEX_NETWORK_COUNT : cadenceSeconds;
+export function refreshSeconds(
+  source: MarketSource,
+  cadenceSeconds: number,
+  rotation: DexRotation = DEFAULT_DEX_ROTATION,
+): number {
+  return source === "dex" ? cadenceSeconds * dexRotationCalls(rotation) : cadenceSeconds;
 }

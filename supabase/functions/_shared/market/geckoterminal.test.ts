@@ -492,3 +492,74 @@ Deno.test("dex: EVM pool addresses are keyed lower-case, others as they are", ()
 Deno.test("dex: the rotation has as many networks as the cadence's refresh interval assumes", () => {
   assertEquals(DEX_NETWORK_IDS.length, DEX_NETWORK_COUNT);
 });
+
+Deno.test("dex: the rotation reads networks × pages, page 1 of each network first, then page 2 (decision 0091)", async () => {
+  const base = await loadMarketFixture("geckoterminal-trending-base");
+  const f = fakeFetch(() => jsonResponse(base));
+  const adapter = createDexAdapter({ networks: ["eth", "base"], pages: 3 });
+  assertEquals(adapter.rotationCalls, 6);
+  assertEquals(adapter.nextPage(), null);
+  // new Date(0) is bucket 0 of 10 s → the rotation starts at eth, page 1.
+  const now = () => new Date(0);
+  const read: string[] = [];
+  for (let i = 0; i < 7; i++) {
+    await adapter.fetchQuotes({ fetch: f.fetch, now });
+    const url = new URL(f.calls[i]!.url);
+    read.push(`${url.pathname.split("/")[4]} ${url.searchParams.get("page")}`);
+  }
+  // Every (network, page) once in 6 calls, then the rotation starts again.
+  deepStrictEqual(read, ["eth 1", "base 1", "eth 2", "base 2", "eth 3", "base 3", "eth 1"]);
+  assertEquals(adapter.nextNetwork(), "base");
+  assertEquals(adapter.nextPage(), 1);
+  assertEquals(
+    f.calls[2]!.url,
+    trendingPoolsUrl("eth", "https://api.geckoterminal.com/api/v2", 2),
+  );
+});
+
+Deno.test("dex: a later page's pools are stamped with the answer's Date header, as page 1's (no per-pool time)", async () => {
+  // GeckoTerminal's pool attributes carry no update time (the recorded payloads: price, reserve,
+  // volumes, pool_created_at only), so the venue time of every pool is the answer's time.
+  const body = await loadMarketFixture("geckoterminal-trending-eth");
+  const date = "Mon, 02 Mar 2026 12:00:03 GMT";
+  const f = fakeFetch(() => jsonResponse(body, 200, { date }));
+  const adapter = createDexAdapter({ networks: ["eth"], pages: 2 });
+  const first = await adapter.fetchQuotes({ fetch: f.fetch, now: NOW });
+  const second = await adapter.fetchQuotes({ fetch: f.fetch, now: NOW });
+  deepStrictEqual(
+    f.calls.map((c) => new URL(c.url).searchParams.get("page")),
+    ["1", "2"],
+  );
+  ok(second.quotes.length > 0);
+  for (const q of [...first.quotes, ...second.quotes]) {
+    // The header's whole second taken at its middle (`venueClock`).
+    assertEquals(q.ts, "2026-03-02T12:00:03.500Z");
+  }
+  // The pool's creation time is not its quote time.
+  ok(second.quotes.every((q) => q.poolCreatedAt !== q.ts));
+  // The venue's clock is 1.5 s behind ours (NOW is 12:00:05).
+  assertEquals(second.skewMs, -1500);
+});
+
+Deno.test("dex: an empty later page (the trending list ended) is no failure; an empty page 1 is", async () => {
+  const f = fakeFetch(() => jsonResponse({ data: [], included: [] }));
+  const adapter = createDexAdapter({ networks: ["eth"], pages: 2 });
+  await rejects(
+    adapter.fetchQuotes({ fetch: f.fetch, now: NOW }),
+    /eth trending pools returned no rows/,
+  );
+  const later = await adapter.fetchQuotes({ fetch: f.fetch, now: NOW });
+  deepStrictEqual(later.quotes, []);
+  assertEquals(later.source, "dex");
+});
+
+Deno.test("dex: GECKOTERMINAL_PAGES outside 1–10 is a configuration error", async () => {
+  const f = fakeFetch(() => jsonResponse({ data: [] }));
+  for (const pages of [0, 11, 1.5]) {
+    await rejects(
+      createDexAdapter({ networks: ["eth"], pages }).fetchQuotes({ fetch: f.fetch, now: NOW }),
+      (err: unknown) => err instanceof MarketSourceError && err.kind === "config",
+    );
+  }
+  assertEquals(f.calls.length, 0);
+});

@@ -1,6 +1,7 @@
-// DEX pools from GeckoTerminal's public API (JSON:API): a network's trending pools with their
-// DEX names in one call. The free tier allows 30 calls per minute, so each scan reads ONE
-// network and the adapter instance rotates through them from scan to scan.
+// DEX pools from GeckoTerminal's public API (JSON:API): a page of a network's trending pools
+// (20 pools) with their DEX names in one call. The free tier allows 30 calls per minute, so each
+// scan reads ONE page of ONE network and the adapter instance rotates through the networks ×
+// pages from scan to scan (decision 0091): every pool is read once per rotation.
 import { dexVenueKey, type Quote } from "../domain/market.ts";
 import {
   Backoff,
@@ -44,8 +45,28 @@ export const DEX_NETWORKS = {
 export type DexNetworkId = keyof typeof DEX_NETWORKS;
 export const DEX_NETWORK_IDS = Object.keys(DEX_NETWORKS) as DexNetworkId[];
 
-export function trendingPoolsUrl(network: DexNetworkId, base = GECKOTERMINAL_API): string {
-  return `${base}/networks/${network}/trending_pools?include=dex&page=1`;
+export function trendingPoolsUrl(
+  network: DexNetworkId,
+  base = GECKOTERMINAL_API,
+  page = 1,
+): string {
+  return `${base}/networks/${network}/trending_pools?include=dex&page=${page}`;
+}
+
+/**
+ * The rotation's order (decision 0091): page 1 of every network, then page 2 of every network,
+ * and so on, so a fresh worker has the most trending pools of each network first. Each
+ * (network, page) is read once every `networks × pages` calls.
+ */
+export function dexRotationOrder(
+  networks: readonly DexNetworkId[],
+  pages: number,
+): { network: DexNetworkId; page: number }[] {
+  const order: { network: DexNetworkId; page: number }[] = [];
+  for (let page = 1; page <= pages; page++) {
+    for (const network of networks) order.push({ network, page });
+  }
+  return order;
 }
 
 export function geckoTerminalPoolUrl(network: DexNetworkId, address: string): string {
@@ -217,21 +238,34 @@ function isoTime(value: unknown): string | null {
 export interface DexAdapterOptions extends VenueOptions {
   /** Networks to rotate through (default eth, base, solana, bsc, arbitrum). */
   networks?: readonly DexNetworkId[];
+  /** Pages 1..`pages` of each network's trending pools are read in turn (default 1, at most 10). */
+  pages?: number;
   /** Pools with less in reserves (USD) are not quoted; default `DEFAULT_DEX_MIN_LIQUIDITY_USD`. */
   minLiquidityUsd?: number;
 }
 
-/** The DEX adapter; each `fetchQuotes` reads the next network of the rotation. */
+/** The DEX adapter; each `fetchQuotes` reads the next (network, page) of the rotation. */
 export function createDexAdapter(venue: DexAdapterOptions = {}): MarketAdapter & {
   /** The network the next call reads (null before the first call picks a start). */
   nextNetwork(): DexNetworkId | null;
+  /** The page the next call reads (null before the first call picks a start). */
+  nextPage(): number | null;
+  /** Calls in one full rotation: every (network, page) is read once in this many calls. */
+  readonly rotationCalls: number;
 } {
   const networks = venue.networks?.length ? [...venue.networks] : DEX_NETWORK_IDS;
+  const pages = venue.pages ?? 1;
+  const order = dexRotationOrder(
+    networks,
+    Number.isInteger(pages) && pages >= 1 && pages <= 10 ? pages : 1,
+  );
   const backoff = new Backoff();
   let next: number | null = null;
   return {
     source: "dex",
-    nextNetwork: () => (next === null ? null : networks[next]!),
+    rotationCalls: order.length,
+    nextNetwork: () => (next === null ? null : order[next]!.network),
+    nextPage: () => (next === null ? null : order[next]!.page),
     async fetchQuotes(opts: FetchQuotesOptions = {}): Promise<FetchQuotesResult> {
       const base = venueBaseUrl("dex", "GECKOTERMINAL_API_URL", venue.baseUrl, GECKOTERMINAL_API);
       const floor = venue.minLiquidityUsd ?? DEFAULT_DEX_MIN_LIQUIDITY_USD;
@@ -242,24 +276,38 @@ export function createDexAdapter(venue: DexAdapterOptions = {}): MarketAdapter &
           "DEX_MIN_LIQUIDITY_USD must be a number of US dollars, 0 or more",
         );
       }
+      if (!Number.isInteger(pages) || pages < 1 || pages > 10) {
+        throw new MarketSourceError(
+          "dex",
+          "config",
+          "GECKOTERMINAL_PAGES must be a whole number of pages from 1 to 10 (the free tier's pages)",
+        );
+      }
       const ctx = requestContext("dex", backoff, venue, opts);
       const now = ctx.now();
       const paused = backoff.activeAt(now);
       if (paused) return { quotes: [], ...NO_ROWS, source: "dex", backoffUntil: paused };
-      // A fresh worker starts where the clock says, so cold starts do not always read `eth`.
+      // A fresh worker starts where the clock says, so cold starts do not always read `eth`
+      // (within page 1: the most trending pools of every network come first).
       if (next === null) next = Math.floor(now.getTime() / 10_000) % networks.length;
-      const networkId = networks[next]!;
-      next = (next + 1) % networks.length;
-      const answer = await getJson(ctx, trendingPoolsUrl(networkId, base));
+      const { network: networkId, page } = order[next]!;
+      next = (next + 1) % order.length;
+      const answer = await getJson(ctx, trendingPoolsUrl(networkId, base, page));
       if (!answer.ok) {
         return { quotes: [], ...NO_ROWS, source: "dex", backoffUntil: answer.backoffUntil };
       }
-      // Pools carry no update time: their prices are the venue's at the answer.
+      // Pools carry no update time (the trending pools' attributes have none, decision 0091):
+      // their prices are the venue's at the answer (its `Date` header).
       const { skewMs, venueNow } = venueClock(answer);
       const rows = parseGeckoTerminalPools(answer.body, networkId, venueNow, floor);
       const received = (answer.body as { data: unknown[] }).data.length;
+      // Page 1 without a usable pool means a broken answer; a later page may hold only the long
+      // tail's illiquid pools, or nothing once the trending list ends: not a failure.
+      const what = page === 1
+        ? `${networkId} trending pools`
+        : `${networkId} trending pools page ${page}`;
       return {
-        ...quotesOrEmpty("dex", `${networkId} trending pools`, rows, received),
+        ...(page === 1 ? quotesOrEmpty("dex", what, rows, received) : { ...rows, source: "dex" }),
         ...(skewMs === null ? {} : { skewMs }),
       };
     },
