@@ -1,6 +1,6 @@
 import type { BroadcastChange, ChangeEvent } from "@domain/realtime";
-import { QueryClientProvider } from "@tanstack/react-query";
-import { act, renderHook } from "@testing-library/react";
+import { QueryClientProvider, useQuery } from "@tanstack/react-query";
+import { act, renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createTestQueryClient } from "@/testing/render";
@@ -90,6 +90,40 @@ describe("useTicketStream", () => {
     send("INSERT", change("ticket_messages", "INSERT", reply("r2")));
     send("INSERT", change("ticket_messages", "INSERT", reply("r2")));
     expect(replies()).toEqual([reply("r1"), reply("r2")]);
+  });
+
+  it("starts a refetch of the thread over when a reply arrives while it runs, so its older answer cannot drop the reply", async () => {
+    const queryClient = createTestQueryClient();
+    queryClient.setQueryData(ticketKeys.detail(TICKET), ticket);
+    queryClient.setQueryData(ticketKeys.messages(TICKET), [reply("r1")]);
+    // The first read began before r2 was stored (its answer lacks r2); a read after has it.
+    let answerFirst: (rows: TicketMessage[]) => void = () => {};
+    const reads = vi
+      .fn<() => Promise<TicketMessage[]>>()
+      .mockImplementationOnce(() => new Promise((resolve) => (answerFirst = resolve)))
+      .mockImplementation(() => Promise.resolve([reply("r1"), reply("r2")]));
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    );
+    renderHook(
+      () => {
+        useQuery({ queryKey: ticketKeys.messages(TICKET), queryFn: reads, staleTime: 0 });
+        return useTicketStream(TICKET);
+      },
+      { wrapper },
+    );
+    await waitFor(() => expect(reads).toHaveBeenCalledTimes(1));
+    const channel = supabaseMock.lastChannel();
+    act(() => channel.broadcast("INSERT", change("ticket_messages", "INSERT", reply("r2"))));
+    await act(async () => answerFirst([reply("r1")]));
+    await waitFor(() => expect(reads).toHaveBeenCalledTimes(2));
+    await waitFor(() =>
+      expect(queryClient.getQueryState(ticketKeys.messages(TICKET))?.fetchStatus).toBe("idle"),
+    );
+    expect(queryClient.getQueryData(ticketKeys.messages(TICKET))).toEqual([
+      reply("r1"),
+      reply("r2"),
+    ]);
   });
 
   it("merges a status change into the ticket", async () => {

@@ -13,7 +13,8 @@ import { type RealtimeStatus, useRealtimeChannel } from "@/hooks/use-realtime-ch
  * Streams a support ticket (`ticket:<id>`): new replies (INSERT on `ticket_messages`) are appended
  * to the `ticketKeys.messages(ticketId)` cache, status changes (UPDATE on `support_tickets`) are
  * merged into the `ticketKeys.detail(ticketId)` cache. After a rejoin both are refetched. Nothing is
- * written into a cache that has no data yet.
+ * written into a cache that has no data yet; a refetch of the thread under way when a reply arrives
+ * is started over, so its older answer cannot drop the reply.
  */
 export function useTicketStream(
   ticketId: string,
@@ -36,9 +37,14 @@ export function useTicketStream(
         handler: (payload) => {
           const change = parse(payload) as BroadcastChange<TicketMessage> | null;
           if (change?.table !== "ticket_messages") return;
-          queryClient.setQueryData<TicketMessage[]>(ticketKeys.messages(ticketId), (old) =>
+          const key = ticketKeys.messages(ticketId);
+          queryClient.setQueryData<TicketMessage[]>(key, (old) =>
             old === undefined ? undefined : applyTicketMessage(old, change),
           );
+          // A refetch under way (after a send, a rejoin) may have read the thread before this
+          // reply was stored: its answer would drop the reply again. It starts over instead.
+          if (queryClient.isFetching({ queryKey: key, exact: true }) > 0)
+            void queryClient.invalidateQueries({ queryKey: key, exact: true });
         },
       },
       {
