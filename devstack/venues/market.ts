@@ -39,6 +39,14 @@ export interface Walker {
   changedAt: number;
 }
 
+/** One second of a price's walk, as a factor: a small step, and one time in 40 a jump of 2–6 %. */
+function walkStep(random: () => number): number {
+  const r = random();
+  const jump = r < 0.025 ? (random() < 0.5 ? -1 : 1) * (0.02 + random() * 0.04) : 0;
+  const small = (random() - 0.5) * 0.004;
+  return 1 + small + jump;
+}
+
 function walker(price: number, at: number): Walker {
   return { price, open: price, high: price, low: price, changedAt: at };
 }
@@ -209,10 +217,7 @@ export class FakeMarket {
           let price = recorded;
           for (let k = 0; k < steps; k++) {
             for (let j = 0; j < perSample; j++) {
-              const r = random();
-              const jump = r < 0.025 ? (random() < 0.5 ? -1 : 1) * (0.02 + random() * 0.04) : 0;
-              const small = (random() - 0.5) * 0.004;
-              price = Math.max(price / (1 + small + jump), Number.MIN_VALUE);
+              price = Math.max(price / walkStep(random), Number.MIN_VALUE);
             }
             path.push(price);
           }
@@ -227,10 +232,7 @@ export class FakeMarket {
   move(now: number): void {
     const step = (w: Walker | null) => {
       if (!w) return;
-      const r = this.#random();
-      const jump = r < 0.025 ? (this.#random() < 0.5 ? -1 : 1) * (0.02 + this.#random() * 0.04) : 0;
-      const small = (this.#random() - 0.5) * 0.004;
-      w.price = Math.max(w.price * (1 + small + jump), Number.MIN_VALUE);
+      w.price = Math.max(w.price * walkStep(this.#random), Number.MIN_VALUE);
       w.high = Math.max(w.high, w.price);
       w.low = Math.min(w.low, w.price);
       w.changedAt = now;

@@ -25,10 +25,10 @@ export const MIN_CADENCE_SECONDS: Readonly<Record<MarketSource, number>> = Objec
   simulated: 1,
 });
 
-/** Networks the DEX source rotates through by default (one page of one network per call). */
-export const DEX_NETWORK_COUNT = 5;
 /** GeckoTerminal's network ids the DEX source knows (its adapter's `DEX_NETWORKS`). */
 export const KNOWN_DEX_NETWORKS = ["eth", "base", "solana", "bsc", "arbitrum"] as const;
+/** Networks the DEX source rotates through by default (one page of one network per call). */
+export const DEX_NETWORK_COUNT = KNOWN_DEX_NETWORKS.length;
 /** The trending list's pages the free tier serves (20 pools a page; page 11+ needs a paid plan). */
 export const MAX_DEX_PAGES = 10;
 

@@ -2,6 +2,7 @@
 // (20 pools) with their DEX names in one call. The free tier allows 30 calls per minute, so each
 // scan reads ONE page of ONE network and the adapter instance rotates through the networks ×
 // pages from scan to scan (decision 0091): every pool is read once per rotation.
+import type { KNOWN_DEX_NETWORKS } from "../domain/cadence.ts";
 import { dexVenueKey, type Quote } from "../domain/market.ts";
 import {
   Backoff,
@@ -41,7 +42,8 @@ export const DEX_NETWORKS = {
   solana: { network: "solana", name: "Solana" },
   bsc: { network: "bsc", name: "BSC" },
   arbitrum: { network: "arbitrum", name: "Arbitrum" },
-} as const satisfies Record<string, { network: string; name: string }>;
+  // The domain's list of known networks (GECKOTERMINAL_NETWORKS) and this map name the same ids.
+} as const satisfies Record<(typeof KNOWN_DEX_NETWORKS)[number], { network: string; name: string }>;
 export type DexNetworkId = keyof typeof DEX_NETWORKS;
 export const DEX_NETWORK_IDS = Object.keys(DEX_NETWORKS) as DexNetworkId[];
 
