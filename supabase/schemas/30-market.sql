@@ -280,36 +280,44 @@ begin
            case when r.cut is null then r.ids
                 else r.ids[1:coalesce(array_position(r.ids, r.cut), depth)] end as ids
     from ranked r
+  ),
+  -- Each row of the lists' first 100s is turned into JSON once (decision 0094), not once for
+  -- every window that lists it: its fields but the window's percent, which each window adds.
+  listed as materialized (
+    select b.id, b.ts, to_jsonb(b) as base, m.pct, m.pct_10sec, m.pct_5min, m.pct_10min, m.pct_15min,
+           m.pct_20min, m.pct_25min, m.pct_30min,
+           coalesce((array[1, 0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125]::numeric[])
+                      [cardinality(m.flags) + case when m.thin then 1 else 0 end + 1],
+                    power(0.5, cardinality(m.flags) + case when m.thin then 1 else 0 end)) as f
+    from public.movers m
+    cross join lateral (
+      select m.id, m.instrument_id, m.symbol, m.exchange, m.exchange_type, m.network, m.source, m.pool_url, m.price,
+             m.price_3hour_ago, m.pct_3hour, m.volume_24h, m.ts, coalesce(m.quoted_at, m.ts) as quoted_at,
+             m.volume_24h_usd, m.liquidity_usd, m.spread_pct, m.thin, m.confirmed_on, m.flags, m.trust_score,
+             coalesce(m.asset, upper(split_part(m.symbol, '/', 1))) as asset, m.pool_name
+    ) b
+    where m.id in (select i.id from tops tp cross join lateral unnest(tp.ids[1:100]) i (id))
+  ),
+  -- A window's entries: its first 100 rows with the window's percent, in rank order.
+  entries as (
+    select tp.w,
+           jsonb_agg(l.base || jsonb_build_object('pct', p.pct, 'window_used', tp.w)
+                     order by abs(p.pct) * l.f desc, l.ts desc, l.id desc) as entries
+    from tops tp
+    cross join lateral unnest(tp.ids[1:100]) i (id)
+    join listed l on l.id = i.id
+    cross join lateral (
+      select coalesce(case tp.w
+               when 0 then l.pct_10sec when 5 then l.pct_5min when 10 then l.pct_10min
+               when 15 then l.pct_15min when 20 then l.pct_20min when 25 then l.pct_25min
+               else l.pct_30min end, l.pct) as pct
+    ) p
+    group by tp.w
   )
   insert into private.movers_top as t (window_minutes, entries, refreshed_at, ranked)
-  select tp.w,
-         coalesce((
-           select jsonb_agg(to_jsonb(e) - 'rank' order by e.rank desc, e.ts desc, e.id desc)
-           from (
-             select m.id, m.instrument_id, m.symbol, m.exchange, m.exchange_type, m.network, m.source,
-                    m.pool_url, m.price, m.price_3hour_ago,
-                    coalesce(case tp.w
-                      when 0 then m.pct_10sec when 5 then m.pct_5min when 10 then m.pct_10min
-                      when 15 then m.pct_15min when 20 then m.pct_20min when 25 then m.pct_25min
-                      else m.pct_30min end, m.pct) as pct,
-                    tp.w as window_used, m.pct_3hour, m.volume_24h, m.ts,
-                    coalesce(m.quoted_at, m.ts) as quoted_at,
-                    m.volume_24h_usd, m.liquidity_usd, m.spread_pct, m.thin, m.confirmed_on, m.flags,
-                    m.trust_score, coalesce(m.asset, upper(split_part(m.symbol, '/', 1))) as asset, m.pool_name,
-                    abs(coalesce(case tp.w
-                      when 0 then m.pct_10sec when 5 then m.pct_5min when 10 then m.pct_10min
-                      when 15 then m.pct_15min when 20 then m.pct_20min when 25 then m.pct_25min
-                      else m.pct_30min end, m.pct))
-                      * coalesce((array[1, 0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125]::numeric[])
-                                [cardinality(m.flags) + case when m.thin then 1 else 0 end + 1],
-                              power(0.5, cardinality(m.flags) + case when m.thin then 1 else 0 end)) as rank
-             from public.movers m
-             where m.id = any (tp.ids[1:100])
-           ) e
-         ), '[]'::jsonb),
-         now(),
-         tp.ids
+  select tp.w, coalesce(e.entries, '[]'::jsonb), now(), tp.ids
   from tops tp
+  left join entries e on e.w = tp.w
   on conflict (window_minutes) do update
     set entries = excluded.entries, refreshed_at = excluded.refreshed_at, ranked = excluded.ranked;
 end;
