@@ -4,7 +4,7 @@
 -- one at a time (decision 0085). Its last statement builds each window's entries, the first 100
 -- rows of its kept ranking as JSON, with to_jsonb of a 25-field record per row and window: 700
 -- records a scan, though the windows list many of the same rows. In the cadence load's Binance
--- batch that part took about 20 of the ranking statement's 32 ms (auto_explain, load 3). Each
+-- batch that part took 11.5 of the ranking statement's 31.6 ms (auto_explain, load 3). Each
 -- listed row is now turned into JSON once, without the window's percent and window; each window
 -- adds those two fields to the rows it lists. A jsonb object is stored with its keys in one
 -- canonical order, so the entries are the same values (and the same text) as before; the rank
