@@ -891,13 +891,20 @@ begin
   -- The batch's existing movers, read once (decision 0068): the update reaches them by id, the
   -- rows without one are the new movers, and the old values say whether the rescore must look
   -- at the row's asset again.
+  -- (Decision 0094: each by the unique instrument_id index, a probe per batch row — not a scan of
+  -- every mover, which a 2-s cadence keeps rewriting.)
   cur as materialized (
     select p.*, m.id as mover_id, m.asset as old_asset, m.quoted_at as old_quoted_at, m.symbol as old_symbol,
            m.exchange as old_exchange, m.exchange_type as old_exchange_type, m.price as old_price,
            m.pct as old_pct, m.thin as old_thin, m.flags as old_flags, m.spread_pct as old_spread_pct,
            m.liquidity_usd as old_liquidity_usd, m.volume_24h_usd as old_volume_24h_usd
     from scored p
-    left join public.movers m on m.instrument_id = p.instrument_id
+    left join lateral (
+      select m.id, m.asset, m.quoted_at, m.symbol, m.exchange, m.exchange_type, m.price, m.pct, m.thin,
+             m.flags, m.spread_pct, m.liquidity_usd, m.volume_24h_usd
+      from public.movers m where m.instrument_id = p.instrument_id
+      limit 1
+    ) m on true
   ),
   -- Known movers are updated in place (a join, cheaper than a speculative insert per row), in
   -- instrument id order; new ones are inserted.
@@ -974,6 +981,18 @@ begin
     from cur p
     where p.mover_id is not null and p.old_asset is not distinct from p.asset
   ),
+  -- The assets that have another row than the batch's own (a row whose inputs did not change
+  -- but whose price did is rescored only there). Set-based (decision 0094): the asset's rows
+  -- counted once per asset, not probed once per row. The rows are those before the update (the
+  -- statement's snapshot), where the moved row itself carries its asset: another row exists
+  -- exactly when the asset has two.
+  shared as (
+    select o.asset from public.movers o
+    where o.asset = any (array(select distinct v.asset from moved v
+                               where v.price_changed and not v.inputs_changed and v.asset is not null))
+    group by o.asset
+    having count(*) > 1
+  ),
   rescore as (
     select i.asset from inserted i
     union all
@@ -984,8 +1003,7 @@ begin
     union all
     select v.asset from moved v join updated u on u.id = v.id
     where v.inputs_changed
-       or (v.price_changed
-           and exists (select 1 from public.movers o where o.asset = v.asset and o.id <> v.id))
+       or (v.price_changed and v.asset in (select s.asset from shared s))
   )
   select (select count(*) from written),
          (select coalesce(array_agg(w.id), '{}') from written w),
