@@ -102,7 +102,12 @@ async function sampleLockWaits(url: string, until: number): Promise<number> {
   return waited;
 }
 
-export async function benchCadenceLoad(label: string, pg?: TempPostgres): Promise<string> {
+/** `migrationsDir`: another migrations folder (the profiler's `before`, decision 0094). */
+export async function benchCadenceLoad(
+  label: string,
+  pg?: TempPostgres,
+  migrationsDir?: string,
+): Promise<string> {
   const tmp = mkdtempSync(path.join(tmpdir(), "bench-cadence-"));
   let stack: Stack | undefined;
   try {
@@ -112,6 +117,7 @@ export async function benchCadenceLoad(label: string, pg?: TempPostgres): Promis
       dataDir: path.join(tmp, "data"),
       envFile: path.join(tmp, ".env.local"),
       databaseUrl: pg?.url,
+      ...(migrationsDir ? { migrationsDir } : {}),
       functions: false,
       cron: false,
       quiet: true,

@@ -6,7 +6,8 @@
 //
 // CADENCE_EXPLAIN_MS=40 also logs the plans (auto_explain, analyze, nested statements) of the
 // statements slower than that, and copies the cluster's log to CADENCE_LOG (default: the console
-// says where it is).
+// says where it is). CADENCE_MIGRATIONS_DIR runs it on another migrations folder (a `before`
+// with a migration held out).
 import { copyFileSync } from "node:fs";
 import path from "node:path";
 import { startTempPostgres } from "../support/postgres.ts";
@@ -29,7 +30,7 @@ try {
   }
   await admin.unsafe(`select pg_reload_conf()`);
   await admin.unsafe(`create extension if not exists pg_stat_statements`);
-  console.log(await benchCadenceLoad("PostgreSQL 15", pg));
+  console.log(await benchCadenceLoad("PostgreSQL 15", pg, process.env.CADENCE_MIGRATIONS_DIR));
   const [{ batches }] = await admin.unsafe<{ batches: number }[]>(
     `select sum(calls)::int as batches from pg_stat_statements where query like 'select public.ingest_scan(%'`,
   );
