@@ -9,6 +9,10 @@
 //   npx tsx tests/bench/ingest-pair.ts
 //   PAIR_PREFIX=20261128170 PAIR_N=10000 PAIR_ROUNDS=7 PAIR_STATEMENTS=1 npx tsx tests/bench/ingest-pair.ts
 //
+// PAIR_VENUES_AT_ONCE=1 (decision 0096) then scans as the scan function does, one call per venue:
+// "before" gets the three venues' calls one after the other, "after" the three at once on three
+// connections; with a PAIR_PREFIX no migration has (PAIR_PREFIX=none), the two databases hold the
+// same schema and must hold the same movers and kept lists after every round.
 // PAIR_ONE_VENUE=0 stops after the all-venues scans. PAIR_STATEMENTS=1 adds the statements that took the most time in each database
 // (pg_stat_statements, track = all: the statements inside ingest_scan and what it calls).
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
@@ -17,7 +21,16 @@ import path from "node:path";
 import { ROOT, defaultOptions } from "../../devstack/config.ts";
 import { freePort, startStack } from "../../devstack/stack.ts";
 import { freshDatabase, pgCronAvailable, startTempPostgres } from "../support/postgres.ts";
-import { ONE_VENUE, countOn, ingest, quotes, seed, type Stack } from "./ingest.ts";
+import {
+  ONE_VENUE,
+  VENUES,
+  countOn,
+  ingest,
+  ingestVenues,
+  quotes,
+  seed,
+  type Stack,
+} from "./ingest.ts";
 import { percentile } from "./stats.ts";
 
 const PREFIX = process.env.PAIR_PREFIX ?? "20261128170";
@@ -80,6 +93,7 @@ async function main() {
   });
   const tmp = mkdtempSync(path.join(tmpdir(), "ingest-pair-"));
   const stacks: Stack[] = [];
+  const urls: string[] = [];
   try {
     const { default: postgres } = await import("postgres");
     const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
@@ -92,6 +106,8 @@ async function main() {
       mkdirSync(dir);
       linkMigrations(dir, name === "before" ? PREFIX : null);
       const url = await freshDatabase(pg.url, `pair_${name}`);
+      if (!url) throw new Error("no PostgreSQL cluster for the pair");
+      urls.push(url);
       const stack = await startStack({
         ...defaultOptions({}),
         apiPort: await freePort(),
@@ -119,14 +135,20 @@ async function main() {
       one: [[], []] as number[][],
     };
     let r = 0;
-    const scan = async (kind: "all" | "one", record: boolean) => {
+    const scan = async (kind: "all" | "one" | "venues", record: boolean) => {
       r++;
       const at = new Date(base.getTime() + r * 10_000);
-      const body = quotes("P-", N, at, r, kind === "one" ? ONE_VENUE : undefined);
-      const order = r % 2 === 0 ? [0, 1] : [1, 0];
-      for (const i of order) {
-        const t = await ingest(stacks[i]!, body, at, kind === "one" ? quoted : N);
-        if (record) times[kind][i]!.push(t);
+      if (kind === "venues") {
+        // "before" one after the other, "after" at once: both one call per venue.
+        await ingestVenues(stacks[0]!, null, "P-", N, at, r);
+        await ingestVenues(stacks[1]!, atOnce, "P-", N, at, r);
+      } else {
+        const body = quotes("P-", N, at, r, kind === "one" ? ONE_VENUE : undefined);
+        const order = r % 2 === 0 ? [0, 1] : [1, 0];
+        for (const i of order) {
+          const t = await ingest(stacks[i]!, body, at, kind === "one" ? quoted : N);
+          if (record) times[kind][i]!.push(t);
+        }
       }
       const [a, b] = [await digest(stacks[0]!), await digest(stacks[1]!)];
       if (a !== b) {
@@ -145,7 +167,19 @@ async function main() {
         throw new Error(`round ${r} (${kind}): the two databases differ (${a} vs ${b})`);
       }
     };
-    await scan("all", false);
+    const atOnce = VENUES.map(() => postgres(urls[1]!, { max: 1, onnotice: () => {} }));
+    try {
+      await scan("all", false);
+      if (process.env.PAIR_VENUES_AT_ONCE === "1") {
+        for (let i = 0; i < ROUNDS; i++) await scan("venues", false);
+        console.log(
+          `${ROUNDS} scans of one call per venue: one after the other ("before") and ${VENUES.length} at once ("after"): identical movers and kept lists after every round`,
+        );
+        return;
+      }
+    } finally {
+      await Promise.all(atOnce.map((c) => c.end()));
+    }
     for (const s of stacks) await s.db.query(`select public.pg_stat_statements_reset()`);
     for (let i = 0; i < ROUNDS; i++) await scan("all", true);
     const report = async (kind: "all" | "one", label: string) => {
