@@ -42,10 +42,14 @@ export function venueOf(entry: Pick<MoverEntry, "exchange" | "exchange_type">): 
   return venue === "" ? null : venue;
 }
 
+let collator: Intl.Collator | undefined;
+/** `a.localeCompare(b)` with one collator for every call (each `localeCompare` makes its own). */
+const compareText = (a: string, b: string) => (collator ??= new Intl.Collator()).compare(a, b);
+
 function distinct(values: Iterable<string | null | undefined>): string[] {
   const set = new Set<string>();
   for (const value of values) if (value) set.add(value);
-  return [...set].sort((a, b) => a.localeCompare(b));
+  return [...set].sort(compareText);
 }
 
 /** The values each filter can choose from, taken from the live list. */
