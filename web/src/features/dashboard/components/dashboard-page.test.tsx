@@ -65,6 +65,9 @@ async function ready() {
 }
 async function tableReady() {
   await screen.findByRole("table");
+  // The rows render in a transition (decision 0095): its effects (the clock's subscription, the
+  // stream's) run a moment after the commit; let them run before a test drives the timers.
+  await act(async () => {});
 }
 
 beforeEach(() => {
@@ -496,7 +499,8 @@ describe("DashboardPage: list", () => {
     fireEvent.click(screen.getByRole("button", { name: "Refresh" }));
     expect(await screen.findByText("Data updated")).toBeInTheDocument();
     expect(screen.getByText("3 entries reloaded")).toBeInTheDocument();
-    expect(symbols()).toHaveLength(3);
+    // The list follows the feed at transition priority (decision 0095), a moment after the toast.
+    await waitFor(() => expect(symbols()).toHaveLength(3));
   });
 
   it("reports a failed refresh", async () => {

@@ -1,7 +1,16 @@
 import type { MoverEntry } from "@domain/realtime";
 import { useQuery } from "@tanstack/react-query";
 import { InfoIcon, RefreshCwIcon } from "lucide-react";
-import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import {
+  lazy,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useState,
+} from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router-dom";
 import { toast } from "sonner";
@@ -132,9 +141,16 @@ export function DashboardPage({
   const wide = useMediaQuery(BREAKPOINTS.md);
   const desktop = useMediaQuery(BREAKPOINTS.lg);
   // Rows fetched before the profile wait for it: its threshold and exchanges filter them.
-  const listPending = profile === null || feed.isPending;
-  const entries = (profile && feed.data) || NO_ENTRIES;
-  useAnalysisFromLink(entries, profile !== null && feed.isSuccess, setAnalysed);
+  const liveEntries = (profile && feed.data) || NO_ENTRIES;
+  // The list follows the feed at transition priority: the cache's notification (synchronous,
+  // `useSyncExternalStore`) re-renders this page with the rows it had, and the new rows (the first
+  // ones, then every live scan's) render in slices that yield to the browser, not in one long
+  // task of twenty cards (decision 0095). Until the first rows are rendered the placeholder stays.
+  const entries = useDeferredValue(liveEntries);
+  const listPending =
+    profile === null || feed.isPending || (entries === NO_ENTRIES && liveEntries !== NO_ENTRIES);
+  // Once the feed's rows are the ones rendered (they follow the feed in a transition).
+  useAnalysisFromLink(entries, !listPending && feed.isSuccess, setAnalysed);
   const thresholdOff = useThresholdOff();
   const userThreshold = profile?.user_threshold ?? 0;
   const threshold = thresholdOff ? 0 : userThreshold;
