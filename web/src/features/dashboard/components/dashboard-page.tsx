@@ -43,8 +43,8 @@ import {
 import {
   explainEmpty,
   filterMovers,
-  filterOptions,
   inSelectedExchanges,
+  optionCounts,
 } from "../utils/filter-movers";
 import {
   applyTrustFilters,
@@ -85,6 +85,16 @@ const PHONE_PAGE_SIZE = 20;
 /** New movers without a sparkline trigger a new read of all sparklines at most this often. */
 const SPARKLINES_MIN_REFRESH_MS = 15_000;
 
+/** Runs `run` when the browser is next idle (at the latest after 2 s); returns the cancel. */
+function whenIdle(run: () => void): () => void {
+  if (typeof window.requestIdleCallback === "function") {
+    const handle = window.requestIdleCallback(run, { timeout: 2000 });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(run, 1);
+  return () => clearTimeout(timer);
+}
+
 /** /dashboard (subscribers only; the route guard sees to that). */
 /**
  * /dashboard. `symbolActions` are other features' actions on a symbol, shown in its analysis;
@@ -118,7 +128,12 @@ export function DashboardPage({
   useEffect(() => {
     if (profile) rememberWindow(windowMinutes);
   }, [profile, windowMinutes]);
-  const { status } = useMoversStream(windowMinutes, { enabled: profile !== null });
+  // The stream is joined once the first rows are rendered and the browser is idle (decision
+  // 0095): its socket, its join and its first message come after the rows' render, not in it.
+  const [streamWanted, setStreamWanted] = useState(false);
+  const { status } = useMoversStream(windowMinutes, {
+    enabled: profile !== null && streamWanted,
+  });
   // Each venue's confirmed-through time (decision 0079), read with the Sources line.
   const confirmations = useVenueConfirmations();
   const [analysed, setAnalysed] = useState<MoverEntry | null>(null);
@@ -151,6 +166,10 @@ export function DashboardPage({
     profile === null || feed.isPending || (entries === NO_ENTRIES && liveEntries !== NO_ENTRIES);
   // Once the feed's rows are the ones rendered (they follow the feed in a transition).
   useAnalysisFromLink(entries, !listPending && feed.isSuccess, setAnalysed);
+  useEffect(() => {
+    if (streamWanted || listPending) return;
+    return whenIdle(() => setStreamWanted(true));
+  }, [streamWanted, listPending]);
   const thresholdOff = useThresholdOff();
   const userThreshold = profile?.user_threshold ?? 0;
   const threshold = thresholdOff ? 0 : userThreshold;
@@ -198,7 +217,8 @@ export function DashboardPage({
     () => !entries.some((entry) => inSelectedExchanges(entry, selectedExchanges)),
     [entries, selectedExchanges],
   );
-  const counts = useMemo(() => filterOptions(entries), [entries]);
+  // Counts only (the summary line): no sorted lists of names.
+  const counts = useMemo(() => optionCounts(entries), [entries]);
   // A mover that entered the list since the sparklines were read: read them again (one request
   // for all rows, at most every 15 s), so every row gets its line.
   const sparklinesMissing =
@@ -317,8 +337,8 @@ export function DashboardPage({
                   {t("live.summary", {
                     entries: entries.length,
                     shown: shown.length,
-                    sources: counts.exchanges.length,
-                    networks: counts.networks.length,
+                    sources: counts.exchanges,
+                    networks: counts.networks,
                   })}
                 </span>
               </div>

@@ -63,6 +63,20 @@ export function filterOptions(entries: readonly MoverEntry[]) {
   };
 }
 
+/** How many exchanges and networks the live list comes from (`filterOptions`' counts, unsorted). */
+export function optionCounts(entries: readonly MoverEntry[]): {
+  exchanges: number;
+  networks: number;
+} {
+  const exchanges = new Set<string>();
+  const networks = new Set<string>();
+  for (const entry of entries) {
+    if (entry.exchange) exchanges.add(entry.exchange);
+    if (entry.network) networks.add(entry.network);
+  }
+  return { exchanges: exchanges.size, networks: networks.size };
+}
+
 /** Whether the entry's venue is one of the user's exchanges (`profiles.selected_exchanges`). */
 export function inSelectedExchanges(
   entry: Pick<MoverEntry, "exchange" | "exchange_type" | "source">,
