@@ -32,6 +32,7 @@ import { useVenueConfirmations } from "../hooks/use-venue-confirmations";
 import { useMoversStream } from "../hooks/use-movers-stream";
 import { shownWindow, useWindowParam } from "../hooks/use-window-param";
 import { rememberWindow, windowHint } from "../utils/window-hint";
+import { rowFormatSteps, runStepsWhenIdle } from "../utils/warm-formats";
 import {
   useDirection,
   useMinPercent,
@@ -105,7 +106,7 @@ export function DashboardPage({
 }: {
   symbolActions?: (symbol: string) => ReactNode;
 } = {}) {
-  const { t } = useTranslation("dashboard");
+  const { t, i18n } = useTranslation("dashboard");
   const { user, profile, isPending } = useCurrentUser();
   useCheckoutSuccessToast();
 
@@ -170,6 +171,13 @@ export function DashboardPage({
     if (streamWanted || listPending) return;
     return whenIdle(() => setStreamWanted(true));
   }, [streamWanted, listPending]);
+  // While the rows are read, the formats their cards use are made in idle moments (decision 0095).
+  const locale = i18n.resolvedLanguage ?? "en";
+  const formatsWanted = listPending;
+  useEffect(() => {
+    if (!formatsWanted) return;
+    return runStepsWhenIdle(rowFormatSteps(locale, t), whenIdle);
+  }, [formatsWanted, locale, t]);
   const thresholdOff = useThresholdOff();
   const userThreshold = profile?.user_threshold ?? 0;
   const threshold = thresholdOff ? 0 : userThreshold;
