@@ -4,6 +4,7 @@ import { InfoIcon, RefreshCwIcon } from "lucide-react";
 import {
   lazy,
   type ReactNode,
+  startTransition,
   Suspense,
   useCallback,
   useDeferredValue,
@@ -83,6 +84,8 @@ import { TrustHiddenNote } from "./trust-hidden-note";
 const NO_ENTRIES: MoverEntry[] = [];
 /** Cards on a phone before "Show more". */
 const PHONE_PAGE_SIZE = 20;
+/** Cards committed per idle step until the page's cards are in (decision 0095). */
+const CARDS_PER_STEP = 4;
 /** New movers without a sparkline trigger a new read of all sparklines at most this often. */
 const SPARKLINES_MIN_REFRESH_MS = 15_000;
 
@@ -167,10 +170,6 @@ export function DashboardPage({
     profile === null || feed.isPending || (entries === NO_ENTRIES && liveEntries !== NO_ENTRIES);
   // Once the feed's rows are the ones rendered (they follow the feed in a transition).
   useAnalysisFromLink(entries, !listPending && feed.isSuccess, setAnalysed);
-  useEffect(() => {
-    if (streamWanted || listPending) return;
-    return whenIdle(() => setStreamWanted(true));
-  }, [streamWanted, listPending]);
   // While the rows are read, the formats their cards use are made in idle moments (decision 0095).
   const locale = i18n.resolvedLanguage ?? "en";
   const formatsWanted = listPending;
@@ -220,6 +219,23 @@ export function DashboardPage({
     (grouped ? 0 : 1);
   // Phones show the first 20 cards and more on demand: a live scan never lengthens the page.
   const [cardLimit, setCardLimit] = useState(PHONE_PAGE_SIZE);
+  // The first page of cards is committed a few at a time, one step per idle moment, each at
+  // transition priority: one commit of twenty cards was the page's longest task after 0095's
+  // first changes. What is below the first screen comes in while nothing else is to be done.
+  const [cardsCommitted, setCardsCommitted] = useState(CARDS_PER_STEP);
+  const cardsWanted = Math.min(cardLimit, groups.length);
+  const cardsPending = !listPending && !desktop && cardsCommitted < cardsWanted;
+  useEffect(() => {
+    if (!cardsPending) return;
+    return whenIdle(() =>
+      startTransition(() => setCardsCommitted((count) => count + CARDS_PER_STEP)),
+    );
+  }, [cardsPending, cardsCommitted]);
+  // The stream after the rows and the first page of cards (see streamWanted above).
+  useEffect(() => {
+    if (streamWanted || listPending || cardsPending) return;
+    return whenIdle(() => setStreamWanted(true));
+  }, [streamWanted, listPending, cardsPending]);
   // The user's exchanges alone hide every entry: the other filters are not to blame.
   const noneFromSelectedExchanges = useMemo(
     () => !entries.some((entry) => inSelectedExchanges(entry, selectedExchanges)),
@@ -429,7 +445,7 @@ export function DashboardPage({
           ) : (
             <div>
               <MoverCards
-                groups={groups.slice(0, cardLimit)}
+                groups={groups.slice(0, Math.min(cardLimit, cardsCommitted))}
                 expanded={expanded}
                 onToggle={toggleGroup}
                 windowMinutes={windowMinutes}
@@ -448,7 +464,11 @@ export function DashboardPage({
                   <Button
                     type="button"
                     variant="outline"
-                    onClick={() => setCardLimit((limit) => limit + PHONE_PAGE_SIZE)}
+                    onClick={() => {
+                      // Asked for: the next page at once, not step by step.
+                      setCardsCommitted(cardLimit + PHONE_PAGE_SIZE);
+                      setCardLimit((limit) => limit + PHONE_PAGE_SIZE);
+                    }}
                   >
                     {t("list.showMore", {
                       count: Math.min(PHONE_PAGE_SIZE, groups.length - cardLimit),
