@@ -3,6 +3,7 @@ import {
   fillAppShell,
   fillShell,
   PAINT_WAIT_MS,
+  PRELOADS_PER_TASK,
   prerenderedFile,
   startScriptsAfterPaint,
 } from "./prerender.config";
@@ -140,6 +141,54 @@ describe("prerender", () => {
       // The time-out that follows does not start the app a second time.
       vi.advanceTimersByTime(PAINT_WAIT_MS);
       expect(page.appended.filter((f) => f === entry)).toHaveLength(1);
+    });
+
+    it("appends the entry first, then the preloads a few per task (decision 0095)", () => {
+      vi.useFakeTimers();
+      const page = runLoader(["paint"]);
+      page.report([{ name: "first-contentful-paint", entryType: "paint" }]);
+      vi.advanceTimersByTime(0);
+      const scripts = page.appended.filter((f) => f.endsWith(".js") && !f.includes("en-core"));
+      expect(scripts[0]).toBe(entry);
+      // The fixture has two preloads: both in the first task after the entry.
+      expect(scripts).toEqual([entry, "/assets/react-1.js", "/assets/i18n-2.js"]);
+    });
+
+    it("yields between groups of preloads", () => {
+      vi.useFakeTimers();
+      const many = Array.from({ length: 2 * PRELOADS_PER_TASK + 1 }, (_, i) => `/assets/m-${i}.js`);
+      const code = /<script>(\(function\(\)\{function start[^<]*)<\/script>/.exec(
+        startScriptsAfterPaint(
+          BUILT.replace(
+            '<link rel="modulepreload" crossorigin href="/assets/react-1.js">',
+            many.map((h) => `<link rel="modulepreload" crossorigin href="${h}">`).join("\n"),
+          ).replace(
+            "l;k.href=f[l]||f.en",
+            'k=document.createElement("link");k.href=f.en;document.head.appendChild(k)',
+          ),
+        ),
+      )![1]!;
+      const appended: string[] = [];
+      const doc = {
+        visibilityState: "hidden",
+        createElement: () => ({}) as Record<string, string>,
+        head: {
+          appendChild: (el: { href?: string; src?: string }) => appended.push(el.src ?? el.href!),
+        },
+      };
+      new Function("window", "document", "localStorage", "navigator", code)(
+        {},
+        doc,
+        { getItem: () => null },
+        { languages: ["en"] },
+      );
+      const preloaded = () => appended.filter((f) => f.startsWith("/assets/m-"));
+      // One group per task: each run of the pending timers appends the next group only.
+      expect(preloaded()).toHaveLength(PRELOADS_PER_TASK);
+      vi.runOnlyPendingTimers();
+      expect(preloaded()).toHaveLength(2 * PRELOADS_PER_TASK);
+      vi.runOnlyPendingTimers();
+      expect(preloaded()).toEqual(many);
     });
 
     it("waits for the first paint alone where the largest is not reported", () => {

@@ -52,17 +52,24 @@ export const PAINT_WAIT_MS = 2000;
  * every browser starts after PAINT_WAIT_MS at the latest. (A hidden tab, which paints nothing,
  * starts at once.)
  */
+/** The loader's module preloads appended per task (then it yields to the browser). */
+export const PRELOADS_PER_TASK = 6;
+
 export function startScriptsAfterPaint(html: string): string {
   const entry = ENTRY_SCRIPT.exec(html)?.[1];
   if (!entry) throw new Error("prerender: index.html has no module entry script");
   const preloads = [...html.matchAll(MODULE_PRELOAD)].map((m) => m[1]!);
   const language = LANGUAGE_PRELOAD.exec(html)?.[1] ?? "";
   const loader =
+    // The entry first, then its modules' preloads PRELOADS_PER_TASK at a time, a task each:
+    // appending the forty-odd links in one task was one long task (decision 0095).
     `<script>(function(){function start(){${language};` +
-    `${JSON.stringify(preloads)}.forEach(function(h){var l=document.createElement("link");` +
-    `l.rel="modulepreload";l.crossOrigin="anonymous";l.href=h;document.head.appendChild(l)});` +
     `var s=document.createElement("script");s.type="module";s.crossOrigin="anonymous";` +
-    `s.src=${JSON.stringify(entry)};document.head.appendChild(s)}` +
+    `s.src=${JSON.stringify(entry)};document.head.appendChild(s);` +
+    `var p=${JSON.stringify(preloads)};(function next(i){` +
+    `p.slice(i,i+${PRELOADS_PER_TASK}).forEach(function(h){var l=document.createElement("link");` +
+    `l.rel="modulepreload";l.crossOrigin="anonymous";l.href=h;document.head.appendChild(l)});` +
+    `if(p.length>i+${PRELOADS_PER_TASK})setTimeout(function(){next(i+${PRELOADS_PER_TASK})},0)})(0)}` +
     `var started=false;function go(){if(!started){started=true;start()}}` +
     `if(document.visibilityState==="hidden")go();else{` +
     `setTimeout(go,${PAINT_WAIT_MS});` +

@@ -1,5 +1,5 @@
 import { formatPrice, formatPriceFull } from "@domain/price-format";
-import { useTranslation } from "react-i18next";
+import { useFixedT } from "@/i18n/use-fixed-t";
 import { cn } from "@/lib/utils";
 
 type PriceProps = {
@@ -13,8 +13,7 @@ type PriceProps = {
  * is the accessible name and the hover title.
  */
 export function Price({ value, className }: PriceProps) {
-  const { i18n } = useTranslation();
-  const locale = i18n.resolvedLanguage ?? "en";
+  const { locale } = useFixedT("common");
   const shown = formatPrice(value, locale);
   const written = formatPriceFull(value, locale);
   const classes = cn("font-mono tabular-nums", className);

@@ -190,7 +190,7 @@ function createSupabaseMock() {
   let tables = new Map<string, TableResult>();
   let tableUpdates = new Map<string, Result | (() => Result | Promise<Result>)>();
   let updates: RecordedUpdate[] = [];
-  let rpcResults = new Map<string, Result | ((args: unknown) => Result)>();
+  let rpcResults = new Map<string, Result | ((args: unknown) => Result | Promise<Result>)>();
   let functionResults = new Map<string, FunctionResult>();
   const listeners = new Set<AuthListener>();
   let channels: FakeChannel[] = [];
@@ -317,7 +317,7 @@ function createSupabaseMock() {
       return updates;
     },
     /** What `supabase.rpc(fn, args)` resolves to; a function sees the arguments. */
-    setRpc(fn: string, result: Result | ((args: unknown) => Result)) {
+    setRpc(fn: string, result: Result | ((args: unknown) => Result | Promise<Result>)) {
       rpcResults.set(fn, result);
     },
     /** What `supabase.functions.invoke(name, options)` resolves to; a function sees the options. */

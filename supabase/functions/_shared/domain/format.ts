@@ -41,13 +41,21 @@ export function isGain(pct: number): boolean {
  */
 export function formatSignedPercent(pct: number, locale = "en", fractionDigits = 2): string {
   if (!Number.isFinite(pct)) return MISSING_VALUE;
-  return numberFormat(locale, {
-    style: "percent",
-    minimumFractionDigits: fractionDigits,
-    maximumFractionDigits: fractionDigits,
-    signDisplay: "exceptZero",
-  }).format(pct / 100);
+  // Looked up without building numberFormat's key: a dashboard formats a few of these per row.
+  const key = `${locale}|${fractionDigits}`;
+  let format = signedPercentFormats.get(key);
+  if (!format) {
+    format = numberFormat(locale, {
+      style: "percent",
+      minimumFractionDigits: fractionDigits,
+      maximumFractionDigits: fractionDigits,
+      signDisplay: "exceptZero",
+    });
+    signedPercentFormats.set(key, format);
+  }
+  return format.format(pct / 100);
 }
+const signedPercentFormats = new Map<string, Intl.NumberFormat>();
 
 /** A price in US dollars with a fixed number of decimals (default 4): `$1,234.5678`. */
 export function formatUsdPrice(price: number, locale = "en", fractionDigits = 4): string {

@@ -1,5 +1,5 @@
 import { ExternalLinkIcon } from "lucide-react";
-import { useTranslation } from "react-i18next";
+import { useFixedT } from "@/i18n/use-fixed-t";
 import { Button } from "@/components/ui/button";
 import type { MoverEntry } from "@domain/realtime";
 
@@ -23,7 +23,7 @@ export function BuyLink({
   /** Classes of the word "Buy" (the table hides it where room is short; the link keeps its name). */
   labelClassName?: string;
 }) {
-  const { t } = useTranslation("dashboard");
+  const { t } = useFixedT("dashboard");
   const url = safeUrl(entry.pool_url);
   if (!url) return <span className="text-sm text-muted-foreground">{t("table.notAvailable")}</span>;
   return (

@@ -23,7 +23,14 @@ function renderDashboard({
   profile = {},
   movers = [mover()],
   route = "/dashboard",
-}: { profile?: Partial<Profile>; movers?: MoverEntry[]; route?: string } = {}) {
+  feed,
+}: {
+  profile?: Partial<Profile>;
+  movers?: MoverEntry[];
+  route?: string;
+  /** The feed's answer when it is not `movers` at once (e.g. a promise the test settles). */
+  feed?: () => Promise<{ data: MoverEntry[]; error: null }>;
+} = {}) {
   supabaseMock.signInWithProfile("ada@example.com", {
     plan: "pro",
     subscription_active: true,
@@ -31,7 +38,7 @@ function renderDashboard({
     user_threshold: 0,
     ...profile,
   });
-  supabaseMock.setRpc("movers_feed", { data: movers, error: null });
+  supabaseMock.setRpc("movers_feed", feed ?? { data: movers, error: null });
   const queryClient = createTestQueryClient();
   const router = createMemoryRouter(
     [
@@ -65,6 +72,16 @@ async function ready() {
 }
 async function tableReady() {
   await screen.findByRole("table");
+  // The rows render in a transition (decision 0095): its effects (the clock's subscription) run a
+  // moment after the commit, and the stream is joined once the browser is idle after the rows.
+  await streamJoined();
+}
+/** The movers stream is joined after the first rows (decision 0095). */
+async function streamJoined() {
+  await waitFor(() =>
+    expect(supabaseMock.channels.some((c) => c.topic.startsWith("market:movers:"))).toBe(true),
+  );
+  await act(async () => {});
 }
 
 beforeEach(() => {
@@ -95,6 +112,7 @@ describe("DashboardPage: plan and window", () => {
     ).toEqual(["15 minutes", "20 minutes", "25 minutes", "30 minutes"]);
     expect(windowSelect()).toHaveValue("20");
     expect(supabaseMock.client.rpc).toHaveBeenCalledWith("movers_feed", { window_minutes: 20 });
+    await streamJoined();
     expect(supabaseMock.lastChannel().topic).toBe("market:movers:20");
   });
 
@@ -496,7 +514,8 @@ describe("DashboardPage: list", () => {
     fireEvent.click(screen.getByRole("button", { name: "Refresh" }));
     expect(await screen.findByText("Data updated")).toBeInTheDocument();
     expect(screen.getByText("3 entries reloaded")).toBeInTheDocument();
-    expect(symbols()).toHaveLength(3);
+    // The list follows the feed at transition priority (decision 0095), a moment after the toast.
+    await waitFor(() => expect(symbols()).toHaveLength(3));
   });
 
   it("reports a failed refresh", async () => {
@@ -518,6 +537,22 @@ describe("DashboardPage: list", () => {
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
     fireEvent.click(within(table()).getByRole("button", { name: "Open analysis for PEPE/WETH" }));
     expect(await screen.findByRole("dialog")).toBeInTheDocument();
+  });
+});
+
+describe("DashboardPage: the movers stream (decision 0095)", () => {
+  it("is joined after the first rows are in, not while the feed is read", async () => {
+    let answer: (value: { data: MoverEntry[]; error: null }) => void = () => {};
+    renderDashboard({
+      feed: () => new Promise<{ data: MoverEntry[]; error: null }>((resolve) => (answer = resolve)),
+    });
+    await ready();
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(screen.getByTestId("movers-pending")).toBeInTheDocument();
+    expect(supabaseMock.channels.some((c) => c.topic.startsWith("market:movers:"))).toBe(false);
+    await act(async () => answer({ data: [mover()], error: null }));
+    await tableReady();
+    expect(supabaseMock.lastChannel().topic).toBe("market:movers:15");
   });
 });
 
@@ -629,7 +664,9 @@ describe("DashboardPage: phones and sparklines", () => {
     // Counted with a selector: role queries over 45 cards are slow in jsdom.
     const list = await screen.findByRole("list", { name: /Strongest movers/ });
     const cards = () => list.querySelectorAll(":scope > li");
-    expect(cards()).toHaveLength(20);
+    // Committed a few at a time while the browser is idle (decision 0095), the first ones at once.
+    expect(cards().length).toBeGreaterThan(0);
+    await waitFor(() => expect(cards()).toHaveLength(20));
     expect(screen.getByText("Showing 20 of 45")).toBeInTheDocument();
     fireEvent.click(screen.getByRole("button", { name: "Show 20 more" }));
     expect(cards()).toHaveLength(40);

@@ -1,7 +1,17 @@
 import type { MoverEntry } from "@domain/realtime";
 import { useQuery } from "@tanstack/react-query";
 import { InfoIcon, RefreshCwIcon } from "lucide-react";
-import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import {
+  lazy,
+  type ReactNode,
+  startTransition,
+  Suspense,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useState,
+} from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router-dom";
 import { toast } from "sonner";
@@ -23,6 +33,7 @@ import { useVenueConfirmations } from "../hooks/use-venue-confirmations";
 import { useMoversStream } from "../hooks/use-movers-stream";
 import { shownWindow, useWindowParam } from "../hooks/use-window-param";
 import { rememberWindow, windowHint } from "../utils/window-hint";
+import { rowFormatSteps, runStepsWhenIdle } from "../utils/warm-formats";
 import {
   useDirection,
   useMinPercent,
@@ -34,8 +45,8 @@ import {
 import {
   explainEmpty,
   filterMovers,
-  filterOptions,
   inSelectedExchanges,
+  optionCounts,
 } from "../utils/filter-movers";
 import {
   applyTrustFilters,
@@ -73,8 +84,20 @@ import { TrustHiddenNote } from "./trust-hidden-note";
 const NO_ENTRIES: MoverEntry[] = [];
 /** Cards on a phone before "Show more". */
 const PHONE_PAGE_SIZE = 20;
+/** Cards committed per idle step until the page's cards are in (decision 0095). */
+const CARDS_PER_STEP = 4;
 /** New movers without a sparkline trigger a new read of all sparklines at most this often. */
 const SPARKLINES_MIN_REFRESH_MS = 15_000;
+
+/** Runs `run` when the browser is next idle (at the latest after 2 s); returns the cancel. */
+function whenIdle(run: () => void): () => void {
+  if (typeof window.requestIdleCallback === "function") {
+    const handle = window.requestIdleCallback(run, { timeout: 2000 });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(run, 1);
+  return () => clearTimeout(timer);
+}
 
 /** /dashboard (subscribers only; the route guard sees to that). */
 /**
@@ -86,7 +109,7 @@ export function DashboardPage({
 }: {
   symbolActions?: (symbol: string) => ReactNode;
 } = {}) {
-  const { t } = useTranslation("dashboard");
+  const { t, i18n } = useTranslation("dashboard");
   const { user, profile, isPending } = useCurrentUser();
   useCheckoutSuccessToast();
 
@@ -109,7 +132,12 @@ export function DashboardPage({
   useEffect(() => {
     if (profile) rememberWindow(windowMinutes);
   }, [profile, windowMinutes]);
-  const { status } = useMoversStream(windowMinutes, { enabled: profile !== null });
+  // The stream is joined once the first rows are rendered and the browser is idle (decision
+  // 0095): its socket, its join and its first message come after the rows' render, not in it.
+  const [streamWanted, setStreamWanted] = useState(false);
+  const { status } = useMoversStream(windowMinutes, {
+    enabled: profile !== null && streamWanted,
+  });
   // Each venue's confirmed-through time (decision 0079), read with the Sources line.
   const confirmations = useVenueConfirmations();
   const [analysed, setAnalysed] = useState<MoverEntry | null>(null);
@@ -132,9 +160,23 @@ export function DashboardPage({
   const wide = useMediaQuery(BREAKPOINTS.md);
   const desktop = useMediaQuery(BREAKPOINTS.lg);
   // Rows fetched before the profile wait for it: its threshold and exchanges filter them.
-  const listPending = profile === null || feed.isPending;
-  const entries = (profile && feed.data) || NO_ENTRIES;
-  useAnalysisFromLink(entries, profile !== null && feed.isSuccess, setAnalysed);
+  const liveEntries = (profile && feed.data) || NO_ENTRIES;
+  // The list follows the feed at transition priority: the cache's notification (synchronous,
+  // `useSyncExternalStore`) re-renders this page with the rows it had, and the new rows (the first
+  // ones, then every live scan's) render in slices that yield to the browser, not in one long
+  // task of twenty cards (decision 0095). Until the first rows are rendered the placeholder stays.
+  const entries = useDeferredValue(liveEntries);
+  const listPending =
+    profile === null || feed.isPending || (entries === NO_ENTRIES && liveEntries !== NO_ENTRIES);
+  // Once the feed's rows are the ones rendered (they follow the feed in a transition).
+  useAnalysisFromLink(entries, !listPending && feed.isSuccess, setAnalysed);
+  // While the rows are read, the formats their cards use are made in idle moments (decision 0095).
+  const locale = i18n.resolvedLanguage ?? "en";
+  const formatsWanted = listPending;
+  useEffect(() => {
+    if (!formatsWanted) return;
+    return runStepsWhenIdle(rowFormatSteps(locale, t), whenIdle);
+  }, [formatsWanted, locale, t]);
   const thresholdOff = useThresholdOff();
   const userThreshold = profile?.user_threshold ?? 0;
   const threshold = thresholdOff ? 0 : userThreshold;
@@ -177,12 +219,30 @@ export function DashboardPage({
     (grouped ? 0 : 1);
   // Phones show the first 20 cards and more on demand: a live scan never lengthens the page.
   const [cardLimit, setCardLimit] = useState(PHONE_PAGE_SIZE);
+  // The first page of cards is committed a few at a time, one step per idle moment, each at
+  // transition priority: one commit of twenty cards was the page's longest task after 0095's
+  // first changes. What is below the first screen comes in while nothing else is to be done.
+  const [cardsCommitted, setCardsCommitted] = useState(CARDS_PER_STEP);
+  const cardsWanted = Math.min(cardLimit, groups.length);
+  const cardsPending = !listPending && !desktop && cardsCommitted < cardsWanted;
+  useEffect(() => {
+    if (!cardsPending) return;
+    return whenIdle(() =>
+      startTransition(() => setCardsCommitted((count) => count + CARDS_PER_STEP)),
+    );
+  }, [cardsPending, cardsCommitted]);
+  // The stream after the rows and the first page of cards (see streamWanted above).
+  useEffect(() => {
+    if (streamWanted || listPending || cardsPending) return;
+    return whenIdle(() => setStreamWanted(true));
+  }, [streamWanted, listPending, cardsPending]);
   // The user's exchanges alone hide every entry: the other filters are not to blame.
   const noneFromSelectedExchanges = useMemo(
     () => !entries.some((entry) => inSelectedExchanges(entry, selectedExchanges)),
     [entries, selectedExchanges],
   );
-  const counts = useMemo(() => filterOptions(entries), [entries]);
+  // Counts only (the summary line): no sorted lists of names.
+  const counts = useMemo(() => optionCounts(entries), [entries]);
   // A mover that entered the list since the sparklines were read: read them again (one request
   // for all rows, at most every 15 s), so every row gets its line.
   const sparklinesMissing =
@@ -301,8 +361,8 @@ export function DashboardPage({
                   {t("live.summary", {
                     entries: entries.length,
                     shown: shown.length,
-                    sources: counts.exchanges.length,
-                    networks: counts.networks.length,
+                    sources: counts.exchanges,
+                    networks: counts.networks,
                   })}
                 </span>
               </div>
@@ -385,7 +445,7 @@ export function DashboardPage({
           ) : (
             <div>
               <MoverCards
-                groups={groups.slice(0, cardLimit)}
+                groups={groups.slice(0, Math.min(cardLimit, cardsCommitted))}
                 expanded={expanded}
                 onToggle={toggleGroup}
                 windowMinutes={windowMinutes}
@@ -404,7 +464,11 @@ export function DashboardPage({
                   <Button
                     type="button"
                     variant="outline"
-                    onClick={() => setCardLimit((limit) => limit + PHONE_PAGE_SIZE)}
+                    onClick={() => {
+                      // Asked for: the next page at once, not step by step.
+                      setCardsCommitted(cardLimit + PHONE_PAGE_SIZE);
+                      setCardLimit((limit) => limit + PHONE_PAGE_SIZE);
+                    }}
                   >
                     {t("list.showMore", {
                       count: Math.min(PHONE_PAGE_SIZE, groups.length - cardLimit),

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useFixedT } from "@/i18n/use-fixed-t";
 import { formatSpread, formatUsdCompact } from "../utils/format-market";
 import { type TrustEntry, trustOf } from "../utils/trust";
 import { StaleMark } from "./stale-mark";
@@ -8,8 +8,7 @@ import { StaleMark } from "./stale-mark";
  * the venue gives one, in the reader's short number form, and a "thin" mark below the floor.
  */
 export function LiquidityText({ entry }: { entry: TrustEntry }) {
-  const { t, i18n } = useTranslation("dashboard");
-  const locale = i18n.resolvedLanguage ?? "en";
+  const { t, locale } = useFixedT("dashboard");
   const trust = trustOf(entry);
   const parts: { key: string; short: string; full: string }[] = [];
   if (trust.liquidity_usd !== null) {

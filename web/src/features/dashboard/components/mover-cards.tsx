@@ -4,6 +4,7 @@ import type { Sparkline as SparklineData } from "../api/queries";
 import { CornerDownRightIcon, LineChartIcon } from "lucide-react";
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
+import { useFixedT } from "@/i18n/use-fixed-t";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { formatWindowShort } from "../utils/format-market";
@@ -14,7 +15,7 @@ import { PriceText } from "./price-text";
 import { useClock } from "../hooks/use-now";
 import type { VenueConfirmations } from "../hooks/use-venue-confirmations";
 import { ROW_ATTRIBUTE, ROW_FOCUS_ATTRIBUTE } from "../hooks/use-dashboard-shortcuts";
-import { Sparkline } from "./sparkline";
+import { RowSparkline, SparklinesContext } from "./sparkline";
 import { StaleMark } from "./stale-mark";
 import { cn } from "@/lib/utils";
 import { type MoverGroup, type TrustEntry, trustOf } from "../utils/trust";
@@ -53,11 +54,9 @@ const MoverCard = memo(function MoverCard({
   windowMinutes,
   onAnalyse,
   onToggle,
-  line,
   confirmation,
 }: MoverCardProps) {
-  const { t, i18n } = useTranslation("dashboard");
-  const locale = i18n.resolvedLanguage ?? "en";
+  const { t, locale } = useFixedT("dashboard");
   // As the table's rows: the data age counts from the venue's confirmation (decision 0079).
   const confirmedAt = confirmedTime(entry, confirmation);
   const stale = useClock((now) => isQuoteStale(confirmedAt, windowMinutes, now));
@@ -67,7 +66,10 @@ const MoverCard = memo(function MoverCard({
       id={lead ? venueCardId(entry.instrument_id) : undefined}
       // j/k find the visible row: below 1024 px that is the card.
       {...{ [ROW_ATTRIBUTE]: entry.instrument_id }}
-      className="scroll-my-16"
+      // Cards below the screen are not laid out or painted until they come near it (their
+      // height held by an estimate, then by the size they last had): the rows' arrival lays out
+      // the first screen, not twenty cards (decision 0095).
+      className="scroll-my-16 [contain-intrinsic-size:auto_14rem] [content-visibility:auto]"
     >
       <Card className={cn("gap-3 px-4 py-3", lead && "ml-4 bg-muted/30")}>
         <div className="flex items-start justify-between gap-3">
@@ -102,7 +104,7 @@ const MoverCard = memo(function MoverCard({
             )}
           </div>
           <div className="flex shrink-0 items-center gap-2">
-            <Sparkline line={line} live={entry} pct={entry.pct} />
+            <RowSparkline instrumentId={entry.instrument_id} live={entry} pct={entry.pct} />
             <PercentText pct={entry.pct} className="text-lg" />
           </div>
         </div>
@@ -193,16 +195,17 @@ export function MoverCards({
       windowMinutes={windowMinutes}
       onAnalyse={onAnalyse}
       onToggle={onToggle}
-      line={sparklines?.get(entry.instrument_id)}
       confirmation={confirmations?.get(entry.source) ?? null}
     />
   );
   return (
     <ul aria-label={t("table.caption")} className="flex flex-col gap-3 md:grid md:grid-cols-2">
-      {groups.flatMap((group) => [
-        card(group.lead, null, group),
-        ...(expanded.has(group.asset) ? group.others.map((o) => card(o, group.lead, group)) : []),
-      ])}
+      <SparklinesContext value={sparklines}>
+        {groups.flatMap((group) => [
+          card(group.lead, null, group),
+          ...(expanded.has(group.asset) ? group.others.map((o) => card(o, group.lead, group)) : []),
+        ])}
+      </SparklinesContext>
     </ul>
   );
 }

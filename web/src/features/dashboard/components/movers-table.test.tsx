@@ -6,15 +6,19 @@ import { groupByAsset } from "../utils/trust";
 import { MoverCards } from "./mover-cards";
 import { MoversTable } from "./movers-table";
 
-// Every row draws one sparkline: counting its renders per instrument counts the rows' renders.
+// Every row draws one sparkline: counting its renders per instrument counts the rows' renders
+// (the stand-in is not memoised, so it renders whenever its row does).
 const renders = new Map<number, number>();
-vi.mock("./sparkline", () => ({
-  Sparkline: ({ live }: { live: MoverEntry }) => {
-    const id = (live as MoverEntry).instrument_id;
-    renders.set(id, (renders.get(id) ?? 0) + 1);
-    return <svg data-testid="sparkline" />;
-  },
-}));
+vi.mock("./sparkline", async () => {
+  const { createContext } = await import("react");
+  return {
+    SparklinesContext: createContext(undefined),
+    RowSparkline: ({ instrumentId }: { instrumentId: number }) => {
+      renders.set(instrumentId, (renders.get(instrumentId) ?? 0) + 1);
+      return <svg data-testid="sparkline" />;
+    },
+  };
+});
 
 const NOW = Date.parse("2026-11-26T12:00:00Z");
 

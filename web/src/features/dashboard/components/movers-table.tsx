@@ -5,6 +5,7 @@ import type { Sparkline as SparklineData } from "../api/queries";
 import { CornerDownRightIcon, LineChartIcon } from "lucide-react";
 import { Fragment, memo } from "react";
 import { useTranslation } from "react-i18next";
+import { useFixedT } from "@/i18n/use-fixed-t";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
 import { formatQuoteAge, formatWindowShort } from "../utils/format-market";
@@ -16,7 +17,7 @@ import { PriceText } from "./price-text";
 import { ROW_ATTRIBUTE, ROW_FOCUS_ATTRIBUTE } from "../hooks/use-dashboard-shortcuts";
 import { QUOTE_AGE_REFRESH_MS, useClock } from "../hooks/use-now";
 import type { VenueConfirmations } from "../hooks/use-venue-confirmations";
-import { Sparkline } from "./sparkline";
+import { RowSparkline, SparklinesContext } from "./sparkline";
 import { StaleMark } from "./stale-mark";
 import { TrustBadge } from "./trust-badge";
 import { TrustNotes } from "./trust-notes";
@@ -89,14 +90,13 @@ export type MoverRowProps = {
   windowMinutes: number;
   onAnalyse: (entry: TrustEntry) => void;
   onToggle: (asset: string) => void;
-  line: SparklineData | undefined;
   /** The row's venue's confirmation (decision 0079), null when it confirms nothing. */
   confirmation: VenueConfirmation | null;
 };
 
 /** A quote's age, counted in seconds: the one cell of a row that the clock re-renders. */
 export function QuoteAge({ quotedAt }: { quotedAt: string }) {
-  const { t } = useTranslation("dashboard");
+  const { t } = useFixedT("dashboard");
   const age = useClock((now) => formatQuoteAge(t, quotedAt, now), QUOTE_AGE_REFRESH_MS);
   return <time dateTime={quotedAt}>{age}</time>;
 }
@@ -117,11 +117,9 @@ const MoverRow = memo(function MoverRow({
   windowMinutes,
   onAnalyse,
   onToggle,
-  line,
   confirmation,
 }: MoverRowProps) {
-  const { t, i18n } = useTranslation("dashboard");
-  const locale = i18n.resolvedLanguage ?? "en";
+  const { t, locale } = useFixedT("dashboard");
   const quotedAt = quoteTime(entry);
   // The data age and the stale mark count from the time the venue confirmed the price through:
   // the quote's own time, or its venue's confirmation while the quote is unchanged.
@@ -167,7 +165,7 @@ const MoverRow = memo(function MoverRow({
         <PercentText pct={entry.pct} />
       </td>
       <td className={cn(CELL, SPARKLINE_COLUMN)}>
-        <Sparkline line={line} live={entry} pct={entry.pct} />
+        <RowSparkline instrumentId={entry.instrument_id} live={entry} pct={entry.pct} />
       </td>
       <td className={cn(CELL, PRICE_3H_COLUMN, "text-right")}>
         <PriceText price={entry.price_3hour_ago} />
@@ -272,7 +270,6 @@ export function MoversTable({
       windowMinutes={windowMinutes}
       onAnalyse={onAnalyse}
       onToggle={onToggle}
-      line={sparklines?.get(entry.instrument_id)}
       confirmation={confirmations?.get(entry.source) ?? null}
     />
   );
@@ -323,13 +320,15 @@ export function MoversTable({
           </tr>
         </thead>
         <tbody>
-          {groups.map((group) => (
-            <Fragment key={group.lead.instrument_id}>
-              {row(group.lead, null, group)}
-              {expanded.has(group.asset) &&
-                group.others.map((other) => row(other, group.lead, group))}
-            </Fragment>
-          ))}
+          <SparklinesContext value={sparklines}>
+            {groups.map((group) => (
+              <Fragment key={group.lead.instrument_id}>
+                {row(group.lead, null, group)}
+                {expanded.has(group.asset) &&
+                  group.others.map((other) => row(other, group.lead, group))}
+              </Fragment>
+            ))}
+          </SparklinesContext>
         </tbody>
       </table>
     </div>

@@ -1,10 +1,10 @@
 import { formatSignedPercent, isGain } from "@domain/format";
-import { useTranslation } from "react-i18next";
+import { useFixedT } from "@/i18n/use-fixed-t";
 import { cn } from "@/lib/utils";
 
 /** A signed percent with 2 decimals: green above 0, otherwise red. */
 export function PercentText({ pct, className }: { pct: number; className?: string }) {
-  const { i18n } = useTranslation();
+  const { locale } = useFixedT("common");
   return (
     <span
       className={cn(
@@ -13,7 +13,7 @@ export function PercentText({ pct, className }: { pct: number; className?: strin
         className,
       )}
     >
-      {formatSignedPercent(pct, i18n.resolvedLanguage ?? "en")}
+      {formatSignedPercent(pct, locale)}
     </span>
   );
 }

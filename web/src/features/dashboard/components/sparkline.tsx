@@ -1,5 +1,6 @@
 import { formatSignedPercent, isGain } from "@domain/format";
-import { useTranslation } from "react-i18next";
+import { createContext, memo, useContext } from "react";
+import { useFixedT } from "@/i18n/use-fixed-t";
 import { cn } from "@/lib/utils";
 import type { Sparkline as SparklineData } from "../api/queries";
 
@@ -22,9 +23,9 @@ type SparklineProps = {
  * row's percent), named by the row's change. Fewer than two points draw a flat placeholder.
  */
 export function Sparkline({ line, live, pct, className }: SparklineProps) {
-  const { t, i18n } = useTranslation("dashboard");
+  const { t, locale } = useFixedT("dashboard");
   const label = t("table.sparkline", {
-    change: formatSignedPercent(pct, i18n.resolvedLanguage ?? "en"),
+    change: formatSignedPercent(pct, locale),
   });
   const prices = [...(line?.prices ?? [])];
   const liveTime = Date.parse(live.ts);
@@ -73,3 +74,25 @@ export function Sparkline({ line, live, pct, className }: SparklineProps) {
     </svg>
   );
 }
+
+/** Every row's last 30 minutes by instrument id (`movers_sparklines`), for `RowSparkline`. */
+export const SparklinesContext = createContext<ReadonlyMap<number, SparklineData> | undefined>(
+  undefined,
+);
+
+/**
+ * A row's or card's sparkline, its line read from `SparklinesContext`: when the lines arrive or
+ * are re-read, the lines re-render, not every card and row around them (decision 0095).
+ */
+export const RowSparkline = memo(function RowSparkline({
+  instrumentId,
+  live,
+  pct,
+}: {
+  instrumentId: number;
+  live: { ts: string; price: number };
+  pct: number;
+}) {
+  const line = useContext(SparklinesContext)?.get(instrumentId);
+  return <Sparkline line={line} live={live} pct={pct} />;
+});

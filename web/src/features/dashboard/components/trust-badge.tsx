@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useFixedT } from "@/i18n/use-fixed-t";
 import { cn } from "@/lib/utils";
 import { type TrustEntry, trustLevel, trustOf } from "../utils/trust";
 import { HoverCard } from "./hover-card";
@@ -12,7 +12,7 @@ const levelClass = {
 
 /** The row's trust score (0–100) as a small badge; its reasons on hover, focus or tap. */
 export function TrustBadge({ entry }: { entry: TrustEntry }) {
-  const { t } = useTranslation("dashboard");
+  const { t } = useFixedT("dashboard");
   const score = trustOf(entry).trust_score;
   if (score === null) {
     return <span className="text-xs text-muted-foreground">{t("trust.noScore")}</span>;

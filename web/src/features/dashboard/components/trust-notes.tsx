@@ -1,5 +1,6 @@
-import { useTranslation } from "react-i18next";
+import { useFixedT } from "@/i18n/use-fixed-t";
 import { type TrustEntry, trustOf, FLAG_KEYS } from "../utils/trust";
+import { formatList } from "../utils/format-market";
 import { HoverCard } from "./hover-card";
 
 /**
@@ -7,11 +8,9 @@ import { HoverCard } from "./hover-card";
  * description) and each flag's short reason, never hidden.
  */
 export function TrustNotes({ entry }: { entry: TrustEntry }) {
-  const { t, i18n } = useTranslation("dashboard");
+  const { t, locale } = useFixedT("dashboard");
   const trust = trustOf(entry);
-  const venues = new Intl.ListFormat(i18n.resolvedLanguage ?? "en", {
-    type: "conjunction",
-  }).format(trust.confirmed_on);
+  const venues = formatList(trust.confirmed_on, locale);
   return (
     <>
       {trust.confirmed_on.length > 0 && (

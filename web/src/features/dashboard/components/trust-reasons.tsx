@@ -1,11 +1,10 @@
-import { useTranslation } from "react-i18next";
-import { formatUsdCompact } from "../utils/format-market";
+import { useFixedT } from "@/i18n/use-fixed-t";
+import { formatList, formatUsdCompact } from "../utils/format-market";
 import { type TrustEntry, type TrustReason, trustReasons, FLAG_KEYS } from "../utils/trust";
 
 /** One reason as a sentence in the reader's language. */
 export function useReasonText(): (reason: TrustReason) => string {
-  const { t, i18n } = useTranslation("dashboard");
-  const locale = i18n.resolvedLanguage ?? "en";
+  const { t, locale } = useFixedT("dashboard");
   return (reason) => {
     switch (reason.kind) {
       case "flag":
@@ -16,7 +15,7 @@ export function useReasonText(): (reason: TrustReason) => string {
         return `${t("trust.confirmed", { count: reason.venues.length })}. ${t(
           "trust.confirmedList",
           {
-            venues: new Intl.ListFormat(locale, { type: "conjunction" }).format(reason.venues),
+            venues: formatList(reason.venues, locale),
           },
         )}`;
       case "unconfirmed":

@@ -1,5 +1,5 @@
 import { ChevronDownIcon } from "lucide-react";
-import { useTranslation } from "react-i18next";
+import { useFixedT } from "@/i18n/use-fixed-t";
 import { cn } from "@/lib/utils";
 
 type VenuesToggleProps = {
@@ -14,7 +14,7 @@ type VenuesToggleProps = {
 
 /** "+2 venues": opens or closes the same asset's other venues under its lead row. */
 export function VenuesToggle({ asset, count, expanded, controls, onToggle }: VenuesToggleProps) {
-  const { t } = useTranslation("dashboard");
+  const { t } = useFixedT("dashboard");
   return (
     <button
       type="button"

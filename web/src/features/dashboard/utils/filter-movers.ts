@@ -42,10 +42,14 @@ export function venueOf(entry: Pick<MoverEntry, "exchange" | "exchange_type">): 
   return venue === "" ? null : venue;
 }
 
+let collator: Intl.Collator | undefined;
+/** `a.localeCompare(b)` with one collator for every call (each `localeCompare` makes its own). */
+const compareText = (a: string, b: string) => (collator ??= new Intl.Collator()).compare(a, b);
+
 function distinct(values: Iterable<string | null | undefined>): string[] {
   const set = new Set<string>();
   for (const value of values) if (value) set.add(value);
-  return [...set].sort((a, b) => a.localeCompare(b));
+  return [...set].sort(compareText);
 }
 
 /** The values each filter can choose from, taken from the live list. */
@@ -57,6 +61,20 @@ export function filterOptions(entries: readonly MoverEntry[]) {
     /** Exchanges the entries come from (the live indicator's "sources"). */
     exchanges: distinct(entries.map((entry) => entry.exchange)),
   };
+}
+
+/** How many exchanges and networks the live list comes from (`filterOptions`' counts, unsorted). */
+export function optionCounts(entries: readonly MoverEntry[]): {
+  exchanges: number;
+  networks: number;
+} {
+  const exchanges = new Set<string>();
+  const networks = new Set<string>();
+  for (const entry of entries) {
+    if (entry.exchange) exchanges.add(entry.exchange);
+    if (entry.network) networks.add(entry.network);
+  }
+  return { exchanges: exchanges.size, networks: networks.size };
 }
 
 /** Whether the entry's venue is one of the user's exchanges (`profiles.selected_exchanges`). */

@@ -48,9 +48,28 @@ export function formatUsdCompact(value: number, locale: string): string {
 
 /** A spread in percent with up to 2 decimals in the reader's format: "0.05 %", "0,05 %". */
 export function formatSpread(pct: number, locale: string): string {
-  return new Intl.NumberFormat(locale, {
-    style: "percent",
-    maximumFractionDigits: 2,
-    minimumFractionDigits: pct < 1 ? 2 : 0,
-  }).format(pct / 100);
+  const key = `${locale}|${pct < 1 ? 2 : 0}`;
+  let format = spreadFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, {
+      style: "percent",
+      maximumFractionDigits: 2,
+      minimumFractionDigits: pct < 1 ? 2 : 0,
+    });
+    spreadFormats.set(key, format);
+  }
+  return format.format(pct / 100);
+}
+
+const spreadFormats = new Map<string, Intl.NumberFormat>();
+const listFormats = new Map<string, Intl.ListFormat>();
+
+/** Names joined in the reader's language: "A, B and C", "A, B und C" (one format per language). */
+export function formatList(items: readonly string[], locale: string): string {
+  let format = listFormats.get(locale);
+  if (!format) {
+    format = new Intl.ListFormat(locale, { type: "conjunction" });
+    listFormats.set(locale, format);
+  }
+  return format.format(items);
 }
