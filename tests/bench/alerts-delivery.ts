@@ -74,6 +74,33 @@ async function topStatements(stack: Stack): Promise<string> {
   return rows.map((r) => `  ${r.ms} ms ${r.calls} calls ${r.rows} rows: ${r.q}`).join("\n");
 }
 
+/**
+ * Where a case's time went (BENCH_DELIVERY_CPU=1): the jobs marked (the send mark,
+ * just before the request) and recorded sent, per 250 ms after the jobs were committed.
+ */
+async function timeline(stack: Stack, tag: string): Promise<string> {
+  const rows = await stack.db.query<{
+    b: number | string;
+    marked: number | string;
+    sent: number | string;
+  }>(
+    `with t as (
+       select floor(extract(epoch from (send_started_at - created_at)) * 4)::int as m,
+              floor(extract(epoch from (sent_at - created_at)) * 4)::int as s
+       from private.outbox where dedup_key like 'bench:' || $1 || ':%')
+     select b, coalesce(mk.n, 0) as marked, coalesce(st.n, 0) as sent
+     from generate_series(0, (select max(greatest(m, s)) from t)) b
+     left join (select m, count(*) as n from t group by m) mk on mk.m = b
+     left join (select s, count(*) as n from t group by s) st on st.s = b
+     order by b`,
+    [tag],
+  );
+  return (
+    `per 250 ms, marked/recorded: ` +
+    rows.map((r) => `${Number(r.marked)}/${Number(r.sent)}`).join(" ")
+  );
+}
+
 const RESEND_RATE =
   Number(process.env.RESEND_RATE_PER_SECOND) > 0 ? Number(process.env.RESEND_RATE_PER_SECOND) : 2;
 
@@ -173,6 +200,7 @@ async function runCase(
   }
   if (meter) console.log(`alerts ${tag}: ${meter.stop()}`);
   if (statements) console.log(await topStatements(stack));
+  if (CPU) console.log(`alerts ${tag}: ${await timeline(stack, tag)}`);
   const states = await db.query<{ status: string; n: number | string; err: string | null }>(
     `select status, count(*) as n, max(last_error) as err from private.outbox
      where dedup_key like 'bench:' || $1 || ':%' group by status`,
