@@ -265,6 +265,20 @@ export async function setSubscribers(stack: Stack, total: number): Promise<void>
   await db.query(`analyze public.profiles`);
 }
 
+/**
+ * Waits until the local Realtime has handled the set-up's broadcasts: every profile whose plan
+ * the set-up changed sends two (decision 0092), and the Realtime stand-in reads each one back
+ * from `realtime.messages`, in this process beside the gateway. Left running, they were handled
+ * during the first cases (63,698 reads during the 100,000-subscriber case): work that is not
+ * delivery, inside the delivery's measure.
+ */
+async function setUpSettled(stack: Stack): Promise<void> {
+  // Twice, a moment apart: notifications of the last statement may still be on their way.
+  await stack.realtime.settled();
+  await new Promise((resolve) => setTimeout(resolve, 250));
+  await stack.realtime.settled();
+}
+
 function e2eLine(label: string, name: string, arrivals: number[], quoteMs: number): string {
   if (arrivals.length === 0) return `alerts ${label}: end-to-end ${name}: nothing arrived`;
   const lat = arrivals.map((a) => a - quoteMs).sort((a, b) => a - b);
@@ -311,6 +325,11 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     // The demo accounts stay out of it.
     await stack.db.query(
       `update public.profiles set subscription_active = false where email like '%@demo.local'`,
+    );
+    const settling = Date.now();
+    await setUpSettled(stack);
+    out.push(
+      `alerts ${label}: the set-up's Realtime broadcasts handled before the cases (${fmt(Date.now() - settling)} s)`,
     );
 
     // ---- Own webhooks (no shared limit) ------------------------------------------------
