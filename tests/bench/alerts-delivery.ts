@@ -2,7 +2,9 @@
 // subscribers × S crossing symbols (one digest per subscriber and channel) are handed to the
 // stand-ins by WORKERS concurrent deliver-alerts invocations. The jobs are written straight into
 // private.outbox as enqueue_alerts writes them (the enqueue itself is measured by alerts.ts), so
-// "scan" here is the moment the scan's jobs are committed.
+// "scan" here is the moment the scan's jobs are committed: the database's clock read right after
+// the insert's commit (not created_at, the insert transaction's start: at 100,000 jobs the bench's
+// own insert took seconds). The insert's own time is printed beside the case.
 //
 // Prints, per backend, one line per case of the issue's table:
 //   alerts <backend>: <N> subscribers, <S> symbols, own webhooks: scan to last hand-off <t> s
@@ -75,25 +77,66 @@ async function topStatements(stack: Stack): Promise<string> {
 }
 
 /**
+ * The bench's own event loop (it holds the local gateway and the Realtime stand-in) while a case
+ * drains (BENCH_DELIVERY_CPU=1): every pause of 100 ms or more, at its time after the scan.
+ */
+function loopStalls(): { stop(): string } {
+  const start = performance.now();
+  const stalls: string[] = [];
+  let last = start;
+  let worst = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const lag = now - last - 10;
+    worst = Math.max(worst, lag);
+    if (lag >= 100) stalls.push(`${fmt(last - start)} s +${Math.round(lag)} ms`);
+    last = now;
+  }, 10);
+  return {
+    stop() {
+      clearInterval(timer);
+      return `bench process event loop: ${stalls.length} pauses ≥ 100 ms${stalls.length ? ` (${stalls.join(", ")})` : ""}; longest ${Math.round(worst)} ms`;
+    },
+  };
+}
+
+/** The cluster's checkpoints, WAL and the outbox's vacuums so far (BENCH_DELIVERY_CPU=1). */
+async function pgCounters(stack: Stack): Promise<Record<string, number>> {
+  try {
+    const [r] = await stack.db.query<Record<string, number | string>>(
+      `select (select checkpoints_timed + checkpoints_req from pg_stat_bgwriter) as checkpoints,
+              (select buffers_backend_fsync from pg_stat_bgwriter) as backend_fsyncs,
+              (select wal_sync from pg_stat_wal) as wal_syncs,
+              (select wal_buffers_full from pg_stat_wal) as wal_buffers_full,
+              (select autovacuum_count + autoanalyze_count from pg_stat_all_tables
+                where relid = 'private.outbox'::regclass) as outbox_autovacuums`,
+    );
+    return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)]));
+  } catch {
+    return {};
+  }
+}
+
+/**
  * Where a case's time went (BENCH_DELIVERY_CPU=1): the jobs marked (the send mark,
  * just before the request) and recorded sent, per 250 ms after the jobs were committed.
  */
-async function timeline(stack: Stack, tag: string): Promise<string> {
+async function timeline(stack: Stack, tag: string, committed: string): Promise<string> {
   const rows = await stack.db.query<{
     b: number | string;
     marked: number | string;
     sent: number | string;
   }>(
     `with t as (
-       select floor(extract(epoch from (send_started_at - created_at)) * 4)::int as m,
-              floor(extract(epoch from (sent_at - created_at)) * 4)::int as s
+       select floor(extract(epoch from (send_started_at - $2::timestamptz)) * 4)::int as m,
+              floor(extract(epoch from (sent_at - $2::timestamptz)) * 4)::int as s
        from private.outbox where dedup_key like 'bench:' || $1 || ':%')
      select b, coalesce(mk.n, 0) as marked, coalesce(st.n, 0) as sent
      from generate_series(0, (select max(greatest(m, s)) from t)) b
      left join (select m, count(*) as n from t group by m) mk on mk.m = b
      left join (select s, count(*) as n from t group by s) st on st.s = b
      order by b`,
-    [tag],
+    [tag, committed],
   );
   return (
     `per 250 ms, marked/recorded: ` +
@@ -113,6 +156,8 @@ interface CaseResult {
   drained: boolean;
   firstMs: number;
   lastMs: number;
+  /** The bench's own insert of the jobs, its transaction's start to its commit (not measured). */
+  insertMs: number;
   p50: number;
   p95: number;
 }
@@ -187,7 +232,13 @@ async function runCase(
           message`,
     [channel, n, symbols, scanned, tag],
   );
+  // The scan: the insert has committed before its answer; no worker has been asked yet.
+  const [{ committed }] = await db.query<{ committed: string }>(
+    `select clock_timestamp()::text as committed`,
+  );
   const deadline = t0 + TIMEOUT_MS;
+  const pgBefore = CPU ? await pgCounters(stack) : {};
+  const loop = CPU ? loopStalls() : null;
   const meter = CPU ? cpuMeter(await cpuRoots(stack)) : null;
   const statements = CPU && (await resetStatements(stack));
   let drained = false;
@@ -199,8 +250,14 @@ async function runCase(
     }
   }
   if (meter) console.log(`alerts ${tag}: ${meter.stop()}`);
+  if (loop) console.log(`alerts ${tag}: ${loop.stop()}`);
+  if (CPU) {
+    const after = await pgCounters(stack);
+    const moved = Object.entries(after).map(([k, v]) => `${k} ${v - (pgBefore[k] ?? 0)}`);
+    if (moved.length) console.log(`alerts ${tag}: during the case: ${moved.join(" · ")}`);
+  }
   if (statements) console.log(await topStatements(stack));
-  if (CPU) console.log(`alerts ${tag}: ${await timeline(stack, tag)}`);
+  if (CPU) console.log(`alerts ${tag}: ${await timeline(stack, tag, committed)}`);
   const states = await db.query<{ status: string; n: number | string; err: string | null }>(
     `select status, count(*) as n, max(last_error) as err from private.outbox
      where dedup_key like 'bench:' || $1 || ':%' group by status`,
@@ -213,14 +270,18 @@ async function runCase(
   await db.query(
     `update private.outbox set status = 'cancelled' where status in ('pending', 'sending')`,
   );
-  const rows = await db.query<{ ms: number | string | null; status: string }>(
-    `select extract(epoch from (sent_at - created_at)) * 1000 as ms, status
+  const rows = await db.query<{
+    ms: number | string | null;
+    insert_ms: number | string;
+    status: string;
+  }>(
+    `select extract(epoch from (sent_at - $2::timestamptz)) * 1000 as ms,
+            extract(epoch from ($2::timestamptz - created_at)) * 1000 as insert_ms, status
      from private.outbox where dedup_key like 'bench:' || $1 || ':%'`,
-    [tag],
+    [tag, committed],
   );
   const sent = rows.filter((r) => r.status === "sent").map((r) => Number(r.ms));
   drained = drained && sent.length === rows.length;
-  // Jobs were committed at created_at ≈ t0 (the insert's transaction start).
   const sorted = [...sent].sort((a, b) => a - b);
   return {
     why,
@@ -228,6 +289,7 @@ async function runCase(
     drained,
     firstMs: sorted[0] ?? NaN,
     lastMs: sorted.at(-1) ?? NaN,
+    insertMs: rows.length ? Number(rows[0].insert_ms) : NaN,
     p50: percentile(sorted, 50),
     p95: percentile(sorted, 95),
   };
@@ -366,7 +428,9 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
         out.push(`${head} did not drain within ${fmt(TIMEOUT_MS)} s (${r.why}): no time to report`);
         continue;
       }
-      out.push(`${head} scan to last hand-off ${fmt(r.lastMs)} s`);
+      out.push(
+        `${head} scan to last hand-off ${fmt(r.lastMs)} s (the bench's insert of the jobs before it: ${fmt(r.insertMs)} s)`,
+      );
       const spread = Math.max(1, r.lastMs - r.firstMs);
       out.push(
         `alerts ${label}: ${n} subscribers, ${s} symbols, own webhooks: first hand-off ${fmt(r.firstMs)} s · ` +
