@@ -15,6 +15,7 @@
 // A case that does not drain before BENCH_DELIVERY_TIMEOUT_MS says so instead of a time.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { PerformanceObserver } from "node:perf_hooks";
 import path from "node:path";
 import { defaultOptions } from "../../devstack/config.ts";
 import { freePort, startStack, type Stack } from "../../devstack/stack.ts";
@@ -84,18 +85,40 @@ function loopStalls(): { stop(): string } {
   const start = performance.now();
   const stalls: string[] = [];
   let last = start;
+  let lastCpu = process.cpuUsage();
   let worst = 0;
+  let gcMs = 0;
+  let gcLong = 0;
+  // Garbage collection in this process, to tell a GC pause from a busy loop or a process that
+  // waited for a core (a pause with little CPU of its own).
+  const gc = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gcMs += e.duration;
+      if (e.duration >= 50) gcLong++;
+    }
+  });
+  gc.observe({ entryTypes: ["gc"] });
   const timer = setInterval(() => {
     const now = performance.now();
+    const cpu = process.cpuUsage(lastCpu);
     const lag = now - last - 10;
     worst = Math.max(worst, lag);
-    if (lag >= 100) stalls.push(`${fmt(last - start)} s +${Math.round(lag)} ms`);
+    if (lag >= 100) {
+      const own = Math.round((cpu.user + cpu.system) / 1000);
+      stalls.push(`${fmt(last - start)} s +${Math.round(lag)} ms (own CPU ${own} ms)`);
+    }
     last = now;
+    lastCpu = process.cpuUsage();
   }, 10);
   return {
     stop() {
       clearInterval(timer);
-      return `bench process event loop: ${stalls.length} pauses ≥ 100 ms${stalls.length ? ` (${stalls.join(", ")})` : ""}; longest ${Math.round(worst)} ms`;
+      gc.disconnect();
+      return (
+        `bench process event loop: ${stalls.length} pauses ≥ 100 ms` +
+        `${stalls.length ? ` (${stalls.join(", ")})` : ""}; longest ${Math.round(worst)} ms; ` +
+        `GC ${Math.round(gcMs)} ms in all, ${gcLong} pauses ≥ 50 ms`
+      );
     },
   };
 }
