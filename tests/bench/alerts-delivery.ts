@@ -14,7 +14,7 @@
 // quote's own time to the arrival at the stand-ins (Discord, Telegram, Resend, MailDev).
 // A case that does not drain before BENCH_DELIVERY_TIMEOUT_MS says so instead of a time.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { PerformanceObserver } from "node:perf_hooks";
 import path from "node:path";
 import { defaultOptions } from "../../devstack/config.ts";
@@ -98,8 +98,21 @@ function loopStalls(): { stop(): string } {
     }
   });
   gc.observe({ entryTypes: ["gc"] });
+  // The machine's runnable tasks (/proc/stat procs_running, Linux), the most seen per 250 ms
+  // after the scan, beside the timeline: more than the cores means some process waits for one.
+  const runnable: number[] = [];
+  let ticks = 0;
   const timer = setInterval(() => {
     const now = performance.now();
+    if (ticks++ % 5 === 0) {
+      try {
+        const m = /procs_running (\d+)/.exec(readFileSync("/proc/stat", "utf8"));
+        const b = Math.floor((now - start) / 250);
+        if (m) runnable[b] = Math.max(runnable[b] ?? 0, Number(m[1]));
+      } catch {
+        // Not Linux: no run queue to show.
+      }
+    }
     const cpu = process.cpuUsage(lastCpu);
     const lag = now - last - 10;
     worst = Math.max(worst, lag);
@@ -117,7 +130,11 @@ function loopStalls(): { stop(): string } {
       return (
         `bench process event loop: ${stalls.length} pauses ≥ 100 ms` +
         `${stalls.length ? ` (${stalls.join(", ")})` : ""}; longest ${Math.round(worst)} ms; ` +
-        `GC ${Math.round(gcMs)} ms in all, ${gcLong} pauses ≥ 50 ms`
+        `GC ${Math.round(gcMs)} ms in all, ${gcLong} pauses ≥ 50 ms` +
+        (runnable.length
+          ? `; runnable tasks on the machine, most per 250 ms (${availableParallelism()} cores): ` +
+            Array.from(runnable, (v) => v ?? "-").join(" ")
+          : "")
       );
     },
   };
@@ -260,8 +277,8 @@ async function runCase(
     `select clock_timestamp()::text as committed`,
   );
   const deadline = t0 + TIMEOUT_MS;
-  const pgBefore = CPU ? await pgCounters(stack) : {};
   const loop = CPU ? loopStalls() : null;
+  const pgBefore = CPU ? await pgCounters(stack) : {};
   const meter = CPU ? cpuMeter(await cpuRoots(stack)) : null;
   const statements = CPU && (await resetStatements(stack));
   let drained = false;
