@@ -254,6 +254,18 @@ export class RealtimeServer {
     await this.dbQueue.catch(() => {});
   }
 
+  /**
+   * Resolves once the database broadcasts received so far, and any that arrive meanwhile, have
+   * been handled (a bench's set-up waits for them, so they are not handled during its measure).
+   */
+  async settled(): Promise<void> {
+    let seen: Promise<void>;
+    do {
+      seen = this.dbQueue;
+      await seen.catch(() => {});
+    } while (seen !== this.dbQueue);
+  }
+
   /** Cuts every connection, as a network failure would; clients reconnect on their own. */
   dropConnections(): void {
     for (const client of this.clients) {

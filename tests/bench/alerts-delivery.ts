@@ -2,7 +2,9 @@
 // subscribers × S crossing symbols (one digest per subscriber and channel) are handed to the
 // stand-ins by WORKERS concurrent deliver-alerts invocations. The jobs are written straight into
 // private.outbox as enqueue_alerts writes them (the enqueue itself is measured by alerts.ts), so
-// "scan" here is the moment the scan's jobs are committed.
+// "scan" here is the moment the scan's jobs are committed: the database's clock read right after
+// the insert's commit (not created_at, the insert transaction's start: at 100,000 jobs the bench's
+// own insert took seconds). The insert's own time is printed beside the case.
 //
 // Prints, per backend, one line per case of the issue's table:
 //   alerts <backend>: <N> subscribers, <S> symbols, own webhooks: scan to last hand-off <t> s
@@ -12,7 +14,8 @@
 // quote's own time to the arrival at the stand-ins (Discord, Telegram, Resend, MailDev).
 // A case that does not drain before BENCH_DELIVERY_TIMEOUT_MS says so instead of a time.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
+import { PerformanceObserver } from "node:perf_hooks";
 import path from "node:path";
 import { defaultOptions } from "../../devstack/config.ts";
 import { freePort, startStack, type Stack } from "../../devstack/stack.ts";
@@ -74,6 +77,113 @@ async function topStatements(stack: Stack): Promise<string> {
   return rows.map((r) => `  ${r.ms} ms ${r.calls} calls ${r.rows} rows: ${r.q}`).join("\n");
 }
 
+/**
+ * The bench's own event loop (it holds the local gateway and the Realtime stand-in) while a case
+ * drains (BENCH_DELIVERY_CPU=1): every pause of 100 ms or more, at its time after the scan.
+ */
+function loopStalls(): { stop(): string } {
+  const start = performance.now();
+  const stalls: string[] = [];
+  let last = start;
+  let lastCpu = process.cpuUsage();
+  let worst = 0;
+  let gcMs = 0;
+  let gcLong = 0;
+  // Garbage collection in this process, to tell a GC pause from a busy loop or a process that
+  // waited for a core (a pause with little CPU of its own).
+  const gc = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gcMs += e.duration;
+      if (e.duration >= 50) gcLong++;
+    }
+  });
+  gc.observe({ entryTypes: ["gc"] });
+  // The machine's runnable tasks (/proc/stat procs_running, Linux), the most seen per 250 ms
+  // after the scan, beside the timeline: more than the cores means some process waits for one.
+  const runnable: number[] = [];
+  let ticks = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    if (ticks++ % 5 === 0) {
+      try {
+        const m = /procs_running (\d+)/.exec(readFileSync("/proc/stat", "utf8"));
+        const b = Math.floor((now - start) / 250);
+        if (m) runnable[b] = Math.max(runnable[b] ?? 0, Number(m[1]));
+      } catch {
+        // Not Linux: no run queue to show.
+      }
+    }
+    const cpu = process.cpuUsage(lastCpu);
+    const lag = now - last - 10;
+    worst = Math.max(worst, lag);
+    if (lag >= 100) {
+      const own = Math.round((cpu.user + cpu.system) / 1000);
+      stalls.push(`${fmt(last - start)} s +${Math.round(lag)} ms (own CPU ${own} ms)`);
+    }
+    last = now;
+    lastCpu = process.cpuUsage();
+  }, 10);
+  return {
+    stop() {
+      clearInterval(timer);
+      gc.disconnect();
+      return (
+        `bench process event loop: ${stalls.length} pauses ≥ 100 ms` +
+        `${stalls.length ? ` (${stalls.join(", ")})` : ""}; longest ${Math.round(worst)} ms; ` +
+        `GC ${Math.round(gcMs)} ms in all, ${gcLong} pauses ≥ 50 ms` +
+        (runnable.length
+          ? `; runnable tasks on the machine, most per 250 ms (${availableParallelism()} cores): ` +
+            Array.from(runnable, (v) => v ?? "-").join(" ")
+          : "")
+      );
+    },
+  };
+}
+
+/** The cluster's checkpoints, WAL and the outbox's vacuums so far (BENCH_DELIVERY_CPU=1). */
+async function pgCounters(stack: Stack): Promise<Record<string, number>> {
+  try {
+    const [r] = await stack.db.query<Record<string, number | string>>(
+      `select (select checkpoints_timed + checkpoints_req from pg_stat_bgwriter) as checkpoints,
+              (select buffers_backend_fsync from pg_stat_bgwriter) as backend_fsyncs,
+              (select wal_sync from pg_stat_wal) as wal_syncs,
+              (select wal_buffers_full from pg_stat_wal) as wal_buffers_full,
+              (select autovacuum_count + autoanalyze_count from pg_stat_all_tables
+                where relid = 'private.outbox'::regclass) as outbox_autovacuums`,
+    );
+    return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)]));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Where a case's time went (BENCH_DELIVERY_CPU=1): the jobs marked (the send mark,
+ * just before the request) and recorded sent, per 250 ms after the jobs were committed.
+ */
+async function timeline(stack: Stack, tag: string, committed: string): Promise<string> {
+  const rows = await stack.db.query<{
+    b: number | string;
+    marked: number | string;
+    sent: number | string;
+  }>(
+    `with t as (
+       select floor(extract(epoch from (send_started_at - $2::timestamptz)) * 4)::int as m,
+              floor(extract(epoch from (sent_at - $2::timestamptz)) * 4)::int as s
+       from private.outbox where dedup_key like 'bench:' || $1 || ':%')
+     select b, coalesce(mk.n, 0) as marked, coalesce(st.n, 0) as sent
+     from generate_series(0, (select max(greatest(m, s)) from t)) b
+     left join (select m, count(*) as n from t group by m) mk on mk.m = b
+     left join (select s, count(*) as n from t group by s) st on st.s = b
+     order by b`,
+    [tag, committed],
+  );
+  return (
+    `per 250 ms, marked/recorded: ` +
+    rows.map((r) => `${Number(r.marked)}/${Number(r.sent)}`).join(" ")
+  );
+}
+
 const RESEND_RATE =
   Number(process.env.RESEND_RATE_PER_SECOND) > 0 ? Number(process.env.RESEND_RATE_PER_SECOND) : 2;
 
@@ -86,6 +196,8 @@ interface CaseResult {
   drained: boolean;
   firstMs: number;
   lastMs: number;
+  /** The bench's own insert of the jobs, its transaction's start to its commit (not measured). */
+  insertMs: number;
   p50: number;
   p95: number;
 }
@@ -160,7 +272,13 @@ async function runCase(
           message`,
     [channel, n, symbols, scanned, tag],
   );
+  // The scan: the insert has committed before its answer; no worker has been asked yet.
+  const [{ committed }] = await db.query<{ committed: string }>(
+    `select clock_timestamp()::text as committed`,
+  );
   const deadline = t0 + TIMEOUT_MS;
+  const loop = CPU ? loopStalls() : null;
+  const pgBefore = CPU ? await pgCounters(stack) : {};
   const meter = CPU ? cpuMeter(await cpuRoots(stack)) : null;
   const statements = CPU && (await resetStatements(stack));
   let drained = false;
@@ -172,7 +290,14 @@ async function runCase(
     }
   }
   if (meter) console.log(`alerts ${tag}: ${meter.stop()}`);
+  if (loop) console.log(`alerts ${tag}: ${loop.stop()}`);
+  if (CPU) {
+    const after = await pgCounters(stack);
+    const moved = Object.entries(after).map(([k, v]) => `${k} ${v - (pgBefore[k] ?? 0)}`);
+    if (moved.length) console.log(`alerts ${tag}: during the case: ${moved.join(" · ")}`);
+  }
   if (statements) console.log(await topStatements(stack));
+  if (CPU) console.log(`alerts ${tag}: ${await timeline(stack, tag, committed)}`);
   const states = await db.query<{ status: string; n: number | string; err: string | null }>(
     `select status, count(*) as n, max(last_error) as err from private.outbox
      where dedup_key like 'bench:' || $1 || ':%' group by status`,
@@ -185,14 +310,18 @@ async function runCase(
   await db.query(
     `update private.outbox set status = 'cancelled' where status in ('pending', 'sending')`,
   );
-  const rows = await db.query<{ ms: number | string | null; status: string }>(
-    `select extract(epoch from (sent_at - created_at)) * 1000 as ms, status
+  const rows = await db.query<{
+    ms: number | string | null;
+    insert_ms: number | string;
+    status: string;
+  }>(
+    `select extract(epoch from (sent_at - $2::timestamptz)) * 1000 as ms,
+            extract(epoch from ($2::timestamptz - created_at)) * 1000 as insert_ms, status
      from private.outbox where dedup_key like 'bench:' || $1 || ':%'`,
-    [tag],
+    [tag, committed],
   );
   const sent = rows.filter((r) => r.status === "sent").map((r) => Number(r.ms));
   drained = drained && sent.length === rows.length;
-  // Jobs were committed at created_at ≈ t0 (the insert's transaction start).
   const sorted = [...sent].sort((a, b) => a - b);
   return {
     why,
@@ -200,6 +329,7 @@ async function runCase(
     drained,
     firstMs: sorted[0] ?? NaN,
     lastMs: sorted.at(-1) ?? NaN,
+    insertMs: rows.length ? Number(rows[0].insert_ms) : NaN,
     p50: percentile(sorted, 50),
     p95: percentile(sorted, 95),
   };
@@ -235,6 +365,20 @@ export async function setSubscribers(stack: Stack, total: number): Promise<void>
     );
   }
   await db.query(`analyze public.profiles`);
+}
+
+/**
+ * Waits until the local Realtime has handled the set-up's broadcasts: every profile whose plan
+ * the set-up changed sends two (decision 0092), and the Realtime stand-in reads each one back
+ * from `realtime.messages`, in this process beside the gateway. Left running, they were handled
+ * during the first cases (63,698 reads during the 100,000-subscriber case): work that is not
+ * delivery, inside the delivery's measure.
+ */
+async function setUpSettled(stack: Stack): Promise<void> {
+  // Twice, a moment apart: notifications of the last statement may still be on their way.
+  await stack.realtime.settled();
+  await new Promise((resolve) => setTimeout(resolve, 250));
+  await stack.realtime.settled();
 }
 
 function e2eLine(label: string, name: string, arrivals: number[], quoteMs: number): string {
@@ -284,6 +428,11 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     await stack.db.query(
       `update public.profiles set subscription_active = false where email like '%@demo.local'`,
     );
+    const settling = Date.now();
+    await setUpSettled(stack);
+    out.push(
+      `alerts ${label}: the set-up's Realtime broadcasts handled before the cases (${fmt(Date.now() - settling)} s)`,
+    );
 
     // ---- Own webhooks (no shared limit) ------------------------------------------------
     // The functions host compiles deliver-alerts on its first call: made here, with nothing
@@ -319,7 +468,9 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
         out.push(`${head} did not drain within ${fmt(TIMEOUT_MS)} s (${r.why}): no time to report`);
         continue;
       }
-      out.push(`${head} scan to last hand-off ${fmt(r.lastMs)} s`);
+      out.push(
+        `${head} scan to last hand-off ${fmt(r.lastMs)} s (the bench's insert of the jobs before it: ${fmt(r.insertMs)} s)`,
+      );
       const spread = Math.max(1, r.lastMs - r.firstMs);
       out.push(
         `alerts ${label}: ${n} subscribers, ${s} symbols, own webhooks: first hand-off ${fmt(r.firstMs)} s · ` +
