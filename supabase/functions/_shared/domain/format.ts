@@ -9,8 +9,17 @@ export const MISSING_VALUE = "—";
 const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
-function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${locale}|${JSON.stringify(options)}`;
+/**
+ * One `Intl.NumberFormat` per locale and options, made on first use. `name` stands for the
+ * options where a caller on a hot path (a few formats per dashboard row) has a cheaper key than
+ * their JSON; such names never start with "{", so they cannot meet a JSON key.
+ */
+export function numberFormat(
+  locale: string,
+  options: Intl.NumberFormatOptions,
+  name: string = JSON.stringify(options),
+): Intl.NumberFormat {
+  const key = `${locale}|${name}`;
   let format = numberFormats.get(key);
   if (!format) {
     format = new Intl.NumberFormat(locale, options);
@@ -41,21 +50,18 @@ export function isGain(pct: number): boolean {
  */
 export function formatSignedPercent(pct: number, locale = "en", fractionDigits = 2): string {
   if (!Number.isFinite(pct)) return MISSING_VALUE;
-  // Looked up without building numberFormat's key: a dashboard formats a few of these per row.
-  const key = `${locale}|${fractionDigits}`;
-  let format = signedPercentFormats.get(key);
-  if (!format) {
-    format = numberFormat(locale, {
+  // Named, not keyed by the options' JSON: a dashboard formats a few of these per row.
+  return numberFormat(
+    locale,
+    {
       style: "percent",
       minimumFractionDigits: fractionDigits,
       maximumFractionDigits: fractionDigits,
       signDisplay: "exceptZero",
-    });
-    signedPercentFormats.set(key, format);
-  }
-  return format.format(pct / 100);
+    },
+    `signed-percent|${fractionDigits}`,
+  ).format(pct / 100);
 }
-const signedPercentFormats = new Map<string, Intl.NumberFormat>();
 
 /** A price in US dollars with a fixed number of decimals (default 4): `$1,234.5678`. */
 export function formatUsdPrice(price: number, locale = "en", fractionDigits = 4): string {

@@ -1,4 +1,4 @@
-import { ageLabel } from "@domain/format";
+import { ageLabel, numberFormat } from "@domain/format";
 import { windowLabel } from "@domain/plans";
 import { quoteAge } from "@domain/quote-age";
 import type { TFunction } from "i18next";
@@ -48,20 +48,14 @@ export function formatUsdCompact(value: number, locale: string): string {
 
 /** A spread in percent with up to 2 decimals in the reader's format: "0.05 %", "0,05 %". */
 export function formatSpread(pct: number, locale: string): string {
-  const key = `${locale}|${pct < 1 ? 2 : 0}`;
-  let format = spreadFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, {
-      style: "percent",
-      maximumFractionDigits: 2,
-      minimumFractionDigits: pct < 1 ? 2 : 0,
-    });
-    spreadFormats.set(key, format);
-  }
-  return format.format(pct / 100);
+  const minimumFractionDigits = pct < 1 ? 2 : 0;
+  return numberFormat(
+    locale,
+    { style: "percent", maximumFractionDigits: 2, minimumFractionDigits },
+    `spread|${minimumFractionDigits}`,
+  ).format(pct / 100);
 }
 
-const spreadFormats = new Map<string, Intl.NumberFormat>();
 const listFormats = new Map<string, Intl.ListFormat>();
 
 /** Names joined in the reader's language: "A, B and C", "A, B und C" (one format per language). */
