@@ -5,6 +5,7 @@ import "./index.css";
 import { App } from "@/app/app";
 import { preloadHeaderMenus } from "@/app/layout/header";
 import { directPageReady } from "@/app/router";
+import { whenIdle } from "@/lib/when-idle";
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
@@ -48,7 +49,6 @@ if (
 }
 
 // The other pages' texts once the browser is idle, so moving on rarely waits for them.
-const whenIdle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1));
 whenIdle(() => {
   loadLaterNamespaces().catch((error: unknown) =>
     console.warn("[i18n] loading the other namespaces failed", error),

@@ -34,6 +34,7 @@ import { useMoversStream } from "../hooks/use-movers-stream";
 import { shownWindow, useWindowParam } from "../hooks/use-window-param";
 import { rememberWindow, windowHint } from "../utils/window-hint";
 import { rowFormatSteps, runStepsWhenIdle } from "../utils/warm-formats";
+import { whenIdle } from "@/lib/when-idle";
 import {
   useDirection,
   useMinPercent,
@@ -89,15 +90,9 @@ const CARDS_PER_STEP = 4;
 /** New movers without a sparkline trigger a new read of all sparklines at most this often. */
 const SPARKLINES_MIN_REFRESH_MS = 15_000;
 
-/** Runs `run` when the browser is next idle (at the latest after 2 s); returns the cancel. */
-function whenIdle(run: () => void): () => void {
-  if (typeof window.requestIdleCallback === "function") {
-    const handle = window.requestIdleCallback(run, { timeout: 2000 });
-    return () => window.cancelIdleCallback(handle);
-  }
-  const timer = setTimeout(run, 1);
-  return () => clearTimeout(timer);
-}
+/** Idle steps of the page's start wait at most this long for the browser to be idle. */
+const IDLE_TIMEOUT_MS = 2000;
+const soonIdle = (run: () => void) => whenIdle(run, IDLE_TIMEOUT_MS);
 
 /** /dashboard (subscribers only; the route guard sees to that). */
 /**
@@ -175,7 +170,7 @@ export function DashboardPage({
   const formatsWanted = listPending;
   useEffect(() => {
     if (!formatsWanted) return;
-    return runStepsWhenIdle(rowFormatSteps(locale, t), whenIdle);
+    return runStepsWhenIdle(rowFormatSteps(locale, t), soonIdle);
   }, [formatsWanted, locale, t]);
   const thresholdOff = useThresholdOff();
   const userThreshold = profile?.user_threshold ?? 0;
@@ -227,14 +222,14 @@ export function DashboardPage({
   const cardsPending = !listPending && !desktop && cardsCommitted < cardsWanted;
   useEffect(() => {
     if (!cardsPending) return;
-    return whenIdle(() =>
+    return soonIdle(() =>
       startTransition(() => setCardsCommitted((count) => count + CARDS_PER_STEP)),
     );
   }, [cardsPending, cardsCommitted]);
   // The stream after the rows and the first page of cards (see streamWanted above).
   useEffect(() => {
     if (streamWanted || listPending || cardsPending) return;
-    return whenIdle(() => setStreamWanted(true));
+    return soonIdle(() => setStreamWanted(true));
   }, [streamWanted, listPending, cardsPending]);
   // The user's exchanges alone hide every entry: the other filters are not to blame.
   const noneFromSelectedExchanges = useMemo(
