@@ -13,6 +13,7 @@
 // "before" gets the three venues' calls one after the other, "after" the three at once on three
 // connections; with a PAIR_PREFIX no migration has (PAIR_PREFIX=none), the two databases hold the
 // same schema and must hold the same movers and kept lists after every round.
+// PAIR_VACUUM=1 vacuums the seeded history in both databases (decision 0099).
 // PAIR_ONE_VENUE=0 stops after the all-venues scans. PAIR_STATEMENTS=1 adds the statements that took the most time in each database
 // (pg_stat_statements, track = all: the statements inside ingest_scan and what it calls).
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
@@ -129,6 +130,11 @@ async function main() {
     }
     const base = new Date(Math.floor(Date.now() / 60_000) * 60_000);
     for (const s of stacks) await seed(s, "P-", N, base);
+    // PAIR_VACUUM=1 (decision 0099): the seeded history vacuumed in both (all-visible, as a
+    // production table's history older than a minute is under the table's autovacuum settings).
+    if (process.env.PAIR_VACUUM === "1") {
+      for (const s of stacks) await s.db.query(`vacuum public.price_history`);
+    }
     const quoted = countOn(ONE_VENUE, N);
     const times = {
       all: [[], []] as number[][],

@@ -85,6 +85,12 @@ export async function startTempPostgres(opts: { preload?: string[] } = {}): Prom
       ? [`shared_preload_libraries = '${preload.join(",")}'`, "cron.database_name = 'postgres'"]
       : []),
     ...(preload.includes("pg_stat_statements") ? ["pg_stat_statements.track = all"] : []),
+    // BENCH_PG_SHARED_BUFFERS=256MB: a bench's cluster with a hosted project's buffers (decision
+    // 0099: a Micro compute, the smallest paid size, has 1 GB and 256 MB of shared buffers);
+    // unset, the server's default (128 MB).
+    ...(process.env.BENCH_PG_SHARED_BUFFERS
+      ? [`shared_buffers = '${process.env.BENCH_PG_SHARED_BUFFERS.replace(/[^0-9A-Za-z]/g, "")}'`]
+      : []),
   ].join("\n");
   execFileSync("bash", ["-c", `cat >> '${data}/postgresql.conf' <<'EOF'\n${conf}\nEOF`]);
   const [c2, a2] = asPostgresUser(path.join(PG_BIN, "pg_ctl"), [
