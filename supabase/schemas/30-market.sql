@@ -1675,8 +1675,7 @@ CREATE TABLE public.price_history (
     CONSTRAINT price_history_liquidity_usd_check CHECK ((liquidity_usd >= (0)::numeric)),
     CONSTRAINT price_history_price_check CHECK ((price >= (0)::numeric)),
     CONSTRAINT price_history_volume_24h_check CHECK ((volume_24h >= (0)::numeric))
-)
-WITH (autovacuum_vacuum_insert_threshold='100000', autovacuum_vacuum_insert_scale_factor='0');
+);
 
 -- comment on table public.price_history
 COMMENT ON TABLE public.price_history IS 'Price samples per instrument; pruned beyond the retention window.';
@@ -1811,7 +1810,7 @@ ALTER TABLE ONLY public.order_books
 
 -- constraint public.price_history price_history_pkey
 ALTER TABLE ONLY public.price_history
-    ADD CONSTRAINT price_history_pkey PRIMARY KEY (instrument_id, ts) INCLUDE (price);
+    ADD CONSTRAINT price_history_pkey PRIMARY KEY (instrument_id, ts);
 
 -- constraint public.source_health source_health_pkey
 ALTER TABLE ONLY public.source_health

@@ -1,13 +1,15 @@
-// The window look-ups of `public.ingest_scan` on their own, before and after a migration
-// (decision 0099): two databases on one temporary PostgreSQL 15 cluster, "before" without the
-// migrations whose file name starts with PROBES_PREFIX, "after" with every migration; the bench's
+// The window look-ups of `public.ingest_scan` on their own, before and after a change of the
+// history's indexes (decision 0099): two databases on one temporary PostgreSQL 15 cluster, both
+// migrated, "after" then given PROBES_AFTER_SQL (by default the candidate of 0099: the primary key
+// carrying the price, for index-only look-ups); the bench's
 // instruments and history (ingest.ts `seed`) and one scan in both; then the 10,000 instruments'
 // eight window look-ups (the statement `refs` of ingest_scan, the same sub-selects) under
 // EXPLAIN (ANALYZE, BUFFERS), alternating the databases, first with the history as the seed and
 // the scan left it (autovacuum off on the table), then after a VACUUM; and the history insert of
 // one scan's 10,000 samples (rolled back) in each state.
 //
-//   PROBES_PREFIX=2026120220 npx tsx tests/bench/history-probes.ts
+//   npx tsx tests/bench/history-probes.ts
+//   BENCH_SEED_BY_TIME=1 BENCH_PG_SHARED_BUFFERS=256MB PROBES_ROUNDS=9 npx tsx tests/bench/history-probes.ts
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -19,7 +21,11 @@ import type postgresType from "postgres";
 
 type Sql = ReturnType<typeof postgresType>;
 
-const PREFIX = process.env.PROBES_PREFIX ?? "2026120220";
+/** The candidate of decision 0099 (measured, not kept). */
+export const COVERING_KEY = `alter table public.price_history drop constraint price_history_pkey;
+create unique index price_history_pkey on public.price_history (instrument_id, ts) include (price);
+alter table public.price_history add constraint price_history_pkey primary key using index price_history_pkey`;
+const AFTER_SQL = process.env.PROBES_AFTER_SQL ?? COVERING_KEY;
 const N = Number(process.env.PROBES_N ?? 10_000);
 const ROUNDS = Number(process.env.PROBES_ROUNDS ?? 5);
 
@@ -116,7 +122,7 @@ async function main() {
     for (const name of names) {
       const dir = path.join(tmp, `migrations-${name}`);
       mkdirSync(dir);
-      linkMigrations(dir, name === "before" ? PREFIX : null);
+      linkMigrations(dir, null);
       const url = await freshDatabase(pg.url, `probes_${name}`);
       if (!url) throw new Error("no PostgreSQL cluster");
       const stack = await startStack({
@@ -131,6 +137,9 @@ async function main() {
         quiet: true,
       });
       stacks.push(stack);
+      if (name === "after") {
+        for (const st of AFTER_SQL.split(/;\s*\n/)) if (st.trim()) await stack.db.query(st);
+      }
       // Autovacuum would mark the pages all-visible at a moment of its choosing: off here, the
       // VACUUM below says when.
       await stack.db.query(`alter table public.price_history set (autovacuum_enabled = off)`);
@@ -159,10 +168,17 @@ async function main() {
       }
       const res: Plan[][] = [[], []];
       const ins: number[][] = [[], []];
+      const plain: number[][] = [[], []];
       for (let r = 0; r < ROUNDS; r++) {
         const order = r % 2 === 0 ? [0, 1] : [1, 0];
         for (const i of order) {
           res[i]!.push(await explain(conns[i]!, probes(probeAt)));
+          // The same look-ups without EXPLAIN's instrumentation, timed by the client.
+          const t0 = performance.now();
+          await conns[i]!.unsafe(
+            `select sum(${WINDOWS.map((_, w) => `coalesce(p.r${w}, 0)`).join(" + ")}) from (${probes(probeAt)}) p`,
+          );
+          plain[i]!.push(performance.now() - t0);
           ins[i]!.push((await explain(conns[i]!, insert(probeAt), true)).ms);
         }
       }
@@ -180,7 +196,7 @@ async function main() {
         console.log(
           `${name}: look-ups ${med(p.map((x) => x.ms)).toFixed(1)} ms (${p.map((x) => x.ms.toFixed(0)).join(" ")}) · ` +
             `buffers hit ${med(p.map((x) => x.hit))} read ${med(p.map((x) => x.read))} · heap fetches ${med(p.map((x) => x.heapFetches))} · ` +
-            `${count(p[0]!.nodes)} · history insert ${med(ins[i]!).toFixed(1)} ms (${ins[i]!.map((x) => x.toFixed(0)).join(" ")})`,
+            `${count(p[0]!.nodes)} · without EXPLAIN ${med(plain[i]!).toFixed(1)} ms (${plain[i]!.map((x) => x.toFixed(0)).join(" ")}) · history insert ${med(ins[i]!).toFixed(1)} ms (${ins[i]!.map((x) => x.toFixed(0)).join(" ")})`,
         );
       }
     }

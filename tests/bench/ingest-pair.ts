@@ -13,7 +13,8 @@
 // "before" gets the three venues' calls one after the other, "after" the three at once on three
 // connections; with a PAIR_PREFIX no migration has (PAIR_PREFIX=none), the two databases hold the
 // same schema and must hold the same movers and kept lists after every round.
-// PAIR_VACUUM=1 vacuums the seeded history in both databases (decision 0099).
+// PAIR_VACUUM=1 vacuums the seeded history in both databases; PAIR_AFTER_SQL gives "after" extra
+// statements once migrated (decision 0099).
 // PAIR_ONE_VENUE=0 stops after the all-venues scans. PAIR_STATEMENTS=1 adds the statements that took the most time in each database
 // (pg_stat_statements, track = all: the statements inside ingest_scan and what it calls).
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
@@ -127,6 +128,13 @@ async function main() {
         `${name}: ${applied.length} migration(s) with prefix ${PREFIX}: ${applied.join(", ")}`,
       );
       await stack.db.query(`create extension if not exists pg_stat_statements schema public`);
+      // PAIR_AFTER_SQL (decision 0099): statements given to "after" once migrated, for a
+      // candidate not written as a migration (e.g. history-probes.ts' COVERING_KEY).
+      if (name === "after" && process.env.PAIR_AFTER_SQL) {
+        for (const st of process.env.PAIR_AFTER_SQL.split(/;\s*\n/)) {
+          if (st.trim()) await stack.db.query(st);
+        }
+      }
     }
     const base = new Date(Math.floor(Date.now() / 60_000) * 60_000);
     for (const s of stacks) await seed(s, "P-", N, base);

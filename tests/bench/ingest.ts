@@ -241,19 +241,21 @@ export async function seed(
      select i.id, date_trunc('minute', $3::timestamptz) - make_interval(mins => m),
             1 + (i.id % 97) / 100.0 + m / 1000.0, 1000
      from public.instruments i cross join generate_series(1, $2::int) m
-     where i.exchange like 'Bench%' and i.symbol like $1 || '%'`,
+     where i.exchange like 'Bench%' and i.symbol like $1 || '%'` +
+      // BENCH_SEED_BY_TIME=1 (decision 0099): the samples written minute by minute, every
+      // instrument's sample of a minute together, as the scans write them; by default each
+      // instrument's 3 hours are written together (its samples on a few neighbouring pages).
+      (process.env.BENCH_SEED_BY_TIME === "1" ? ` order by m desc, i.id` : ""),
     [prefix, HISTORY_MINUTES, base.toISOString()],
   );
   await stack.db.query(`analyze public.instruments`);
-  // Decision 0099: the seeded history is vacuumed (its pages all-visible, so the window look-ups
-  // can read the primary key alone), as a production table's samples older than about a minute
-  // are under the table's autovacuum settings; the seed's 3 hours are 1 to 180 minutes old.
-  // Without it autovacuum passed the 1.8 million seeded rows at a moment of its own, during the
-  // timed scans or not. BENCH_INGEST_VACUUM=0: analyze only, as before.
+  // BENCH_INGEST_VACUUM=1 (decision 0099): the seeded history vacuumed (its pages all-visible),
+  // as a production table's older samples are; by default analyzed only, and autovacuum passes
+  // the 1.8 million seeded rows at a moment of its own.
   await stack.db.query(
-    process.env.BENCH_INGEST_VACUUM === "0"
-      ? `analyze public.price_history`
-      : `vacuum (analyze) public.price_history`,
+    process.env.BENCH_INGEST_VACUUM === "1"
+      ? `vacuum (analyze) public.price_history`
+      : `analyze public.price_history`,
   );
 }
 

@@ -6,7 +6,7 @@ create extension if not exists pgtap with schema extensions;
 set local search_path = public, extensions;
 set local client_min_messages = warning;
 
-select plan(31);
+select plan(28);
 
 delete from auth.users;
 delete from public.instruments;
@@ -140,18 +140,6 @@ select is((select volume_24h from served where code = 'basic' order by ts desc l
 select is((select prosecdef from pg_proc where oid = 'public.price_history_for(bigint)'::regprocedure), true, 'security definer');
 select ok((select proconfig @> array['search_path=""'] from pg_proc where oid = 'public.price_history_for(bigint)'::regprocedure),
   'with an empty search_path');
-
--- Decision 0099: the window look-ups read the primary key alone (it carries the price), and the
--- table is vacuumed after 100,000 inserts whatever its size (so the look-ups' pages become
--- all-visible within about a minute of quotes).
-select is(pg_get_indexdef('public.price_history_pkey'::regclass),
-  'CREATE UNIQUE INDEX price_history_pkey ON public.price_history USING btree (instrument_id, ts) INCLUDE (price)',
-  'the primary key is (instrument_id, ts) and carries the price');
-select ok((select indisprimary from pg_index where indexrelid = 'public.price_history_pkey'::regclass),
-  'that index is the primary key');
-select is((select reloptions from pg_class where oid = 'public.price_history'::regclass),
-  array['autovacuum_vacuum_insert_threshold=100000', 'autovacuum_vacuum_insert_scale_factor=0'],
-  'insert-driven autovacuum after 100,000 rows, whatever the table''s size');
 
 select * from finish();
 rollback;
