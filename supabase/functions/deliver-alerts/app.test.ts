@@ -322,6 +322,37 @@ Deno.test("deliver-alerts: the next batch is claimed while the current one is se
   deepStrictEqual(db.completed.map((c) => c.id).sort(), [1, 2, 3, 4, 5, 6, 7]);
 });
 
+Deno.test("deliver-alerts: a channel with an idempotency key (no marks) records each batch's completions itself", async () => {
+  const db = new FakeOutbox();
+  db.queue = Array.from({ length: 5 }, (_, i) => job(i + 1, "email", `u${i + 1}@example.com`));
+  const email: Channel = {
+    idempotent: () => true,
+    send(j) {
+      db.events.push(`sent:${j.id}`);
+      return Promise.resolve({ ok: true, recipient: j.target });
+    },
+  };
+  const app = createDeliverApp({
+    env: envFrom({ SUPABASE_SERVICE_ROLE_KEY: KEY }),
+    db: () => db,
+    batch: 2,
+    channels: { email, discord: fixed({}, []), telegram: fixed({}, []) },
+  });
+  const report = await (await app.fetch(
+    new Request("http://local/deliver-alerts", {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}` },
+    }),
+  )).json();
+  deepStrictEqual([report.claimed, report.sent], [5, 5]);
+  // Nothing is marked, so nothing could carry them: one call per batch, before the next is sent.
+  ok(!db.events.some((e) => e.startsWith("begin:")), db.events.join(" "));
+  assertEquals(db.completeCalls, 3, db.events.join(" "));
+  const at = (e: string) => db.events.indexOf(e);
+  ok(at("done:1,2") >= 0 && at("done:1,2") < at("sent:3"), db.events.join(" "));
+  ok(at("done:3,4") >= 0 && at("done:3,4") < at("sent:5"), db.events.join(" "));
+});
+
 Deno.test("deliver-alerts: a batch claimed ahead when the budget ends is handed back unsent", async () => {
   const db = new FakeOutbox();
   db.queue = Array.from({ length: 6 }, (_, i) => job(i + 1, "discord", `hook-${i + 1}`));

@@ -494,7 +494,8 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
 
     /**
      * Sends one claimed batch. Its last completions are recorded at once (`record`), or, when the
-     * next batch is already claimed, by that batch's first send-mark call (decision 0097): no
+     * next batch is already claimed and the channel marks its messages, by that batch's first
+     * send-mark call (decision 0097): no
      * call of their own, and the next batch's senders need not wait for one. Either way every
      * completion is committed before the sender after it sends, so a worker killed at any moment
      * leaves at most one message per sender unrecorded (decisions 0031, 0066).
@@ -551,6 +552,10 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
         return db.claim(worker, max, lease, name);
       };
       let ahead: Promise<Job[]> | null = null;
+      // The channel marks each message (or batch call) before it goes out: a batch's completions
+      // can ride on the next batch's first mark. A channel with an idempotency key sends
+      // unmarked: it records each batch's completions itself, as before.
+      const marks = batchSize > 1 || !channel.idempotent?.();
       // The last batch's completions were left to the next batch's first send mark.
       let unrecorded = false;
       let lastBatchMs = 0;
@@ -583,7 +588,7 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
             // Claimed-ahead jobs are counted when their turn comes; a failed claim is seen there.
             ahead.catch(() => {});
           }
-          unrecorded = ahead !== null;
+          unrecorded = marks && ahead !== null;
           await sendClaimed(channel, batchSize, concurrencyFor(name), jobs, !unrecorded);
           lastBatchMs = now() - batchStart;
         }
