@@ -39,10 +39,7 @@ class FakeOutbox implements OutboxDb {
     this.events.push(`begin:${ids.join(",")}`);
     return Promise.resolve(ids.filter((id) => !this.lost.has(id)));
   }
-  /** Calls that only record completions (not riding on a send mark). */
-  completeCalls = 0;
   completeMany(_worker: string, results: { id: number; recipient: string }[]): Promise<number> {
-    this.completeCalls++;
     this.completed.push(...results);
     this.events.push(`done:${results.map((r) => r.id).join(",")}`);
     return Promise.resolve(results.length);
@@ -303,54 +300,14 @@ Deno.test("deliver-alerts: the next batch is claimed while the current one is se
     ok(at(e) >= 0, `${e} in ${db.events.join(" ")}`);
   }
   // Batch 2 is claimed before batch 1's first message goes out, batch 3 only after batch 1 is
-  // sent (one batch ahead at most), batch 4 (one job: nothing more due) after batch 3. A batch's
-  // completions are recorded by the next batch's first send-mark call, before its first message
-  // (decision 0097: no call of their own while a batch is claimed ahead).
+  // sent and recorded (one batch ahead at most), batch 4 (one job: nothing more due) after batch 3.
   ok(at("claim:3,4") < at("sent:1"), db.events.join(" "));
-  const after = (e: string, ...before: string[]) => before.every((b) => at(b) < at(e));
-  ok(after("claim:5,6", "sent:1", "sent:2") && at("claim:5,6") < at("sent:3"), db.events.join(" "));
-  ok(after("claim:7", "sent:3", "sent:4") && at("claim:7") < at("sent:5"), db.events.join(" "));
-  ok(at("done:1,2") < at("begin:3,4") && at("begin:3,4") < at("sent:3"), db.events.join(" "));
-  ok(at("done:3,4") < at("begin:5,6") && at("begin:5,6") < at("sent:5"), db.events.join(" "));
-  // Batch 4 is the last: its completion is recorded before the drain ends, by the one call
-  // that only records (batches 1-3 had a batch claimed after them).
-  ok(at("done:7") > at("sent:7"), db.events.join(" "));
-  assertEquals(db.completeCalls, 1, db.events.join(" "));
+  ok(at("claim:5,6") > at("done:1,2") && at("claim:5,6") < at("sent:3"), db.events.join(" "));
+  ok(at("claim:7") > at("done:3,4") && at("claim:7") < at("sent:5"), db.events.join(" "));
   ok(db.events.filter((e) => e.startsWith("claim:")).length === 4);
   // The batch claimed ahead holds two leases: it waits for the current batch, then is sent.
   deepStrictEqual(db.leases.filter((l) => l === 60), [60, 60, 60]);
   deepStrictEqual(db.completed.map((c) => c.id).sort(), [1, 2, 3, 4, 5, 6, 7]);
-});
-
-Deno.test("deliver-alerts: a channel with an idempotency key (no marks) records each batch's completions itself", async () => {
-  const db = new FakeOutbox();
-  db.queue = Array.from({ length: 5 }, (_, i) => job(i + 1, "email", `u${i + 1}@example.com`));
-  const email: Channel = {
-    idempotent: () => true,
-    send(j) {
-      db.events.push(`sent:${j.id}`);
-      return Promise.resolve({ ok: true, recipient: j.target });
-    },
-  };
-  const app = createDeliverApp({
-    env: envFrom({ SUPABASE_SERVICE_ROLE_KEY: KEY }),
-    db: () => db,
-    batch: 2,
-    channels: { email, discord: fixed({}, []), telegram: fixed({}, []) },
-  });
-  const report = await (await app.fetch(
-    new Request("http://local/deliver-alerts", {
-      method: "POST",
-      headers: { authorization: `Bearer ${KEY}` },
-    }),
-  )).json();
-  deepStrictEqual([report.claimed, report.sent], [5, 5]);
-  // Nothing is marked, so nothing could carry them: one call per batch, before the next is sent.
-  ok(!db.events.some((e) => e.startsWith("begin:")), db.events.join(" "));
-  assertEquals(db.completeCalls, 3, db.events.join(" "));
-  const at = (e: string) => db.events.indexOf(e);
-  ok(at("done:1,2") >= 0 && at("done:1,2") < at("sent:3"), db.events.join(" "));
-  ok(at("done:3,4") >= 0 && at("done:3,4") < at("sent:5"), db.events.join(" "));
 });
 
 Deno.test("deliver-alerts: a batch claimed ahead when the budget ends is handed back unsent", async () => {

@@ -492,20 +492,12 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
       for (const [i, job] of go.entries()) await record(job, results[i]!, true);
     }
 
-    /**
-     * Sends one claimed batch. Its last completions are recorded at once (`record`), or, when the
-     * next batch is already claimed and the channel marks its messages, by that batch's first
-     * send-mark call (decision 0097): no
-     * call of their own, and the next batch's senders need not wait for one. Either way every
-     * completion is committed before the sender after it sends, so a worker killed at any moment
-     * leaves at most one message per sender unrecorded (decisions 0031, 0066).
-     */
+    /** Sends one claimed batch and records its completions. */
     async function sendClaimed(
       channel: Channel,
       batchSize: number,
       concurrency: number,
       jobs: Job[],
-      record: boolean,
     ): Promise<void> {
       if (batchSize > 1) {
         const chunks: Job[][] = [];
@@ -524,7 +516,7 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
           for (const job of group) await sendOne(channel, job);
         });
       }
-      if (record) await progress.flush();
+      await progress.flush();
     }
 
     /**
@@ -552,12 +544,6 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
         return db.claim(worker, max, lease, name);
       };
       let ahead: Promise<Job[]> | null = null;
-      // The channel marks each message (or batch call) before it goes out: a batch's completions
-      // can ride on the next batch's first mark. A channel with an idempotency key sends
-      // unmarked: it records each batch's completions itself, as before.
-      const marks = batchSize > 1 || !channel.idempotent?.();
-      // The last batch's completions were left to the next batch's first send mark.
-      let unrecorded = false;
       let lastBatchMs = 0;
       try {
         while (now() - started < budget) {
@@ -566,10 +552,6 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
           const full = jobs.length >= asked;
           ahead = null;
           if (jobs.length === 0) {
-            // Nothing to send after a batch whose completions were left to the next one's first
-            // mark: recorded now, not kept waiting.
-            if (unrecorded) await progress.flush();
-            unrecorded = false;
             if (!writing && slices === seen) break;
             // Jobs are still being written (above): claim again when the next slice is in (at
             // once if one came in while this claim was made).
@@ -588,8 +570,7 @@ export function createDeliverApp(deps: DeliverDeps = {}) {
             // Claimed-ahead jobs are counted when their turn comes; a failed claim is seen there.
             ahead.catch(() => {});
           }
-          unrecorded = marks && ahead !== null;
-          await sendClaimed(channel, batchSize, concurrencyFor(name), jobs, !unrecorded);
+          await sendClaimed(channel, batchSize, concurrencyFor(name), jobs);
           lastBatchMs = now() - batchStart;
         }
       } finally {
