@@ -87,6 +87,30 @@ describe("Discord stand-in", () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { code: number }).code).toBe(50035);
   });
+
+  it("answers a body over its limit with 400, and a body in many chunks whole", async () => {
+    const before = standIn.requests("discord").length;
+    const big = await post("/api/webhooks/7/x?wait=true", { content: "x".repeat(1_000_001) });
+    expect(big.status).toBe(400);
+    expect(await big.json()).toEqual({ error: "bad_request", message: "body too large" });
+    expect(standIn.requests("discord")).toHaveLength(before);
+    // A body sent in pieces is read as one.
+    const parts = ['{"content":', '"in', ' pieces"}'].map((p) => new TextEncoder().encode(p));
+    const res = await fetch(`${standIn.url}/api/webhooks/8/x?wait=true`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: new ReadableStream({
+        pull(c) {
+          const next = parts.shift();
+          if (next) c.enqueue(next);
+          else c.close();
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { content: string }).content).toBe("in pieces");
+  });
 });
 
 describe("Telegram stand-in", () => {

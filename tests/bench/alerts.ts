@@ -27,6 +27,16 @@ interface Case {
   jobs: number;
 }
 
+/**
+ * This process's enqueue figures, by backend label and `<subscribers>x<symbols>`: the delivery
+ * bench prints them beside its own-webhook case of the same size, whose jobs it writes in one
+ * insert before its clock starts, where production writes them in slices (decision 0097).
+ */
+export const enqueueFigures = new Map<
+  string,
+  { firstJobMs: number; allJobsMs: number; jobs: number }
+>();
+
 function seconds(ms: number): string {
   return (ms / 1000).toFixed(2);
 }
@@ -150,6 +160,11 @@ export async function benchAlerts(label: string, databaseUrl?: string): Promise<
           jobs,
         };
         cases.push(c);
+        enqueueFigures.set(`${label}:${users}x${symbols}`, {
+          firstJobMs: c.firstJobMs,
+          allJobsMs: c.allJobsMs,
+          jobs: c.jobs,
+        });
         const expected = users * 3;
         say(
           `alerts ${label}: ${users} subscribers, ${symbols} symbols: enqueue ${seconds(c.enqueueMs)} s, ` +
