@@ -2,7 +2,6 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { describe, expect, it } from "vitest";
-import { profileQueryKey } from "@/lib/profile-query";
 import { createTestQueryClient } from "@/testing/render";
 import { supabaseMock } from "@/testing/supabase-mock";
 import { useCurrentUser } from "./use-current-user";
@@ -61,35 +60,5 @@ describe("useCurrentUser", () => {
   it("does not treat a banned admin as admin", async () => {
     supabaseMock.signInWithProfile("admin@example.com", { role: "admin", banned: true });
     expect((await settled()).isAdmin).toBe(false);
-  });
-
-  it("renders the profile's arrival in a deferred render, pending (not refused) until then", async () => {
-    supabaseMock.signInWithProfile("pro@example.com", { plan: "pro", subscription_active: true });
-    const client = createTestQueryClient();
-    // Every render: whether the cache already had the profile, and what the hook said.
-    const renders: { cached: boolean; profile: boolean; pending: boolean; subscriber: boolean }[] =
-      [];
-    const wrapper = ({ children }: { children: ReactNode }) => (
-      <QueryClientProvider client={client}>{children}</QueryClientProvider>
-    );
-    const { result } = renderHook(
-      () => {
-        const viewer = useCurrentUser();
-        renders.push({
-          cached: client.getQueriesData({ queryKey: profileQueryKey }).some(([, d]) => d),
-          profile: viewer.profile !== null,
-          pending: viewer.isPending,
-          subscriber: viewer.isSubscriber,
-        });
-        return viewer;
-      },
-      { wrapper },
-    );
-    await waitFor(() => expect(result.current.isSubscriber).toBe(true));
-    // The cache's notification rendered the profile's absence once more (the urgent render),
-    // the profile following in the deferred one: its arrival is not a synchronous render.
-    expect(renders.some((r) => r.cached && !r.profile)).toBe(true);
-    // Meanwhile the reader counted as unread, never as a reader without a profile or a plan.
-    expect(renders.filter((r) => !r.profile).every((r) => r.pending && !r.subscriber)).toBe(true);
   });
 });

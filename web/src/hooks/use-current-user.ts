@@ -1,6 +1,5 @@
 import type { User } from "@supabase/supabase-js";
 import { useQuery } from "@tanstack/react-query";
-import { useDeferredValue } from "react";
 import { hasActivePaidPlan } from "@domain/plans";
 import { profileQueryOptions, type Profile } from "@/lib/profile-query";
 import { sessionQueries } from "@/lib/session-query";
@@ -27,15 +26,7 @@ export function useCurrentUser(): CurrentUser {
     ...profileQueryOptions(user?.id ?? ""),
     enabled: user !== null,
   });
-  // The profile's arrival (and every later change of it) is rendered at transition priority: the
-  // query cache's notification is a synchronous render, and on the dashboard the profile's
-  // arrival re-rendered the header, the guards and the page (its window selector, its rows) in
-  // one long task (decision 0101). Until the deferred render has it, the profile counts as
-  // unread, so nobody is refused or redirected meanwhile. A profile that is not the signed-in
-  // user's (another account's, kept a moment longer by the deferral) is never shown.
-  const read = user ? profileQuery.data : undefined;
-  const shown = useDeferredValue(read);
-  const profile = user && shown && shown.id === user.id ? shown : null;
+  const profile = user ? (profileQuery.data ?? null) : null;
   const active = profile !== null && !profile.banned;
   // Dates everywhere follow the profile's zone (the browser's when none is set or logged out).
   // Set during render so the page's own dates, rendered below this hook, already use it.
@@ -48,9 +39,6 @@ export function useCurrentUser(): CurrentUser {
       active &&
       hasActivePaidPlan({ plan: profile.plan, subscriptionActive: profile.subscription_active }),
     isAdmin: active && profile.role === "admin",
-    isPending:
-      session.isPending ||
-      (user !== null &&
-        (profileQuery.isPending || (profile === null && read != null && shown !== read))),
+    isPending: session.isPending || (user !== null && profileQuery.isPending),
   };
 }
