@@ -1,6 +1,6 @@
 import type { MoverEntry } from "@domain/realtime";
 import { useQuery } from "@tanstack/react-query";
-import { InfoIcon, RefreshCwIcon } from "lucide-react";
+import { DownloadIcon, InfoIcon, RefreshCwIcon } from "lucide-react";
 import {
   lazy,
   type ReactNode,
@@ -365,7 +365,22 @@ export function DashboardPage({
             <div className="flex flex-wrap items-center gap-2">
               {/* Phones choose the order in the filters sheet, so the list starts higher. */}
               <OrderToggle className="hidden md:flex" />
-              <Suspense fallback={null}>
+              {/* The menu's own button, disabled, while its code loads: the Refresh button
+                  beside it does not move when the menu arrives. */}
+              <Suspense
+                fallback={
+                  <Button
+                    type="button"
+                    variant="outline"
+                    size="sm"
+                    disabled
+                    aria-label={t("list.export")}
+                  >
+                    <DownloadIcon aria-hidden="true" />
+                    {t("export.button", { ns: "common" })}
+                  </Button>
+                }
+              >
                 <MoversExport entries={shown} windowMinutes={windowMinutes} />
               </Suspense>
               <Button
