@@ -10,12 +10,11 @@
 //
 //   npx tsx tests/bench/history-probes.ts
 //   BENCH_SEED_BY_TIME=1 BENCH_PG_SHARED_BUFFERS=256MB PROBES_ROUNDS=9 npx tsx tests/bench/history-probes.ts
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ROOT, defaultOptions } from "../../devstack/config.ts";
-import { freePort, startStack } from "../../devstack/stack.ts";
-import { freshDatabase, pgCronAvailable, startTempPostgres } from "../support/postgres.ts";
+import { pgCronAvailable, startTempPostgres } from "../support/postgres.ts";
+import { startPairStack } from "./pair-stack.ts";
 import { ingest, quotes, seed, type Stack } from "./ingest.ts";
 import type postgresType from "postgres";
 
@@ -52,14 +51,6 @@ function probes(at: string): string {
   return `select b.instrument_id, ${cols.join(",\n")}
     from (select i.id as instrument_id, '${at}'::timestamptz as ts from public.instruments i
           where i.exchange like 'Bench%' order by i.id) b`;
-}
-
-function linkMigrations(dir: string, skip: string | null): void {
-  const src = path.join(ROOT, "supabase/migrations");
-  for (const f of readdirSync(src)) {
-    if (skip && f.startsWith(skip)) continue;
-    symlinkSync(path.join(src, f), path.join(dir, f));
-  }
 }
 
 interface Plan {
@@ -120,21 +111,12 @@ async function main() {
   try {
     const names = ["before", "after"] as const;
     for (const name of names) {
-      const dir = path.join(tmp, `migrations-${name}`);
-      mkdirSync(dir);
-      linkMigrations(dir, null);
-      const url = await freshDatabase(pg.url, `probes_${name}`);
-      if (!url) throw new Error("no PostgreSQL cluster");
-      const stack = await startStack({
-        ...defaultOptions({}),
-        apiPort: await freePort(),
-        dataDir: path.join(tmp, `data-${name}`),
-        envFile: path.join(tmp, `.env-${name}`),
-        databaseUrl: url,
-        migrationsDir: dir,
-        functions: false,
-        cron: false,
-        quiet: true,
+      const { stack, url } = await startPairStack({
+        clusterUrl: pg.url,
+        tmp,
+        name,
+        database: `probes_${name}`,
+        skip: null,
       });
       stacks.push(stack);
       if (name === "after") {

@@ -17,12 +17,11 @@
 // statements once migrated (decision 0099).
 // PAIR_ONE_VENUE=0 stops after the all-venues scans. PAIR_STATEMENTS=1 adds the statements that took the most time in each database
 // (pg_stat_statements, track = all: the statements inside ingest_scan and what it calls).
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ROOT, defaultOptions } from "../../devstack/config.ts";
-import { freePort, startStack } from "../../devstack/stack.ts";
-import { freshDatabase, pgCronAvailable, startTempPostgres } from "../support/postgres.ts";
+import { pgCronAvailable, startTempPostgres } from "../support/postgres.ts";
+import { startPairStack } from "./pair-stack.ts";
 import {
   ONE_VENUE,
   VENUES,
@@ -47,15 +46,6 @@ const median = (v: number[]) =>
     [...v].sort((a, b) => a - b),
     50,
   );
-
-/** A migrations folder holding every migration except those starting with `skip`. */
-function linkMigrations(dir: string, skip: string | null): void {
-  const src = path.join(ROOT, "supabase/migrations");
-  for (const f of readdirSync(src)) {
-    if (skip && f.startsWith(skip)) continue;
-    symlinkSync(path.join(src, f), path.join(dir, f));
-  }
-}
 
 /**
  * A digest of what a scan leaves: every bench mover row (but inserted_at, the time of the insert)
@@ -104,24 +94,14 @@ async function main() {
     await admin.end();
     const names = ["before", "after"] as const;
     for (const name of names) {
-      const dir = path.join(tmp, `migrations-${name}`);
-      mkdirSync(dir);
-      linkMigrations(dir, name === "before" ? PREFIX : null);
-      const url = await freshDatabase(pg.url, `pair_${name}`);
-      if (!url) throw new Error("no PostgreSQL cluster for the pair");
-      urls.push(url);
-      const stack = await startStack({
-        ...defaultOptions({}),
-        apiPort: await freePort(),
-        dataDir: path.join(tmp, `data-${name}`),
-        envFile: path.join(tmp, `.env-${name}`),
-        databaseUrl: url,
-        migrationsDir: dir,
-        functions: false,
-        // No candle rollup or retention job competing with the scans for the two cores.
-        cron: false,
-        quiet: true,
+      const { stack, url } = await startPairStack({
+        clusterUrl: pg.url,
+        tmp,
+        name,
+        database: `pair_${name}`,
+        skip: name === "before" ? PREFIX : null,
       });
+      urls.push(url);
       stacks.push(stack);
       const applied = stack.migrations.applied.filter((f) => f.startsWith(PREFIX));
       console.log(
