@@ -13,12 +13,13 @@
 // last call's end. Each instrument is keyed as the adapters key theirs (decision 0017): a pair by
 // its exchange (`Bench A:…`), a pool by its network (`ethereum:0x…`), so each venue's calls take
 // their own venue lock (decision 0085), as Binance's, Coinbase's and a network's do.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ROOT, defaultOptions } from "../../devstack/config.ts";
+import { defaultOptions } from "../../devstack/config.ts";
 import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
 import { freePort, startStack } from "../../devstack/stack.ts";
+import { linkMigrations } from "./pair-stack.ts";
 import { percentile } from "./stats.ts";
 import type postgresType from "postgres";
 
@@ -385,10 +386,7 @@ export async function benchIngest(label: string, databaseUrl?: string): Promise<
   if (holdOut) {
     migrationsDir = path.join(tmp, "migrations");
     mkdirSync(migrationsDir);
-    const src = path.join(ROOT, "supabase/migrations");
-    for (const f of readdirSync(src)) {
-      if (!f.startsWith(holdOut)) symlinkSync(path.join(src, f), path.join(migrationsDir, f));
-    }
+    linkMigrations(migrationsDir, holdOut);
   }
   const stack = await startStack({
     ...defaultOptions({}),

@@ -1,7 +1,7 @@
 // One side of a paired bench (ingest-pair.ts, history-probes.ts): a fresh database on the
 // bench's PostgreSQL cluster, migrated from a folder of links to `supabase/migrations` that can
-// hold some out, and a stack on it with no functions and no cron (nothing competing with the
-// measured statements for the two cores).
+// hold some out (ingest.ts's BENCH_HOLD_OUT uses the same links), and a stack on it with no
+// functions and no cron (nothing competing with the measured statements for the two cores).
 import { mkdirSync, readdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { ROOT, defaultOptions } from "../../devstack/config.ts";
