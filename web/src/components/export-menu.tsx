@@ -1,7 +1,6 @@
-import { DownloadIcon } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Button } from "@/components/ui/button";
+import { ExportButton } from "@/components/export-button";
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -65,16 +64,7 @@ export function ExportMenu<T>({
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button
-          type="button"
-          variant="outline"
-          size="sm"
-          aria-label={label}
-          disabled={rows.length === 0 || loading}
-        >
-          <DownloadIcon aria-hidden="true" />
-          {t("export.button")}
-        </Button>
+        <ExportButton label={label} disabled={rows.length === 0 || loading} />
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end">
         <DropdownMenuItem onSelect={() => void download("csv")}>{t("export.csv")}</DropdownMenuItem>

@@ -1,6 +1,6 @@
 import type { MoverEntry } from "@domain/realtime";
 import { useQuery } from "@tanstack/react-query";
-import { DownloadIcon, InfoIcon, RefreshCwIcon } from "lucide-react";
+import { InfoIcon, RefreshCwIcon } from "lucide-react";
 import {
   lazy,
   type ReactNode,
@@ -15,6 +15,7 @@ import {
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router-dom";
 import { toast } from "sonner";
+import { ExportButton } from "@/components/export-button";
 import { LiveIndicator } from "@/components/live-indicator";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -367,20 +368,7 @@ export function DashboardPage({
               <OrderToggle className="hidden md:flex" />
               {/* The menu's own button, disabled, while its code loads: the Refresh button
                   beside it does not move when the menu arrives. */}
-              <Suspense
-                fallback={
-                  <Button
-                    type="button"
-                    variant="outline"
-                    size="sm"
-                    disabled
-                    aria-label={t("list.export")}
-                  >
-                    <DownloadIcon aria-hidden="true" />
-                    {t("export.button", { ns: "common" })}
-                  </Button>
-                }
-              >
+              <Suspense fallback={<ExportButton label={t("list.export")} disabled />}>
                 <MoversExport entries={shown} windowMinutes={windowMinutes} />
               </Suspense>
               <Button
