@@ -22,6 +22,11 @@ import { startTempPostgres } from "../support/postgres.ts";
 
 const JOBS = Number(process.env.OUTBOX_SQL_JOBS ?? 20_000);
 const ROUNDS = Number(process.env.OUTBOX_SQL_ROUNDS ?? 3);
+/**
+ * Jobs already sent before each round (OUTBOX_SQL_HISTORY, default none): production's outbox
+ * keeps its sent jobs for 30 days, and the statistics then see nearly every row sent.
+ */
+const HISTORY = Number(process.env.OUTBOX_SQL_HISTORY ?? 0);
 const CLAIM = 1000;
 const WAVE = 256;
 const ROOT_DIR = path.resolve(import.meta.dirname, "../..");
@@ -97,6 +102,15 @@ try {
       for (const { def } of original) await sql.unsafe(def);
       if (VARIANTS[variant]) await sql.unsafe(VARIANTS[variant]);
       const tag = `${variant}-${round}`;
+      if (HISTORY > 0) {
+        await sql`insert into private.outbox (kind, channel, user_id, dedup_key, payload, status,
+            attempts, claimed_by, sent_at, created_at)
+          select 'market_alert', 'discord', p.id, 'hist:' || ${tag}::text || ':' || g, '{}', 'sent',
+                 1, 'sim-history', now() - interval '1 day', now() - interval '1 day'
+          from generate_series(1, ${HISTORY}::int) g
+          join (select id, row_number() over (order by id) as n from public.profiles
+                where email like 'sim-%') p on p.n = 1 + g % ${JOBS}::int`;
+      }
       await sql`with items as (
           select jsonb_agg(jsonb_build_object('instrumentId', g, 'symbol', 'BD' || g || '/USDT',
             'exchange', 'Binance', 'direction', 'pump', 'pct', 25, 'windowMinutes', 30, 'price', 1.25,
@@ -167,6 +181,7 @@ try {
       const line =
         `${tag}: ${JOBS} jobs ${(wall / 1000).toFixed(2)} s, backend CPU ${(cpu / 1000).toFixed(2)} s · ` +
         `µs a job: all ${perJob(wall)} (claim ${perJob(spent.claim)} · mark ${perJob(spent.mark)} · complete ${perJob(spent.complete)}) · ` +
+        (HISTORY > 0 ? `after ${HISTORY} sent · ` : "") +
         `updates ${upd}, HOT ${hot} (${((100 * hot) / Math.max(1, upd)).toFixed(0)} %) · heap ${after[0].kb} kB`;
       console.log(line);
       (results[variant] ??= []).push(line);
