@@ -366,6 +366,11 @@ begin
     set status = 'in_doubt',
         last_error = 'The worker stopped while sending this message; it may have arrived, so it is not sent again.'
   where o.status = 'sending' and o.next_attempt_at <= now() and o.send_started_at is not null;
+  -- A lease that ended before its job was marked (a worker that died or stalled with a batch
+  -- claimed, never sent): the job is due again, and pending, so the fair-order index, which holds
+  -- pending jobs only, leads the claim below to it in its place.
+  update private.outbox o set status = 'pending'
+  where o.status = 'sending' and o.next_attempt_at <= now() and o.send_started_at is null;
   -- The due jobs with their recipient as of now (private.outbox_target's rule, joined once
   -- instead of called per job): no recipient any more, or a shared message that is gone →
   -- cancelled in the same update.
@@ -388,7 +393,7 @@ begin
         select o.message_id is not null and not (o.payload ? 'items')
                and not exists (select 1 from private.alert_messages m where m.id = o.message_id) as orphan
       ) gone
-      where o.status in ('pending', 'sending') and o.next_attempt_at <= now()
+      where o.status = 'pending' and o.next_attempt_at <= now()
         and (claim_outbox.only_channel is null or o.channel = claim_outbox.only_channel)
       order by o.created_at, o.seq, o.id
       limit claim_outbox.max_jobs
@@ -1138,7 +1143,7 @@ CREATE INDEX alert_messages_scanned_idx ON private.alert_messages USING btree (s
 CREATE INDEX alert_state_marks_age_idx ON private.alert_state_marks USING btree (last_alert_at);
 
 -- index private.outbox_fair_idx
-CREATE INDEX outbox_fair_idx ON private.outbox USING btree (channel, created_at, seq, id) WHERE (status = ANY (ARRAY['pending'::text, 'sending'::text]));
+CREATE INDEX outbox_fair_idx ON private.outbox USING btree (channel, created_at, seq, id) WHERE (status = 'pending'::text);
 
 -- index private.outbox_finished_idx
 CREATE INDEX outbox_finished_idx ON private.outbox USING btree (COALESCE(sent_at, created_at)) WHERE (status = ANY (ARRAY['sent'::text, 'failed'::text, 'cancelled'::text]));
