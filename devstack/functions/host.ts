@@ -68,6 +68,11 @@ export async function startFunctionsHost(opts: {
     "--node-modules-dir=none",
     ...(existsSync(denoJson) ? ["--config", denoJson] : ["--no-config"]),
     ...(opts.watch ? [`--watch=${opts.functionsDir}`] : []),
+    // FUNCTIONS_HOST_INSPECT=127.0.0.1:<port>: the V8 inspector, for a CPU profile of the
+    // functions while a bench runs (decision 0103); off unless asked for.
+    ...(process.env.FUNCTIONS_HOST_INSPECT
+      ? [`--inspect=${process.env.FUNCTIONS_HOST_INSPECT}`]
+      : []),
     HOST_SCRIPT,
   ];
   const child: ChildProcess = spawn(DENO_BIN, args, {

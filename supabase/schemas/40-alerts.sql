@@ -366,6 +366,11 @@ begin
     set status = 'in_doubt',
         last_error = 'The worker stopped while sending this message; it may have arrived, so it is not sent again.'
   where o.status = 'sending' and o.next_attempt_at <= now() and o.send_started_at is not null;
+  -- A lease that ended before its job was marked (a worker that died or stalled with a batch
+  -- claimed, never sent): the job is due again, and pending, so the fair-order index, which holds
+  -- pending jobs only, leads the claim below to it in its place.
+  update private.outbox o set status = 'pending'
+  where o.status = 'sending' and o.next_attempt_at <= now() and o.send_started_at is null;
   -- The due jobs with their recipient as of now (private.outbox_target's rule, joined once
   -- instead of called per job): no recipient any more, or a shared message that is gone →
   -- cancelled in the same update.
@@ -388,7 +393,7 @@ begin
         select o.message_id is not null and not (o.payload ? 'items')
                and not exists (select 1 from private.alert_messages m where m.id = o.message_id) as orphan
       ) gone
-      where o.status in ('pending', 'sending') and o.next_attempt_at <= now()
+      where o.status = 'pending' and o.next_attempt_at <= now()
         and (claim_outbox.only_channel is null or o.channel = claim_outbox.only_channel)
       order by o.created_at, o.seq, o.id
       limit claim_outbox.max_jobs
@@ -465,32 +470,45 @@ CREATE FUNCTION public.complete_outbox_batch(worker text, results jsonb) RETURNS
     AS $$
 declare
   n integer;
+  ids bigint[];
+  recipients jsonb;
 begin
   if results is null or jsonb_typeof(results) <> 'array' then
     raise exception 'results must be a JSON array of {id, recipient}' using errcode = '22023';
   end if;
-  with input as (
+  -- Each id once, with the recipient of its first entry.
+  select coalesce(array_agg(x.id), '{}'), coalesce(jsonb_object_agg(x.id::text, x.recipient), '{}')
+    into ids, recipients
+  from (
     select distinct on ((e ->> 'id')::bigint) (e ->> 'id')::bigint as id, e ->> 'recipient' as recipient
-    from jsonb_array_elements(results) e
+    from jsonb_array_elements(results) with ordinality as r (e, k)
     where jsonb_typeof(e -> 'id') = 'number'
-    order by (e ->> 'id')::bigint
-  ),
-  done as (
+    order by (e ->> 'id')::bigint, r.k
+  ) x;
+  if cardinality(ids) = 0 then
+    return 0;
+  end if;
+  with done as (
+    -- By key, one probe per id: the status is compared with values the planner cannot see into,
+    -- so no partial index on the status is walked instead of the key.
     update private.outbox o set status = 'sent', sent_at = now(), last_error = null
-    from input i
-    where o.id = i.id and o.claimed_by = complete_outbox_batch.worker
-      and (o.status = 'sending' or (o.status = 'in_doubt' and o.send_started_at is not null))
-    returning o.id, o.kind, o.channel, o.user_id, o.dedup_key, o.payload, o.message_id, i.recipient
+    where o.id = any (ids) and o.claimed_by = complete_outbox_batch.worker
+      and (o.status = (select 'sending'::text)
+           or (o.status = (select 'in_doubt'::text) and o.send_started_at is not null))
+    returning o.id, o.kind, o.channel, o.user_id, o.dedup_key, o.payload, o.message_id,
+              recipients ->> o.id::text as recipient
   ),
-  -- Each shared message's list once (a claim's jobs share a handful of messages).
-  messages as (
+  -- Each shared message's list once (a claim's jobs share a handful of messages): materialized,
+  -- or the planner folds it into the join below and reads the message and builds its symbols'
+  -- array again for every job.
+  messages as materialized (
     select m.id,
            case when jsonb_typeof(m.payload -> 'items') = 'array' then m.payload -> 'items' else '[]'::jsonb end as items,
            m.payload -> 'total' as total
     from private.alert_messages m
     where m.id in (select d.message_id from done d where d.kind = 'market_alert' and not (d.payload ? 'items'))
   ),
-  message_symbols as (
+  message_symbols as materialized (
     select ms.id, ms.items, ms.total,
            array(select e ->> 'symbol' from jsonb_array_elements(ms.items) with ordinality as x (e, k) order by x.k) as symbols
     from messages ms
@@ -1125,7 +1143,7 @@ CREATE INDEX alert_messages_scanned_idx ON private.alert_messages USING btree (s
 CREATE INDEX alert_state_marks_age_idx ON private.alert_state_marks USING btree (last_alert_at);
 
 -- index private.outbox_fair_idx
-CREATE INDEX outbox_fair_idx ON private.outbox USING btree (channel, created_at, seq, id) WHERE (status = ANY (ARRAY['pending'::text, 'sending'::text]));
+CREATE INDEX outbox_fair_idx ON private.outbox USING btree (channel, created_at, seq, id) WHERE (status = 'pending'::text);
 
 -- index private.outbox_finished_idx
 CREATE INDEX outbox_finished_idx ON private.outbox USING btree (COALESCE(sent_at, created_at)) WHERE (status = ANY (ARRAY['sent'::text, 'failed'::text, 'cancelled'::text]));

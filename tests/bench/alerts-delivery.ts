@@ -47,6 +47,13 @@ const PARTS = new Set(
 /** The Resend team's request rate the workers and the stand-in use (RESEND_RATE_PER_SECOND). */
 /** BENCH_DELIVERY_CPU=1: each case also prints the CPU seconds per process while it drained. */
 const CPU = process.env.BENCH_DELIVERY_CPU === "1";
+/**
+ * BENCH_DELIVERY_TABLES=1: each own-webhook case also prints the outbox's and alerts_sent's
+ * updates (HOT or not), dead versions, vacuums and sizes (decision 0103). It waits 11 s after
+ * the case for the backends' statistics (an idle backend that reported less than a second ago
+ * reports again after 10 s), so it is off by default.
+ */
+const TABLES = process.env.BENCH_DELIVERY_TABLES === "1";
 
 /** The processes a case's CPU is counted under: this one and PostgreSQL's postmaster. */
 async function cpuRoots(stack: Stack): Promise<number[]> {
@@ -161,6 +168,40 @@ async function pgCounters(stack: Stack): Promise<Record<string, number>> {
   } catch {
     return {};
   }
+}
+
+/**
+ * The outbox's and alerts_sent's row versions (BENCH_DELIVERY_TABLES=1): updates and how many were
+ * heap-only (HOT: no index touched), dead versions, vacuums, and the sizes of the heap and of
+ * each outbox index, so a case shows what its claims, marks and completions wrote (decision 0103).
+ */
+async function tableCounters(stack: Stack): Promise<Record<string, number>> {
+  try {
+    const rows = await stack.db.query<{ k: string; v: number | string }>(
+      `select t.relname || '.' || x.k as k, x.v
+       from pg_stat_all_tables t
+       cross join lateral (values ('upd', t.n_tup_upd), ('hot', t.n_tup_hot_upd),
+         ('ins', t.n_tup_ins), ('dead', t.n_dead_tup),
+         ('vacuums', t.autovacuum_count + t.vacuum_count),
+         ('kB', pg_relation_size(t.relid) / 1024)) x (k, v)
+       where t.relid in ('private.outbox'::regclass, 'public.alerts_sent'::regclass)
+       union all
+       select i.indexrelname || '.kB', pg_relation_size(i.indexrelid) / 1024
+       from pg_stat_all_indexes i where i.relid = 'private.outbox'::regclass`,
+    );
+    return Object.fromEntries(rows.map((r) => [r.k, Number(r.v)]));
+  } catch {
+    return {};
+  }
+}
+
+/** What a case changed in tableCounters: counters as differences, sizes before → after. */
+function tableMoves(before: Record<string, number>, after: Record<string, number>): string {
+  return Object.entries(after)
+    .map(([k, v]) =>
+      /\.(kB|dead)$/.test(k) ? `${k} ${before[k] ?? "?"}→${v}` : `${k} +${v - (before[k] ?? 0)}`,
+    )
+    .join(" · ");
 }
 
 /**
@@ -287,6 +328,7 @@ async function runCase(
   const deadline = t0 + TIMEOUT_MS;
   const loop = CPU ? loopStalls() : null;
   const pgBefore = CPU ? await pgCounters(stack) : {};
+  const tablesBefore = TABLES ? await tableCounters(stack) : {};
   const meter = CPU ? cpuMeter(await cpuRoots(stack)) : null;
   const statements = CPU && (await resetStatements(stack));
   let drained = false;
@@ -303,6 +345,11 @@ async function runCase(
     const after = await pgCounters(stack);
     const moved = Object.entries(after).map(([k, v]) => `${k} ${v - (pgBefore[k] ?? 0)}`);
     if (moved.length) console.log(`alerts ${tag}: during the case: ${moved.join(" · ")}`);
+  }
+  if (TABLES) {
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    const tables = tableMoves(tablesBefore, await tableCounters(stack));
+    if (tables) console.log(`alerts ${tag}: tables during the case: ${tables}`);
   }
   if (statements) console.log(await topStatements(stack));
   if (CPU) console.log(`alerts ${tag}: ${await timeline(stack, tag, committed)}`);

@@ -1,6 +1,6 @@
 // Starts a throw-away PostgreSQL 15 cluster from the system binaries in a temporary folder.
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../../devstack/stack.ts";
@@ -85,6 +85,17 @@ export async function startTempPostgres(opts: { preload?: string[] } = {}): Prom
       ? [`shared_preload_libraries = '${preload.join(",")}'`, "cron.database_name = 'postgres'"]
       : []),
     ...(preload.includes("pg_stat_statements") ? ["pg_stat_statements.track = all"] : []),
+    // BENCH_PG_EXPLAIN=<file>: every statement of 20 ms or more (nested ones too) with its
+    // plan and buffers (auto_explain), the cluster's log copied to <file> when it stops.
+    ...(process.env.BENCH_PG_EXPLAIN
+      ? [
+          "session_preload_libraries = 'auto_explain'",
+          "auto_explain.log_min_duration = '20ms'",
+          "auto_explain.log_analyze = on",
+          "auto_explain.log_buffers = on",
+          "auto_explain.log_nested_statements = on",
+        ]
+      : []),
     // BENCH_PG_SHARED_BUFFERS=256MB: a bench's cluster with a hosted project's buffers (decision
     // 0099: a Micro compute, the smallest paid size, has 1 GB and 256 MB of shared buffers);
     // unset, the server's default (128 MB).
@@ -125,6 +136,9 @@ export async function startTempPostgres(opts: { preload?: string[] } = {}): Prom
       try {
         execFileSync(c3, a3, { stdio: "pipe" });
       } finally {
+        if (process.env.BENCH_PG_EXPLAIN) {
+          copyFileSync(path.join(dir, "log"), process.env.BENCH_PG_EXPLAIN);
+        }
         rmSync(dir, { recursive: true, force: true });
       }
     },
