@@ -1,5 +1,5 @@
 import type { MoverEntry } from "@domain/realtime";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { InfoIcon, RefreshCwIcon } from "lucide-react";
 import {
   lazy,
@@ -24,8 +24,6 @@ import { Spinner } from "@/components/ui/spinner";
 import { useCurrentUser } from "@/hooks/use-current-user";
 import { BREAKPOINTS, useMediaQuery } from "@/hooks/use-media-query";
 import { exchangeSelectionsOf } from "@/lib/exchange-selection";
-import { profileQueryOptions } from "@/lib/profile-query";
-import { readTogether } from "@/lib/read-together";
 import { LOGIN_PATH } from "@/lib/redirect";
 import { dashboardQueries } from "../api/queries";
 import { useAnalysisFromLink } from "../hooks/use-analysis-link";
@@ -119,19 +117,6 @@ export function DashboardPage({
     ? shownWindow(searchParams, profile.plan, profile.selected_window_minutes)
     : windowHint(searchParams);
   const signedIn = user !== null;
-  // The profile, the first movers page and the signals are read in parallel and land in the cache
-  // together: one render of the header, the guards and this page instead of one per answer, in an
-  // order that varied from load to load (decision 0105). What is read already is left alone (a
-  // later window's feed is read by its own query). Started here, in the render that first knows
-  // the user, before the queries' readers start their own reads in their effects.
-  const queryClient = useQueryClient();
-  if (user !== null) {
-    readTogether(queryClient, [
-      profileQueryOptions(user.id),
-      dashboardQueries.feed(windowMinutes),
-      dashboardQueries.signals(),
-    ]);
-  }
   const feed = useQuery({ ...dashboardQueries.feed(windowMinutes), enabled: signedIn });
   // Every row's last 30 minutes in one request (not one per row), refreshed every minute.
   // (After the profile: the rows are drawn without them first, so a guessed window's request
