@@ -156,47 +156,36 @@ function describe(events: TraceEvent[], pid: number, tid: number, task: TraceEve
     .join(" · ");
 }
 
+// Plain JavaScript, not a function: tsx compiles named inner functions with a `__name` helper
+// that does not exist in the page, and the observer would silently never start.
+const SHIFT_OBSERVER = `
+  window.__shifts = [];
+  function describeNode(n) {
+    if (!(n instanceof Element)) return String(n && n.nodeName);
+    const attrs = ["data-testid", "data-mover-row", "id", "class"]
+      .map((a) => (n.hasAttribute(a) ? "[" + a + '="' + (n.getAttribute(a) || "").slice(0, 60) + '"]' : ""))
+      .join("");
+    return n.tagName.toLowerCase() + attrs;
+  }
+  const rect = (r) => [r.x, r.y, r.width, r.height].map(Math.round);
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      window.__shifts.push({
+        at: Math.round(e.startTime),
+        value: e.value,
+        input: e.hadRecentInput,
+        sources: (e.sources || []).map((s) => ({
+          node: describeNode(s.node),
+          from: rect(s.previousRect),
+          to: rect(s.currentRect),
+        })),
+      });
+    }
+  }).observe({ type: "layout-shift", buffered: true });
+`;
+
 async function observeShifts(p: Page) {
-  await p.evaluateOnNewDocument(() => {
-    const seen: unknown[] = [];
-    (window as unknown as { __shifts: unknown[] }).__shifts = seen;
-    const describeNode = (n: Node | null) => {
-      if (!(n instanceof Element)) return String(n?.nodeName ?? "");
-      const attrs = ["data-testid", "data-mover-row", "id", "class"]
-        .map((a) => (n.hasAttribute(a) ? `[${a}="${(n.getAttribute(a) ?? "").slice(0, 60)}"]` : ""))
-        .join("");
-      return `${n.tagName.toLowerCase()}${attrs}`;
-    };
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries() as (PerformanceEntry & {
-        value: number;
-        hadRecentInput: boolean;
-        sources?: {
-          node: Node | null;
-          previousRect: DOMRectReadOnly;
-          currentRect: DOMRectReadOnly;
-        }[];
-      })[]) {
-        seen.push({
-          at: Math.round(e.startTime),
-          value: e.value,
-          input: e.hadRecentInput,
-          sources: (e.sources ?? []).map((s) => ({
-            node: describeNode(s.node),
-            from: [
-              s.previousRect.x,
-              s.previousRect.y,
-              s.previousRect.width,
-              s.previousRect.height,
-            ].map(Math.round),
-            to: [s.currentRect.x, s.currentRect.y, s.currentRect.width, s.currentRect.height].map(
-              Math.round,
-            ),
-          })),
-        });
-      }
-    }).observe({ type: "layout-shift", buffered: true });
-  });
+  await p.evaluateOnNewDocument(SHIFT_OBSERVER);
 }
 
 const port = await freePort();
