@@ -512,8 +512,8 @@ $$;
 -- comment on function public.ingest_replayed_signals(signals jsonb)
 COMMENT ON FUNCTION public.ingest_replayed_signals(signals jsonb) IS 'Stores the strategy signals computed at past points of a replayed history, after every stored signal, once; service role only.';
 
--- function public.ingest_scan(jsonb, timestamp with time zone)
-CREATE FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone DEFAULT now()) RETURNS jsonb
+-- function public.ingest_scan(jsonb, timestamp with time zone, uuid)
+CREATE FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone DEFAULT now(), scan_group uuid DEFAULT NULL::uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     SET jit TO 'off'
@@ -572,12 +572,27 @@ declare
   thins boolean[];
   own_flag_lists text[];
   venue integer;
+  -- Decision 0104: the publication (the kept lists and the broadcast) left to a later call of the
+  -- same scan, or owed by earlier ones.
+  deferred boolean := false;
+  owed_changed bigint[];
+  owed_since timestamptz;
+  owed_broadcast boolean;
 begin
   if quotes is null or jsonb_typeof(quotes) <> 'array' then
     raise exception 'quotes must be a JSON array of quotes' using errcode = '22023';
   end if;
   scanned_at := coalesce(scanned_at, now());
   received := jsonb_array_length(quotes);
+
+  -- Decision 0104: a call of a scan of several venues (scan_group: one id per scan, the same for
+  -- its venues' calls) says it is in flight from its first statement to its commit. The lock is
+  -- shared: it never waits and no one waits for it; it is only read (pg_locks) by the other calls
+  -- of the scan when they reach the publication below.
+  if scan_group is not null then
+    perform pg_catalog.pg_advisory_xact_lock_shared(pg_catalog.hashtext('public.ingest_scan:group'),
+                                                    pg_catalog.hashtext(scan_group::text));
+  end if;
 
 
   -- 1. Validate. A quote that would violate a constraint is skipped (and counted), not fatal.
@@ -1030,19 +1045,48 @@ begin
   end if;
 
   perform pg_catalog.set_config('app.movers_top_deferred', '', true);
-  -- The kept lists: the rows this scan changed are merged into the kept top 100s (a full ranking
-  -- when the change is too large or could pull up a row from below the kept lists).
-  if upserted > 0 or removed > 0 then
-    perform private.refresh_movers_top(changed_ids);
-  end if;
 
   -- 5. Retention: a range delete on price_history_ts_idx.
   delete from public.price_history h where h.ts < scanned_at - retention;
   get diagnostics pruned = row_count;
 
-  -- 6. One broadcast per scan: a message per window (market:movers:<window>) and the teaser.
-  if upserted > 0 then
-    sent := private.broadcast_movers(scanned_at);
+  -- 6. The publication (decision 0104): the kept lists and the broadcast, once for the calls of
+  --    one scan. While another call of this scan is in flight (its group lock held: it is in its
+  --    venue section or waiting at the shared lock, which this call holds, so it passes this
+  --    point after this call commits), this call leaves its changed rows to it: they are recorded
+  --    as owed, in this transaction, and the last call of the scan publishes every call's rows.
+  --    Every call that publishes (any caller, grouped or not) takes what is owed first, so a call
+  --    of the scan that fails before publishing leaves the rows to the next call (the scan
+  --    function makes one at once: an empty ingest).
+  if scan_group is not null and exists (
+       select 1 from pg_catalog.pg_locks l
+       where l.locktype = 'advisory' and l.granted and l.pid <> pg_catalog.pg_backend_pid()
+         and l.database = (select d.oid from pg_catalog.pg_database d where d.datname = pg_catalog.current_database())
+         and l.objsubid = 2
+         and l.classid = (pg_catalog.hashtext('public.ingest_scan:group')::bigint & 4294967295)::oid
+         and l.objid = (pg_catalog.hashtext(scan_group::text)::bigint & 4294967295)::oid) then
+    deferred := true;
+    if upserted > 0 or removed > 0 then
+      insert into private.movers_publication_owed as o (changed, since, broadcast)
+      values (changed_ids, case when upserted > 0 then scanned_at end, upserted > 0)
+      on conflict (singleton) do update
+        set changed = o.changed || excluded.changed,
+            since = least(o.since, excluded.since),
+            broadcast = o.broadcast or excluded.broadcast;
+    end if;
+  else
+    delete from private.movers_publication_owed o
+      returning o.changed, o.since, o.broadcast into owed_changed, owed_since, owed_broadcast;
+    -- The kept lists: the rows this scan (and the calls that left theirs to it) changed are
+    -- merged into the kept top 100s (a full ranking when the change is too large or could pull
+    -- up a row from below the kept lists).
+    if upserted > 0 or removed > 0 or owed_changed is not null then
+      perform private.refresh_movers_top(changed_ids || coalesce(owed_changed, '{}'));
+    end if;
+    -- One broadcast: a message per window (market:movers:<window>) and the teaser.
+    if upserted > 0 or coalesce(owed_broadcast, false) then
+      sent := private.broadcast_movers(least(case when upserted > 0 then scanned_at end, owed_since));
+    end if;
   end if;
 
   return jsonb_build_object(
@@ -1052,13 +1096,14 @@ begin
     'pruned', pruned,
     'broadcasts', sent,
     'skipped', received - accepted
-  );
+  -- A call of a grouped scan says whether it left the publication to a later call of the scan.
+  ) || case when scan_group is not null then jsonb_build_object('deferred', deferred) else '{}' end;
 end;
 
 $_$;
 
--- comment on function public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone)
-COMMENT ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone) IS 'One scan: upsert instruments, append history, compute window percents (under a lock per venue), then one scan at a time: liquidity figures, flags and trust (decision 0046) of the assets it touched, upsert movers, merge the changed rows into the kept lists (decision 0053), prune, broadcast (decision 0085). Service role only.';
+-- comment on function public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone, scan_group uuid)
+COMMENT ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone, scan_group uuid) IS 'One scan: upsert instruments, append history, compute window percents (under a lock per venue), then one scan at a time: liquidity figures, flags and trust (decision 0046) of the assets it touched, upsert movers, merge the changed rows into the kept lists (decision 0053), prune, broadcast (decision 0085); the calls of one scan (scan_group) publish the kept lists and the broadcast once, at the last of them (decision 0104). Service role only.';
 
 -- function public.movers_feed(integer)
 CREATE FUNCTION public.movers_feed(window_minutes integer DEFAULT NULL::integer) RETURNS TABLE(id bigint, instrument_id bigint, symbol text, exchange text, exchange_type public.exchange_type, network text, source text, pool_url text, price numeric, price_3hour_ago numeric, pct numeric, window_used integer, pct_3hour numeric, volume_24h numeric, ts timestamp with time zone, quoted_at timestamp with time zone, volume_24h_usd numeric, liquidity_usd numeric, spread_pct numeric, thin boolean, confirmed_on text[], flags text[], trust_score integer, asset text, pool_name text, confirmed_at timestamp with time zone)
@@ -1446,6 +1491,18 @@ $$;
 -- comment on function public.signal_track_record(period text)
 COMMENT ON FUNCTION public.signal_track_record(period text) IS 'Hit rate and returns of the recorded signal outcomes per strategy and horizon over 24h, 7d or 30d; subscribers only.';
 
+-- table private.movers_publication_owed
+CREATE TABLE private.movers_publication_owed (
+    singleton boolean DEFAULT true NOT NULL,
+    changed bigint[] DEFAULT '{}'::bigint[] NOT NULL,
+    since timestamp with time zone,
+    broadcast boolean DEFAULT false NOT NULL,
+    CONSTRAINT movers_publication_owed_singleton_check CHECK (singleton)
+);
+
+-- comment on table private.movers_publication_owed
+COMMENT ON TABLE private.movers_publication_owed IS 'The changed movers whose kept-list merge and broadcast calls of one scan left to the scan''s last call (decision 0104); taken by the next publishing ingest_scan. Written and read under ingest_scan''s shared lock only.';
+
 -- table private.movers_top
 CREATE TABLE private.movers_top (
     window_minutes integer NOT NULL,
@@ -1780,6 +1837,10 @@ ALTER TABLE public.strategy_signals ALTER COLUMN id ADD GENERATED ALWAYS AS IDEN
     CACHE 1
 );
 
+-- constraint private.movers_publication_owed movers_publication_owed_pkey
+ALTER TABLE ONLY private.movers_publication_owed
+    ADD CONSTRAINT movers_publication_owed_pkey PRIMARY KEY (singleton);
+
 -- constraint private.movers_top movers_top_pkey
 ALTER TABLE ONLY private.movers_top
     ADD CONSTRAINT movers_top_pkey PRIMARY KEY (window_minutes);
@@ -1900,6 +1961,9 @@ ALTER TABLE ONLY public.strategy_signal_outcomes
 ALTER TABLE ONLY public.strategy_signals
     ADD CONSTRAINT strategy_signals_instrument_id_fkey FOREIGN KEY (instrument_id) REFERENCES public.instruments(id) ON DELETE SET NULL;
 
+-- row security private.movers_publication_owed
+ALTER TABLE private.movers_publication_owed ENABLE ROW LEVEL SECURITY;
+
 -- row security private.movers_top
 ALTER TABLE private.movers_top ENABLE ROW LEVEL SECURITY;
 
@@ -1990,9 +2054,9 @@ GRANT ALL ON FUNCTION public.ingest_backfill(batch jsonb, until timestamp with t
 REVOKE ALL ON FUNCTION public.ingest_replayed_signals(signals jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.ingest_replayed_signals(signals jsonb) TO service_role;
 
--- grants on function public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone)
-REVOKE ALL ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone) TO service_role;
+-- grants on function public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone, scan_group uuid)
+REVOKE ALL ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone, scan_group uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone, scan_group uuid) TO service_role;
 
 -- grants on function public.movers_feed(window_minutes integer)
 REVOKE ALL ON FUNCTION public.movers_feed(window_minutes integer) FROM PUBLIC;

@@ -25,7 +25,7 @@ const NOW = new Date("2026-03-02T12:00:00.000Z");
 
 class FakeScanDb implements ScanDb {
   pollingState?: ScanDb["pollingState"];
-  calls: { quotes: Quote[]; scannedAt: string }[] = [];
+  calls: { quotes: Quote[]; scannedAt: string; group?: string }[] = [];
   result: IngestResult = {
     instruments: 0,
     movers: 0,
@@ -34,8 +34,8 @@ class FakeScanDb implements ScanDb {
     broadcasts: 1,
     skipped: 0,
   };
-  ingest(quotes: Quote[], scannedAt: string): Promise<IngestResult> {
-    this.calls.push({ quotes, scannedAt });
+  ingest(quotes: Quote[], scannedAt: string, group?: string): Promise<IngestResult> {
+    this.calls.push({ quotes, scannedAt, ...(group ? { group } : {}) });
     return Promise.resolve({ ...this.result, instruments: quotes.length, movers: quotes.length });
   }
 }
@@ -309,6 +309,59 @@ Deno.test("scan: a failing ingest fails the scan (500); failing signals do not",
   const res = await t.call();
   assertEquals(res.status, 200);
   deepStrictEqual((await res.json()).signals, { computed: 0, error: "strategy_signals: timeout" });
+});
+
+Deno.test("scan: the calls of a scan of several sources carry one scan id; a scan of one source none (decision 0104)", async () => {
+  const ticker = await loadMarketFixture("binance-ticker-24hr");
+  const f = fakeFetch(() => jsonResponse(ticker));
+  const t = setup({ MARKET_SOURCES: "binance,simulated" }, {
+    fetch: f.fetch,
+    adapters: { binance: createBinanceAdapter(), simulated: createSimulatedAdapter() },
+  });
+  assertEquals((await t.call()).status, 200);
+  assertEquals(t.db.calls.length, 2);
+  const groups = new Set(t.db.calls.map((c) => c.group));
+  assertEquals(groups.size, 1);
+  ok(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test([...groups][0]!));
+  // The next scan has an id of its own.
+  assertEquals((await t.call()).status, 200);
+  assertEquals(new Set(t.db.calls.map((c) => c.group)).size, 2);
+
+  const one = setup();
+  assertEquals((await one.call()).status, 200);
+  assertEquals(one.db.calls.length, 1);
+  assertEquals(one.db.calls[0]!.group, undefined);
+});
+
+Deno.test("scan: when a call of a grouped scan fails, an empty ingest publishes what the others left to it (decision 0104)", async () => {
+  const ticker = await loadMarketFixture("binance-ticker-24hr");
+  const f = fakeFetch(() => jsonResponse(ticker));
+  const db = new FakeScanDb();
+  const ingest = db.ingest.bind(db);
+  db.ingest = (quotes, scannedAt, group) =>
+    quotes.some((q) => q.source === "binance")
+      ? Promise.reject(
+        new Error("ingest_scan failed: canceling statement due to statement timeout"),
+      )
+      : ingest(quotes, scannedAt, group);
+  const t = setup({ MARKET_SOURCES: "binance,simulated" }, {
+    fetch: f.fetch,
+    adapters: { binance: createBinanceAdapter(), simulated: createSimulatedAdapter() },
+    db: () => db,
+  });
+  assertEquals((await t.call()).status, 500);
+  // The simulated market's call (grouped), then the empty publishing call (not grouped).
+  assertEquals(db.calls.length, 2);
+  ok(db.calls[0]!.group);
+  ok(db.calls[0]!.quotes.length > 0);
+  deepStrictEqual(db.calls[1], { quotes: [], scannedAt: NOW.toISOString() });
+
+  // A scan of one source that fails publishes as it always did: nothing is owed.
+  const single = new FakeScanDb();
+  single.ingest = () => Promise.reject(new Error("ingest_scan failed: connection reset"));
+  const s = setup({}, { db: () => single });
+  assertEquals((await s.call()).status, 500);
+  assertEquals(single.calls.length, 0);
 });
 
 /** A database whose history ends at `newest` (null: empty) and that records backfills. */

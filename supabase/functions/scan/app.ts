@@ -3,7 +3,9 @@
 // (`{ "sources": ["binance"] }`: each venue has its own schedule at its own cadence, decision
 // 0033) — and ingest each source's quotes with ONE call of public.ingest_scan as soon as that
 // venue answered, then compute strategy signals. A failing or slow source is reported and never
-// holds back the others. Callers authenticate with the service-role key or SCAN_SECRET.
+// holds back the others. The calls of a scan of several sources carry one scan id: the database
+// merges their rows into the kept lists and broadcasts them once, at the last of them (decision
+// 0104). Callers authenticate with the service-role key or SCAN_SECRET.
 import { asJson, type Db, jsonObject, serviceClient } from "../_shared/clients.ts";
 import { functionApp, methodNotAllowed } from "../_shared/app.ts";
 import type { MarketSource, Quote, ScanResult } from "../_shared/domain/market.ts";
@@ -48,7 +50,12 @@ export interface BackfillResult {
 
 /** The database side of a scan. */
 export interface ScanDb {
-  ingest(quotes: Quote[], scannedAt: string): Promise<IngestResult>;
+  /**
+   * `public.ingest_scan`. `group`: the scan's id when it ingests several sources (decision 0104):
+   * a call that reaches the database's publication while another call of the same scan is in
+   * flight leaves its rows' kept lists and broadcast to the last of them.
+   */
+  ingest(quotes: Quote[], scannedAt: string, group?: string): Promise<IngestResult>;
   /** The time of the newest stored price sample, or null when there is none. */
   newestSample?(): Promise<string | null>;
   /** Stores a source's replayed past (`public.ingest_backfill`). */
@@ -217,10 +224,11 @@ function num(value: unknown, name: string): number {
 /** `ingest_scan` over the service-role client. */
 export function supabaseScanDb(client: Db): ScanDb {
   return {
-    async ingest(quotes, scannedAt) {
+    async ingest(quotes, scannedAt, group) {
       const { data, error } = await client.rpc("ingest_scan", {
         quotes: asJson(quotes),
         scanned_at: scannedAt,
+        ...(group ? { scan_group: group } : {}),
       });
       if (error) throw new Error(`ingest_scan failed: ${error.message}`);
       const r = jsonObject(data);
@@ -440,6 +448,7 @@ export function createScanApp(deps: ScanDeps = {}) {
     db: ScanDb,
     cadence: Record<MarketSource, number>,
     rotation: DexRotation,
+    group: string | undefined,
   ): Promise<SourceRun> {
     const adapter = adapters[source];
     let report: SourceReport;
@@ -492,7 +501,7 @@ export function createScanApp(deps: ScanDeps = {}) {
         backfilled = { samples: 0, instruments: 0, error: message(err) };
       }
     }
-    const ingest = quotes.length > 0 ? await db.ingest(quotes, scannedAt) : undefined;
+    const ingest = quotes.length > 0 ? await db.ingest(quotes, scannedAt, group) : undefined;
     // The source's state is shown to users; failing to store it does not fail the scan.
     try {
       await db.recordHealth?.(sourceHealth({ [source]: report }), scannedAt);
@@ -568,12 +577,25 @@ export function createScanApp(deps: ScanDeps = {}) {
     }
 
     // Each source is read and ingested on its own: a slow or failing venue never holds back the
-    // others' quotes (the database serialises the ingests).
+    // others' quotes (the database serialises the ingests). With several sources the calls carry
+    // the scan's id (decision 0104): the database publishes their rows (the kept lists and the
+    // broadcast) once, at the last call in flight; a venue still reading its answer is not waited
+    // for.
+    const group = polled.length > 1 ? crypto.randomUUID() : undefined;
     const settled = await Promise.allSettled(
-      polled.map((s) => scanSource(s, db, cadence, rotation)),
+      polled.map((s) => scanSource(s, db, cadence, rotation, group)),
     );
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
-    if (failed) throw failed.reason;
+    if (failed) {
+      // A call that failed may have been the one the others left their publication to: an empty
+      // ingest (no group) publishes whatever is owed now, not at the next scan.
+      if (group) {
+        await db.ingest([], now().toISOString()).catch((err) =>
+          console.warn(`[scan] owed publication left to the next ingest: ${message(err)}`)
+        );
+      }
+      throw failed.reason;
+    }
     const runs = settled.map((r) => (r as PromiseFulfilledResult<SourceRun>).value);
 
     const report: ScanResponse["sources"] = streamed();
