@@ -356,6 +356,23 @@ Deno.test("scan: when a call of a grouped scan fails, an empty ingest publishes 
   ok(db.calls[0]!.quotes.length > 0);
   deepStrictEqual(db.calls[1], { quotes: [], scannedAt: NOW.toISOString() });
 
+  // Every call succeeded but the one that finished last left its rows to another (it saw a call
+  // of the scan in flight as that one committed): the empty ingest publishes them.
+  const late = new FakeScanDb();
+  const lateIngest = late.ingest.bind(late);
+  late.ingest = async (quotes, scannedAt, group) => {
+    const r = await lateIngest(quotes, scannedAt, group);
+    return group ? { ...r, deferred: true } : r;
+  };
+  const l = setup({ MARKET_SOURCES: "binance,simulated" }, {
+    fetch: f.fetch,
+    adapters: { binance: createBinanceAdapter(), simulated: createSimulatedAdapter() },
+    db: () => late,
+  });
+  assertEquals((await l.call()).status, 200);
+  assertEquals(late.calls.length, 3);
+  deepStrictEqual(late.calls[2], { quotes: [], scannedAt: NOW.toISOString() });
+
   // A scan of one source that fails publishes as it always did: nothing is owed.
   const single = new FakeScanDb();
   single.ingest = () => Promise.reject(new Error("ingest_scan failed: connection reset"));

@@ -239,6 +239,7 @@ export function supabaseScanDb(client: Db): ScanDb {
         pruned: num(r.pruned, "pruned"),
         broadcasts: num(r.broadcasts, "broadcasts"),
         skipped: typeof r.skipped === "number" ? r.skipped : 0,
+        ...(r.deferred === true ? { deferred: true } : {}),
       };
     },
     async newestSample() {
@@ -331,8 +332,9 @@ interface SourceRun {
   backfilled?: ScanResponse["backfill"];
 }
 
+/** The counts of the scan's ingests, summed (whether a call deferred is not a count). */
 function sumIngests(results: IngestResult[]): IngestResult {
-  const total: IngestResult = {
+  const total: Required<Omit<IngestResult, "deferred">> = {
     instruments: 0,
     movers: 0,
     stale: 0,
@@ -341,7 +343,7 @@ function sumIngests(results: IngestResult[]): IngestResult {
     skipped: 0,
   };
   for (const r of results) {
-    for (const key of Object.keys(total) as (keyof IngestResult)[]) total[key] += r[key];
+    for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += r[key];
   }
   return total;
 }
@@ -397,6 +399,8 @@ export function createScanApp(deps: ScanDeps = {}) {
   // The DEX rotation's cadence is logged once per instance, at its first DEX scan (decision 0091).
   let dexRotationLogged = false;
   let signalsRunning = false;
+  // Per grouped scan (decision 0104): the result of its ingest that finished last.
+  const lastIngest = new Map<string, IngestResult>();
 
   /**
    * Before a source that can replay its past (the simulated market) is first ingested by this
@@ -502,6 +506,7 @@ export function createScanApp(deps: ScanDeps = {}) {
       }
     }
     const ingest = quotes.length > 0 ? await db.ingest(quotes, scannedAt, group) : undefined;
+    if (group && ingest) lastIngest.set(group, ingest);
     // The source's state is shown to users; failing to store it does not fail the scan.
     try {
       await db.recordHealth?.(sourceHealth({ [source]: report }), scannedAt);
@@ -586,16 +591,20 @@ export function createScanApp(deps: ScanDeps = {}) {
       polled.map((s) => scanSource(s, db, cadence, rotation, group)),
     );
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
-    if (failed) {
-      // A call that failed may have been the one the others left their publication to: an empty
-      // ingest (no group) publishes whatever is owed now, not at the next scan.
-      if (group) {
+    if (group) {
+      // A call that failed may have been the one the others left their publication to, and the
+      // call that finished last should have published (it left its rows only if it saw another
+      // call of the scan still in flight as that one committed): then an empty ingest (no group)
+      // publishes whatever is owed now, not at the next scan.
+      const last = lastIngest.get(group);
+      lastIngest.delete(group);
+      if (failed || last?.deferred) {
         await db.ingest([], now().toISOString()).catch((err) =>
           console.warn(`[scan] owed publication left to the next ingest: ${message(err)}`)
         );
       }
-      throw failed.reason;
     }
+    if (failed) throw failed.reason;
     const runs = settled.map((r) => (r as PromiseFulfilledResult<SourceRun>).value);
 
     const report: ScanResponse["sources"] = streamed();

@@ -87,7 +87,7 @@ export interface Quote {
   poolCreatedAt?: string | null;
 }
 
-/** What `public.ingest_scan(quotes jsonb, scanned_at timestamptz)` returns. */
+/** What `public.ingest_scan(quotes jsonb, scanned_at timestamptz, scan_group uuid)` returns. */
 export interface ScanResult {
   instruments: number;
   movers: number;
@@ -97,6 +97,11 @@ export interface ScanResult {
   broadcasts: number;
   /** Quotes refused by the database's rules (counted, never fatal). */
   skipped: number;
+  /**
+   * A call of a scan of several sources (`scan_group`) that left its rows' kept lists and
+   * broadcast to a later call of the scan (decision 0104).
+   */
+  deferred?: boolean;
 }
 
 /** Price history kept for window maths and analysis (3 hours plus a margin). */
