@@ -12,7 +12,9 @@
 -- takes what is owed first, so no row waits for a later scan. The kept lists' merge of the union
 -- of the calls' changed rows gives the same first 100s as the merges one call after the other.
 -- Without scan_group (every caller but the scan function's grouped scans) a call publishes as
--- before. Nothing else in the function changed.
+-- before. The history's retention delete now comes before the publication rather than between
+-- the kept lists and the broadcast (it reads and writes only price_history). Nothing else in the
+-- function changed.
 
 -- What calls of a scan left to its last call: one row while something is owed.
 create table private.movers_publication_owed (
