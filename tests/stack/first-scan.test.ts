@@ -153,7 +153,7 @@ describe("the first scan of a fresh stack", () => {
     // The replay's outcomes are all stored. The scan's live step after it records the outcomes
     // due by then too: when an hour-old candle's signals come due between the two (the scan
     // crossed a 5-minute boundary an hour after a replayed candle), those add to the replay's.
-    expect(past!.recorded).toBeGreaterThanOrEqual(first.backfill!.outcomes);
+    expect(past!.recorded).toBeGreaterThanOrEqual(first.backfill!.outcomes!);
     // Every outcome's exit is the signal's own instrument's first stored price an hour on.
     expect(past!.outcomes).toBe(past!.recorded);
     expect(past!.unmatched).toBe(0);
