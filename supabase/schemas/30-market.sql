@@ -578,6 +578,10 @@ declare
   owed_changed bigint[];
   owed_since timestamptz;
   owed_broadcast boolean;
+  -- Decision 0104, round 2: how long and for how many calls a publication may be left to calls in
+  -- flight. Past either, the call publishes whatever is in flight beside it.
+  owed_bound constant interval := interval '1 second';
+  owed_calls_bound constant integer := 6;
 begin
   if quotes is null or jsonb_typeof(quotes) <> 'array' then
     raise exception 'quotes must be a JSON array of quotes' using errcode = '22023';
@@ -585,10 +589,10 @@ begin
   scanned_at := coalesce(scanned_at, now());
   received := jsonb_array_length(quotes);
 
-  -- Decision 0104: a call of a scan of several venues (scan_group: one id per scan, the same for
-  -- its venues' calls) says it is in flight from its first statement to its commit. The lock is
+  -- Decision 0104: a grouped call (scan_group: the scan function gives every scan call the same
+  -- one, round 2) says it is in flight from its first statement to its commit. The lock is
   -- shared: it never waits and no one waits for it; it is only read (pg_locks) by the other calls
-  -- of the scan when they reach the publication below.
+  -- of the group when they reach the publication below.
   if scan_group is not null then
     perform pg_catalog.pg_advisory_xact_lock_shared(pg_catalog.hashtext('public.ingest_scan:group'),
                                                     pg_catalog.hashtext(scan_group::text));
@@ -1050,29 +1054,48 @@ begin
   delete from public.price_history h where h.ts < scanned_at - retention;
   get diagnostics pruned = row_count;
 
-  -- 6. The publication (decision 0104): the kept lists and the broadcast, once for the calls of
-  --    one scan. While another call of this scan is in flight (its group lock held: it is in its
-  --    venue section or waiting at the shared lock, which this call holds, so it passes this
-  --    point after this call commits), this call leaves its changed rows to it: they are recorded
-  --    as owed, in this transaction, and the last call of the scan publishes every call's rows.
+  -- 6. The publication (decision 0104): the kept lists and the broadcast, once for the grouped
+  --    calls in flight together: the venue calls of one scan, and (round 2: the scan function
+  --    gives every scan call one group) the per-venue scans whose ticks coincide. While another
+  --    call of the group is in flight, this call leaves its changed rows to it: they are recorded
+  --    as owed, in this transaction, and the last call in flight publishes every call's rows.
+  --    In flight: it holds the group lock and its transaction is in progress with an id (it has
+  --    written) or it waits for a lock (its venue's or the shared one, which this call holds): it
+  --    has not passed this point, so it passes it after this call commits. A call that has
+  --    committed leaves the running transactions before it releases its locks and waits for
+  --    nothing, so a call between the two is not taken for one in flight (round 2: 0104's race,
+  --    closed here). A holder that neither has written nor waits is not waited for (it
+  --    publishes its own rows).
+  --    The bound: a call publishes when what is owed was first left more than owed_bound ago or
+  --    by owed_calls_bound calls, whatever is in flight; so overlapping calls never defer for ever.
   --    Every call that publishes (any caller, grouped or not) takes what is owed first, so a call
-  --    of the scan that fails before publishing leaves the rows to the next call (the scan
-  --    function makes one at once: an empty ingest).
-  if scan_group is not null and exists (
+  --    that fails before publishing leaves the rows to the next call (the scan function makes one
+  --    at once: an empty ingest).
+  if scan_group is not null
+     and not exists (
+       select 1 from private.movers_publication_owed o
+       where o.first_owed_at < pg_catalog.clock_timestamp() - owed_bound
+          or o.calls >= owed_calls_bound)
+     and exists (
        select 1 from pg_catalog.pg_locks l
+       join pg_catalog.pg_stat_activity a on a.pid = l.pid
        where l.locktype = 'advisory' and l.granted and l.pid <> pg_catalog.pg_backend_pid()
          and l.database = (select d.oid from pg_catalog.pg_database d where d.datname = pg_catalog.current_database())
          and l.objsubid = 2
          and l.classid = (pg_catalog.hashtext('public.ingest_scan:group')::bigint & 4294967295)::oid
-         and l.objid = (pg_catalog.hashtext(scan_group::text)::bigint & 4294967295)::oid) then
+         and l.objid = (pg_catalog.hashtext(scan_group::text)::bigint & 4294967295)::oid
+         and (a.backend_xid is not null
+              or exists (select 1 from pg_catalog.pg_locks w where w.pid = l.pid and not w.granted))) then
     deferred := true;
     if upserted > 0 or removed > 0 then
-      insert into private.movers_publication_owed as o (changed, since, broadcast)
-      values (changed_ids, case when upserted > 0 then scanned_at end, upserted > 0)
+      insert into private.movers_publication_owed as o (changed, since, broadcast, first_owed_at, calls)
+      values (changed_ids, case when upserted > 0 then scanned_at end, upserted > 0,
+              pg_catalog.clock_timestamp(), 1)
       on conflict (singleton) do update
         set changed = o.changed || excluded.changed,
             since = least(o.since, excluded.since),
-            broadcast = o.broadcast or excluded.broadcast;
+            broadcast = o.broadcast or excluded.broadcast,
+            calls = o.calls + 1;
     end if;
   else
     delete from private.movers_publication_owed o
@@ -1103,7 +1126,7 @@ end;
 $_$;
 
 -- comment on function public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone, scan_group uuid)
-COMMENT ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone, scan_group uuid) IS 'One scan: upsert instruments, append history, compute window percents (under a lock per venue), then one scan at a time: liquidity figures, flags and trust (decision 0046) of the assets it touched, upsert movers, merge the changed rows into the kept lists (decision 0053), prune, broadcast (decision 0085); the calls of one scan (scan_group) publish the kept lists and the broadcast once, at the last of them (decision 0104). Service role only.';
+COMMENT ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone, scan_group uuid) IS 'One scan: upsert instruments, append history, compute window percents (under a lock per venue), then one scan at a time: liquidity figures, flags and trust (decision 0046) of the assets it touched, upsert movers, merge the changed rows into the kept lists (decision 0053), prune, broadcast (decision 0085); grouped calls in flight together (scan_group: the venue calls of one scan and the per-venue scans whose ticks coincide) publish the kept lists and the broadcast once, at the last of them, within a bound of 1 s or 6 calls (decision 0104). Service role only.';
 
 -- function public.movers_feed(integer)
 CREATE FUNCTION public.movers_feed(window_minutes integer DEFAULT NULL::integer) RETURNS TABLE(id bigint, instrument_id bigint, symbol text, exchange text, exchange_type public.exchange_type, network text, source text, pool_url text, price numeric, price_3hour_ago numeric, pct numeric, window_used integer, pct_3hour numeric, volume_24h numeric, ts timestamp with time zone, quoted_at timestamp with time zone, volume_24h_usd numeric, liquidity_usd numeric, spread_pct numeric, thin boolean, confirmed_on text[], flags text[], trust_score integer, asset text, pool_name text, confirmed_at timestamp with time zone)
@@ -1497,11 +1520,19 @@ CREATE TABLE private.movers_publication_owed (
     changed bigint[] DEFAULT '{}'::bigint[] NOT NULL,
     since timestamp with time zone,
     broadcast boolean DEFAULT false NOT NULL,
+    first_owed_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    calls integer DEFAULT 1 NOT NULL,
     CONSTRAINT movers_publication_owed_singleton_check CHECK (singleton)
 );
 
 -- comment on table private.movers_publication_owed
-COMMENT ON TABLE private.movers_publication_owed IS 'The changed movers whose kept-list merge and broadcast calls of one scan left to the scan''s last call (decision 0104); taken by the next publishing ingest_scan. Written and read under ingest_scan''s shared lock only.';
+COMMENT ON TABLE private.movers_publication_owed IS 'The changed movers whose kept-list merge and broadcast grouped calls left to the last call in flight (decision 0104); taken by the next publishing ingest_scan. Written and read under ingest_scan''s shared lock only.';
+
+-- comment on column private.movers_publication_owed.first_owed_at
+COMMENT ON COLUMN private.movers_publication_owed.first_owed_at IS 'When the first call left its publication (the bound: 1 s, decision 0104).';
+
+-- comment on column private.movers_publication_owed.calls
+COMMENT ON COLUMN private.movers_publication_owed.calls IS 'How many calls left their publication (the bound: 6, decision 0104).';
 
 -- table private.movers_top
 CREATE TABLE private.movers_top (

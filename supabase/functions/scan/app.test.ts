@@ -13,6 +13,7 @@ import {
   createScanApp,
   type IngestResult,
   type PollingState,
+  SCAN_GROUP,
   type ScanDb,
   type ScanDeps,
   type SourceHealth,
@@ -311,7 +312,7 @@ Deno.test("scan: a failing ingest fails the scan (500); failing signals do not",
   deepStrictEqual((await res.json()).signals, { computed: 0, error: "strategy_signals: timeout" });
 });
 
-Deno.test("scan: the calls of a scan of several sources carry one scan id; a scan of one source none (decision 0104)", async () => {
+Deno.test("scan: every scan call carries SCAN_GROUP, one source or several (decision 0104, round 2)", async () => {
   const ticker = await loadMarketFixture("binance-ticker-24hr");
   const f = fakeFetch(() => jsonResponse(ticker));
   const t = setup({ MARKET_SOURCES: "binance,simulated" }, {
@@ -320,20 +321,20 @@ Deno.test("scan: the calls of a scan of several sources carry one scan id; a sca
   });
   assertEquals((await t.call()).status, 200);
   assertEquals(t.db.calls.length, 2);
-  const groups = new Set(t.db.calls.map((c) => c.group));
-  assertEquals(groups.size, 1);
-  ok(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test([...groups][0]!));
-  // The next scan has an id of its own.
+  deepStrictEqual(t.db.calls.map((c) => c.group), [SCAN_GROUP, SCAN_GROUP]);
+  ok(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(SCAN_GROUP));
+  // The next scan, another invocation's in production, carries the same group.
   assertEquals((await t.call()).status, 200);
-  assertEquals(new Set(t.db.calls.map((c) => c.group)).size, 2);
+  deepStrictEqual(new Set(t.db.calls.map((c) => c.group)), new Set([SCAN_GROUP]));
 
+  // A per-venue scan (production's schedules, decision 0033) is grouped too.
   const one = setup();
   assertEquals((await one.call()).status, 200);
   assertEquals(one.db.calls.length, 1);
-  assertEquals(one.db.calls[0]!.group, undefined);
+  assertEquals(one.db.calls[0]!.group, SCAN_GROUP);
 });
 
-Deno.test("scan: when a call of a grouped scan fails, an empty ingest publishes what the others left to it (decision 0104)", async () => {
+Deno.test("scan: when a scan call fails, an empty ingest publishes what the others left to it (decision 0104)", async () => {
   const ticker = await loadMarketFixture("binance-ticker-24hr");
   const f = fakeFetch(() => jsonResponse(ticker));
   const db = new FakeScanDb();
@@ -352,12 +353,12 @@ Deno.test("scan: when a call of a grouped scan fails, an empty ingest publishes 
   assertEquals((await t.call()).status, 500);
   // The simulated market's call (grouped), then the empty publishing call (not grouped).
   assertEquals(db.calls.length, 2);
-  ok(db.calls[0]!.group);
+  assertEquals(db.calls[0]!.group, SCAN_GROUP);
   ok(db.calls[0]!.quotes.length > 0);
   deepStrictEqual(db.calls[1], { quotes: [], scannedAt: NOW.toISOString() });
 
-  // Every call succeeded but the one that finished last left its rows to another (it saw a call
-  // of the scan in flight as that one committed): the empty ingest publishes them.
+  // A call that left its rows to a call in flight (deferred) is the normal case: the database
+  // waits only for calls whose transaction is in progress, so no empty ingest follows.
   const late = new FakeScanDb();
   const lateIngest = late.ingest.bind(late);
   late.ingest = async (quotes, scannedAt, group) => {
@@ -370,15 +371,20 @@ Deno.test("scan: when a call of a grouped scan fails, an empty ingest publishes 
     db: () => late,
   });
   assertEquals((await l.call()).status, 200);
-  assertEquals(late.calls.length, 3);
-  deepStrictEqual(late.calls[2], { quotes: [], scannedAt: NOW.toISOString() });
+  assertEquals(late.calls.length, 2);
+  ok(late.calls.every((c) => c.group === SCAN_GROUP));
 
-  // A scan of one source that fails publishes as it always did: nothing is owed.
+  // A per-venue scan whose call fails makes the empty ingest too: another invocation's call may
+  // have left its rows to it.
   const single = new FakeScanDb();
-  single.ingest = () => Promise.reject(new Error("ingest_scan failed: connection reset"));
+  const singleIngest = single.ingest.bind(single);
+  single.ingest = (quotes, scannedAt, group) =>
+    group
+      ? Promise.reject(new Error("ingest_scan failed: connection reset"))
+      : singleIngest(quotes, scannedAt, group);
   const s = setup({}, { db: () => single });
   assertEquals((await s.call()).status, 500);
-  assertEquals(single.calls.length, 0);
+  deepStrictEqual(single.calls, [{ quotes: [], scannedAt: NOW.toISOString() }]);
 });
 
 /** A database whose history ends at `newest` (null: empty) and that records backfills. */

@@ -3,9 +3,10 @@
 // (`{ "sources": ["binance"] }`: each venue has its own schedule at its own cadence, decision
 // 0033) — and ingest each source's quotes with ONE call of public.ingest_scan as soon as that
 // venue answered, then compute strategy signals. A failing or slow source is reported and never
-// holds back the others. The calls of a scan of several sources carry one scan id: the database
-// merges their rows into the kept lists and broadcasts them once, at the last of them (decision
-// 0104). Callers authenticate with the service-role key or SCAN_SECRET.
+// holds back the others. Every scan call carries one group (SCAN_GROUP): the database merges the
+// rows of the calls in flight together — the venue calls of one scan, and the per-venue scans
+// whose ticks coincide — into the kept lists and broadcasts them once, at the last of them
+// (decision 0104). Callers authenticate with the service-role key or SCAN_SECRET.
 import { asJson, type Db, jsonObject, serviceClient } from "../_shared/clients.ts";
 import { functionApp, methodNotAllowed } from "../_shared/app.ts";
 import type { MarketSource, Quote, ScanResult } from "../_shared/domain/market.ts";
@@ -48,12 +49,19 @@ export interface BackfillResult {
   samples: number;
 }
 
+/**
+ * The group every scan call passes to `ingest_scan` (decision 0104, round 2): one for all scan
+ * calls, so the per-venue schedules' calls whose ticks coincide are grouped as the venue calls of
+ * one scan are. The stream's batches pass none and publish per batch.
+ */
+export const SCAN_GROUP = "5ca9f00d-0104-4000-8000-000000000001";
+
 /** The database side of a scan. */
 export interface ScanDb {
   /**
-   * `public.ingest_scan`. `group`: the scan's id when it ingests several sources (decision 0104):
-   * a call that reaches the database's publication while another call of the same scan is in
-   * flight leaves its rows' kept lists and broadcast to the last of them.
+   * `public.ingest_scan`. `group`: SCAN_GROUP for the scan's calls (decision 0104): a call that
+   * reaches the database's publication while another call of the group is in flight leaves its
+   * rows' kept lists and broadcast to the last of them (within 1 s or 6 calls).
    */
   ingest(quotes: Quote[], scannedAt: string, group?: string): Promise<IngestResult>;
   /** The time of the newest stored price sample, or null when there is none. */
@@ -399,8 +407,6 @@ export function createScanApp(deps: ScanDeps = {}) {
   // The DEX rotation's cadence is logged once per instance, at its first DEX scan (decision 0091).
   let dexRotationLogged = false;
   let signalsRunning = false;
-  // Per grouped scan (decision 0104): the result of its ingest that finished last.
-  const lastIngest = new Map<string, IngestResult>();
 
   /**
    * Before a source that can replay its past (the simulated market) is first ingested by this
@@ -452,7 +458,7 @@ export function createScanApp(deps: ScanDeps = {}) {
     db: ScanDb,
     cadence: Record<MarketSource, number>,
     rotation: DexRotation,
-    group: string | undefined,
+    group: string,
   ): Promise<SourceRun> {
     const adapter = adapters[source];
     let report: SourceReport;
@@ -506,7 +512,6 @@ export function createScanApp(deps: ScanDeps = {}) {
       }
     }
     const ingest = quotes.length > 0 ? await db.ingest(quotes, scannedAt, group) : undefined;
-    if (group && ingest) lastIngest.set(group, ingest);
     // The source's state is shown to users; failing to store it does not fail the scan.
     try {
       await db.recordHealth?.(sourceHealth({ [source]: report }), scannedAt);
@@ -582,27 +587,21 @@ export function createScanApp(deps: ScanDeps = {}) {
     }
 
     // Each source is read and ingested on its own: a slow or failing venue never holds back the
-    // others' quotes (the database serialises the ingests). With several sources the calls carry
-    // the scan's id (decision 0104): the database publishes their rows (the kept lists and the
-    // broadcast) once, at the last call in flight; a venue still reading its answer is not waited
-    // for.
-    const group = polled.length > 1 ? crypto.randomUUID() : undefined;
+    // others' quotes (the database serialises the ingests). The calls carry SCAN_GROUP (decision
+    // 0104): the database publishes the rows of the calls in flight together (this scan's and
+    // other invocations' whose ticks coincide) once, at the last of them; a venue still reading
+    // its answer is not waited for.
     const settled = await Promise.allSettled(
-      polled.map((s) => scanSource(s, db, cadence, rotation, group)),
+      polled.map((s) => scanSource(s, db, cadence, rotation, SCAN_GROUP)),
     );
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
-    if (group) {
-      // A call that failed may have been the one the others left their publication to, and the
-      // call that finished last should have published (it left its rows only if it saw another
-      // call of the scan still in flight as that one committed): then an empty ingest (no group)
-      // publishes whatever is owed now, not at the next scan.
-      const last = lastIngest.get(group);
-      lastIngest.delete(group);
-      if (failed || last?.deferred) {
-        await db.ingest([], now().toISOString()).catch((err) =>
-          console.warn(`[scan] owed publication left to the next ingest: ${message(err)}`)
-        );
-      }
+    if (failed) {
+      // A call that failed may have been the one that calls in flight beside it (this scan's or
+      // another invocation's) left their publication to: an empty ingest (no group) publishes
+      // whatever is owed now, not at the next ingest.
+      await db.ingest([], now().toISOString()).catch((err) =>
+        console.warn(`[scan] owed publication left to the next ingest: ${message(err)}`)
+      );
     }
     if (failed) throw failed.reason;
     const runs = settled.map((r) => (r as PromiseFulfilledResult<SourceRun>).value);

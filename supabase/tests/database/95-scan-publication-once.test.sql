@@ -67,7 +67,7 @@ $$;
 
 create temp table result (name text primary key, value jsonb);
 
-select plan(21);
+select plan(23);
 
 select has_table('private', 'movers_publication_owed', 'what calls of a scan owe is kept in private');
 select ok((select c.relrowsecurity from pg_class c where c.oid = 'private.movers_publication_owed'::regclass),
@@ -75,6 +75,9 @@ select ok((select c.relrowsecurity from pg_class c where c.oid = 'private.movers
 select table_privs_are('private', 'movers_publication_owed', 'anon', array[]::text[], 'anon has no access');
 select table_privs_are('private', 'movers_publication_owed', 'authenticated', array[]::text[],
   'authenticated has no access');
+-- Round 2: the bound on a deferral (the concurrent cases are scan-venues-concurrent's).
+select col_not_null('private', 'movers_publication_owed', 'first_owed_at', 'the owed row says when it was first left');
+select col_not_null('private', 'movers_publication_owed', 'calls', 'and by how many calls');
 
 select is((public.ingest_scan(pg_temp.quotes(null, 0, pg_temp.t(-1200)), pg_temp.t(-1200)) ->> 'instruments')::int,
   300, 'the window start of 300 instruments');
