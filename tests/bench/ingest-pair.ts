@@ -16,7 +16,8 @@
 // that holds migrations out (decision 0104), both sides get the three calls at once (each side on
 // its own three connections), the side going first alternating each round, timed from the first
 // call's start to the last call's end; a side whose ingest_scan takes a scan_group gives its
-// calls one id per scan, as the scan function does. The first round is a warm-up.
+// calls the scan function's SCAN_GROUP, as three per-venue scans' invocations whose ticks
+// coincide do (0104, round 2). The first round is a warm-up.
 // PAIR_VACUUM=1 vacuums the seeded history in both databases; PAIR_AFTER_SQL gives "after" extra
 // statements once migrated (decision 0099).
 // PAIR_ONE_VENUE=0 stops after the all-venues scans. PAIR_STATEMENTS=1 adds the statements that took the most time in each database

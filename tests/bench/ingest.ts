@@ -13,9 +13,11 @@
 // last call's end. Each instrument is keyed as the adapters key theirs (decision 0017): a pair by
 // its exchange (`Bench A:…`), a pool by its network (`ethereum:0x…`), so each venue's calls take
 // their own venue lock (decision 0085), as Binance's, Coinbase's and a network's do.
-// Where ingest_scan takes a scan_group (decision 0104), the three calls carry one id per scan, as
-// the scan function's calls of a scan of several sources do: the kept lists and the broadcast are
-// done once, by the last call, and the figure (the last call's end) includes them.
+// Where ingest_scan takes a scan_group (decision 0104), the three calls carry the scan function's
+// SCAN_GROUP, as every scan call does since 0104's round 2: three per-venue scans whose ticks
+// coincide (three invocations) send exactly these calls, as does one scan of three sources. The
+// kept lists and the broadcast are done once, by the last call in flight, and the figure (the last
+// call's end) includes them.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -133,7 +135,7 @@ export async function ingestVenues(
   round: number,
   grouped = false,
 ): Promise<{ wall: number; ends: number[]; deferred: number }> {
-  const group = grouped ? crypto.randomUUID() : null;
+  const group = grouped ? SCAN_GROUP : null;
   let deferred = 0;
   const bodies = VENUES.map((v) => ({
     v,
@@ -173,6 +175,9 @@ export async function ingestVenues(
   }
   return { wall: performance.now() - t0, ends, deferred };
 }
+
+/** The scan function's SCAN_GROUP (supabase/functions/scan/app.ts): every scan call's group. */
+export const SCAN_GROUP = "5ca9f00d-0104-4000-8000-000000000001";
 
 /** Whether ingest_scan takes a scan_group (decision 0104): the scan's calls are then grouped. */
 export async function takesScanGroup(stack: Stack): Promise<boolean> {
