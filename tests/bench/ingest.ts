@@ -123,8 +123,8 @@ export async function ingest(stack: Stack, body: string, at: Date, n: number): P
  * on its own connection; without (PGlite) they run one after the other on the stack's connection.
  * Returns the wall time from the first call's start to the last call's end, and when each call
  * ended (from the first call's start, in the order they ended). Every call must accept all its
- * venue's quotes. With `grouped` (decision 0104) the calls carry one scan id, as the scan
- * function's do; `deferred` counts the calls that left the publication to a later one.
+ * venue's quotes. With `grouped` (decision 0104) the calls carry SCAN_GROUP, as every scan
+ * function call does; `deferred` counts the calls that left the publication to a later one.
  */
 export async function ingestVenues(
   stack: Stack,

@@ -98,8 +98,8 @@ export interface ScanResult {
   /** Quotes refused by the database's rules (counted, never fatal). */
   skipped: number;
   /**
-   * A call of a scan of several sources (`scan_group`) that left its rows' kept lists and
-   * broadcast to a later call of the scan (decision 0104).
+   * A grouped call (`scan_group`: every scan call's) that left its rows' kept lists and
+   * broadcast to another call of the group in flight (decision 0104).
    */
   deferred?: boolean;
 }
