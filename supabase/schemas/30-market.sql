@@ -512,8 +512,8 @@ $$;
 -- comment on function public.ingest_replayed_signals(signals jsonb)
 COMMENT ON FUNCTION public.ingest_replayed_signals(signals jsonb) IS 'Stores the strategy signals computed at past points of a replayed history, after every stored signal, once; service role only.';
 
--- function public.ingest_scan(jsonb, timestamp with time zone)
-CREATE FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone DEFAULT now()) RETURNS jsonb
+-- function public.ingest_scan(jsonb, timestamp with time zone, uuid)
+CREATE FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone DEFAULT now(), scan_group uuid DEFAULT NULL::uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     SET jit TO 'off'
@@ -572,12 +572,31 @@ declare
   thins boolean[];
   own_flag_lists text[];
   venue integer;
+  -- Decision 0104: the publication (the kept lists and the broadcast) left to a later call of the
+  -- same scan, or owed by earlier ones.
+  deferred boolean := false;
+  owed_changed bigint[];
+  owed_since timestamptz;
+  owed_broadcast boolean;
+  -- Decision 0104, round 2: how long and for how many calls a publication may be left to calls in
+  -- flight. Past either, the call publishes whatever is in flight beside it.
+  owed_bound constant interval := interval '1 second';
+  owed_calls_bound constant integer := 6;
 begin
   if quotes is null or jsonb_typeof(quotes) <> 'array' then
     raise exception 'quotes must be a JSON array of quotes' using errcode = '22023';
   end if;
   scanned_at := coalesce(scanned_at, now());
   received := jsonb_array_length(quotes);
+
+  -- Decision 0104: a grouped call (scan_group: the scan function gives every scan call the same
+  -- one, round 2) says it is in flight from its first statement to its commit. The lock is
+  -- shared: it never waits and no one waits for it; it is only read (pg_locks) by the other calls
+  -- of the group when they reach the publication below.
+  if scan_group is not null then
+    perform pg_catalog.pg_advisory_xact_lock_shared(pg_catalog.hashtext('public.ingest_scan:group'),
+                                                    pg_catalog.hashtext(scan_group::text));
+  end if;
 
 
   -- 1. Validate. A quote that would violate a constraint is skipped (and counted), not fatal.
@@ -1030,19 +1049,67 @@ begin
   end if;
 
   perform pg_catalog.set_config('app.movers_top_deferred', '', true);
-  -- The kept lists: the rows this scan changed are merged into the kept top 100s (a full ranking
-  -- when the change is too large or could pull up a row from below the kept lists).
-  if upserted > 0 or removed > 0 then
-    perform private.refresh_movers_top(changed_ids);
-  end if;
 
   -- 5. Retention: a range delete on price_history_ts_idx.
   delete from public.price_history h where h.ts < scanned_at - retention;
   get diagnostics pruned = row_count;
 
-  -- 6. One broadcast per scan: a message per window (market:movers:<window>) and the teaser.
-  if upserted > 0 then
-    sent := private.broadcast_movers(scanned_at);
+  -- 6. The publication (decision 0104): the kept lists and the broadcast, once for the grouped
+  --    calls in flight together: the venue calls of one scan, and (round 2: the scan function
+  --    gives every scan call one group) the per-venue scans whose ticks coincide. While another
+  --    call of the group is in flight, this call leaves its changed rows to it: they are recorded
+  --    as owed, in this transaction, and the last call in flight publishes every call's rows.
+  --    In flight: it holds the group lock and its transaction is in progress with an id (it has
+  --    written) or it waits for a lock (its venue's or the shared one, which this call holds): it
+  --    has not passed this point, so it passes it after this call commits. A call that has
+  --    committed leaves the running transactions before it releases its locks and waits for
+  --    nothing, so a call between the two is not taken for one in flight (round 2: 0104's race,
+  --    closed here). A holder that neither has written nor waits is not waited for (it
+  --    publishes its own rows).
+  --    The bound: a call publishes when what is owed was first left more than owed_bound ago or
+  --    by owed_calls_bound calls, whatever is in flight; so overlapping calls never defer for ever.
+  --    Every call that publishes (any caller, grouped or not) takes what is owed first, so a call
+  --    that fails before publishing leaves the rows to the next call (the scan function makes one
+  --    at once: an empty ingest).
+  if scan_group is not null
+     and not exists (
+       select 1 from private.movers_publication_owed o
+       where o.first_owed_at < pg_catalog.clock_timestamp() - owed_bound
+          or o.calls >= owed_calls_bound)
+     and exists (
+       select 1 from pg_catalog.pg_locks l
+       join pg_catalog.pg_stat_activity a on a.pid = l.pid
+       where l.locktype = 'advisory' and l.granted and l.pid <> pg_catalog.pg_backend_pid()
+         and l.database = (select d.oid from pg_catalog.pg_database d where d.datname = pg_catalog.current_database())
+         and l.objsubid = 2
+         and l.classid = (pg_catalog.hashtext('public.ingest_scan:group')::bigint & 4294967295)::oid
+         and l.objid = (pg_catalog.hashtext(scan_group::text)::bigint & 4294967295)::oid
+         and (a.backend_xid is not null
+              or exists (select 1 from pg_catalog.pg_locks w where w.pid = l.pid and not w.granted))) then
+    deferred := true;
+    if upserted > 0 or removed > 0 then
+      insert into private.movers_publication_owed as o (changed, since, broadcast, first_owed_at, calls)
+      values (changed_ids, case when upserted > 0 then scanned_at end, upserted > 0,
+              pg_catalog.clock_timestamp(), 1)
+      on conflict (singleton) do update
+        set changed = o.changed || excluded.changed,
+            since = least(o.since, excluded.since),
+            broadcast = o.broadcast or excluded.broadcast,
+            calls = o.calls + 1;
+    end if;
+  else
+    delete from private.movers_publication_owed o
+      returning o.changed, o.since, o.broadcast into owed_changed, owed_since, owed_broadcast;
+    -- The kept lists: the rows this scan (and the calls that left theirs to it) changed are
+    -- merged into the kept top 100s (a full ranking when the change is too large or could pull
+    -- up a row from below the kept lists).
+    if upserted > 0 or removed > 0 or owed_changed is not null then
+      perform private.refresh_movers_top(changed_ids || coalesce(owed_changed, '{}'));
+    end if;
+    -- One broadcast: a message per window (market:movers:<window>) and the teaser.
+    if upserted > 0 or coalesce(owed_broadcast, false) then
+      sent := private.broadcast_movers(least(case when upserted > 0 then scanned_at end, owed_since));
+    end if;
   end if;
 
   return jsonb_build_object(
@@ -1052,13 +1119,14 @@ begin
     'pruned', pruned,
     'broadcasts', sent,
     'skipped', received - accepted
-  );
+  -- A call of a grouped scan says whether it left the publication to a later call of the scan.
+  ) || case when scan_group is not null then jsonb_build_object('deferred', deferred) else '{}' end;
 end;
 
 $_$;
 
--- comment on function public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone)
-COMMENT ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone) IS 'One scan: upsert instruments, append history, compute window percents (under a lock per venue), then one scan at a time: liquidity figures, flags and trust (decision 0046) of the assets it touched, upsert movers, merge the changed rows into the kept lists (decision 0053), prune, broadcast (decision 0085). Service role only.';
+-- comment on function public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone, scan_group uuid)
+COMMENT ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone, scan_group uuid) IS 'One scan: upsert instruments, append history, compute window percents (under a lock per venue), then one scan at a time: liquidity figures, flags and trust (decision 0046) of the assets it touched, upsert movers, merge the changed rows into the kept lists (decision 0053), prune, broadcast (decision 0085); grouped calls in flight together (scan_group: the venue calls of one scan and the per-venue scans whose ticks coincide) publish the kept lists and the broadcast once, at the last of them, within a bound of 1 s or 6 calls (decision 0104). Service role only.';
 
 -- function public.movers_feed(integer)
 CREATE FUNCTION public.movers_feed(window_minutes integer DEFAULT NULL::integer) RETURNS TABLE(id bigint, instrument_id bigint, symbol text, exchange text, exchange_type public.exchange_type, network text, source text, pool_url text, price numeric, price_3hour_ago numeric, pct numeric, window_used integer, pct_3hour numeric, volume_24h numeric, ts timestamp with time zone, quoted_at timestamp with time zone, volume_24h_usd numeric, liquidity_usd numeric, spread_pct numeric, thin boolean, confirmed_on text[], flags text[], trust_score integer, asset text, pool_name text, confirmed_at timestamp with time zone)
@@ -1446,6 +1514,26 @@ $$;
 -- comment on function public.signal_track_record(period text)
 COMMENT ON FUNCTION public.signal_track_record(period text) IS 'Hit rate and returns of the recorded signal outcomes per strategy and horizon over 24h, 7d or 30d; subscribers only.';
 
+-- table private.movers_publication_owed
+CREATE TABLE private.movers_publication_owed (
+    singleton boolean DEFAULT true NOT NULL,
+    changed bigint[] DEFAULT '{}'::bigint[] NOT NULL,
+    since timestamp with time zone,
+    broadcast boolean DEFAULT false NOT NULL,
+    first_owed_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    calls integer DEFAULT 1 NOT NULL,
+    CONSTRAINT movers_publication_owed_singleton_check CHECK (singleton)
+);
+
+-- comment on table private.movers_publication_owed
+COMMENT ON TABLE private.movers_publication_owed IS 'The changed movers whose kept-list merge and broadcast grouped calls left to the last call in flight (decision 0104); taken by the next publishing ingest_scan. Written and read under ingest_scan''s shared lock only.';
+
+-- comment on column private.movers_publication_owed.first_owed_at
+COMMENT ON COLUMN private.movers_publication_owed.first_owed_at IS 'When the first call left its publication (the bound: 1 s, decision 0104).';
+
+-- comment on column private.movers_publication_owed.calls
+COMMENT ON COLUMN private.movers_publication_owed.calls IS 'How many calls left their publication (the bound: 6, decision 0104).';
+
 -- table private.movers_top
 CREATE TABLE private.movers_top (
     window_minutes integer NOT NULL,
@@ -1780,6 +1868,10 @@ ALTER TABLE public.strategy_signals ALTER COLUMN id ADD GENERATED ALWAYS AS IDEN
     CACHE 1
 );
 
+-- constraint private.movers_publication_owed movers_publication_owed_pkey
+ALTER TABLE ONLY private.movers_publication_owed
+    ADD CONSTRAINT movers_publication_owed_pkey PRIMARY KEY (singleton);
+
 -- constraint private.movers_top movers_top_pkey
 ALTER TABLE ONLY private.movers_top
     ADD CONSTRAINT movers_top_pkey PRIMARY KEY (window_minutes);
@@ -1900,6 +1992,9 @@ ALTER TABLE ONLY public.strategy_signal_outcomes
 ALTER TABLE ONLY public.strategy_signals
     ADD CONSTRAINT strategy_signals_instrument_id_fkey FOREIGN KEY (instrument_id) REFERENCES public.instruments(id) ON DELETE SET NULL;
 
+-- row security private.movers_publication_owed
+ALTER TABLE private.movers_publication_owed ENABLE ROW LEVEL SECURITY;
+
 -- row security private.movers_top
 ALTER TABLE private.movers_top ENABLE ROW LEVEL SECURITY;
 
@@ -1990,9 +2085,9 @@ GRANT ALL ON FUNCTION public.ingest_backfill(batch jsonb, until timestamp with t
 REVOKE ALL ON FUNCTION public.ingest_replayed_signals(signals jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.ingest_replayed_signals(signals jsonb) TO service_role;
 
--- grants on function public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone)
-REVOKE ALL ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone) TO service_role;
+-- grants on function public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone, scan_group uuid)
+REVOKE ALL ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone, scan_group uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone, scan_group uuid) TO service_role;
 
 -- grants on function public.movers_feed(window_minutes integer)
 REVOKE ALL ON FUNCTION public.movers_feed(window_minutes integer) FROM PUBLIC;

@@ -7,6 +7,10 @@
 // On PostgreSQL it also prints how long the batches waited for the scans' advisory locks
 // (pg_stat_activity sampled every 25 ms, decision 0085): the part of a batch's time spent
 // behind another venue's batch.
+// Where ingest_scan takes a scan_group (decision 0104, round 2), each venue's batches carry the scan
+// function's SCAN_GROUP, as the per-venue schedules' scan calls do (Binance's and Coinbase's ticks
+// coincide here): a batch in flight beside another leaves the kept lists and the broadcast to it.
+// BENCH_CADENCE_GROUP=0 sends them without (the shape before round 2, for a paired run).
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +18,7 @@ import path from "node:path";
 import { defaultOptions } from "../../devstack/config.ts";
 import { freePort, startStack, type Stack } from "../../devstack/stack.ts";
 import type { TempPostgres } from "../support/postgres.ts";
+import { SCAN_GROUP, takesScanGroup } from "./ingest.ts";
 import { percentile } from "./stats.ts";
 
 const SECONDS = Number(process.env.BENCH_CADENCE_SECONDS ?? 60);
@@ -123,12 +128,15 @@ export async function benchCadenceLoad(
       quiet: true,
     });
     const db = stack.db;
-    const ingest = async (body: string, at: Date): Promise<number> => {
+    const grouped = process.env.BENCH_CADENCE_GROUP !== "0" && (await takesScanGroup(stack));
+    let deferred = 0;
+    const ingest = async (body: string, at: Date, group = false): Promise<number> => {
       const t0 = performance.now();
-      await db.query(`select public.ingest_scan($1::text::jsonb, $2::timestamptz)`, [
-        body,
-        at.toISOString(),
-      ]);
+      const [row] = await db.query<{ r: { deferred?: boolean } }>(
+        `select public.ingest_scan($1::text::jsonb, $2::timestamptz${group ? `, '${SCAN_GROUP}'::uuid` : ""}) as r`,
+        [body, at.toISOString()],
+      );
+      if (row?.r.deferred) deferred++;
       return performance.now() - t0;
     };
     // Every instrument known and with one sample before the clock starts.
@@ -155,7 +163,7 @@ export async function benchCadenceLoad(
           } else {
             const r = round++;
             const offset = (r * venue.batch) % venue.instruments;
-            running = ingest(quotes(venue, offset, new Date(), r), new Date())
+            running = ingest(quotes(venue, offset, new Date(), r), new Date(), grouped)
               .then((ms) => void times.get(venue.name)!.push(ms))
               .finally(() => {
                 running = null;
@@ -184,6 +192,9 @@ export async function benchCadenceLoad(
     return (
       `${label.padEnd(14)} ingest at venue cadence (3,000 CEX + 2,000 pools, ${SECONDS} s): ${per.join("; ")}; ` +
       `all batches p95 ${p95.toFixed(0)} ms (aim ≤ 300 ms: ${p95 <= 300 ? "ok" : "over"}); ` +
+      (grouped
+        ? `grouped (SCAN_GROUP): ${deferred} of ${all.length} batches left their publication to a batch in flight; `
+        : "not grouped; ") +
       (lockWaitMs === null
         ? ""
         : `waiting for the scan locks ${(lockWaitMs / all.length).toFixed(0)} ms a batch (mean); `) +

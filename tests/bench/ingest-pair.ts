@@ -12,7 +12,12 @@
 // PAIR_VENUES_AT_ONCE=1 (decision 0096) then scans as the scan function does, one call per venue:
 // "before" gets the three venues' calls one after the other, "after" the three at once on three
 // connections; with a PAIR_PREFIX no migration has (PAIR_PREFIX=none), the two databases hold the
-// same schema and must hold the same movers and kept lists after every round.
+// same schema and must hold the same movers and kept lists after every round. With a PAIR_PREFIX
+// that holds migrations out (decision 0104), both sides get the three calls at once (each side on
+// its own three connections), the side going first alternating each round, timed from the first
+// call's start to the last call's end; a side whose ingest_scan takes a scan_group gives its
+// calls the scan function's SCAN_GROUP, as three per-venue scans' invocations whose ticks
+// coincide do (0104, round 2). The first round is a warm-up.
 // PAIR_VACUUM=1 vacuums the seeded history in both databases; PAIR_AFTER_SQL gives "after" extra
 // statements once migrated (decision 0099).
 // PAIR_ONE_VENUE=0 stops after the all-venues scans. PAIR_STATEMENTS=1 adds the statements that took the most time in each database
@@ -31,7 +36,9 @@ import {
   quotes,
   seed,
   type Stack,
+  takesScanGroup,
 } from "./ingest.ts";
+import { loadavg } from "node:os";
 import { percentile } from "./stats.ts";
 
 const PREFIX = process.env.PAIR_PREFIX ?? "20261128170";
@@ -127,15 +134,30 @@ async function main() {
     const times = {
       all: [[], []] as number[][],
       one: [[], []] as number[][],
+      venues: [[], []] as number[][],
     };
+    // Per side, per place (the first call to end, the second, the last): when it ended.
+    const venueEnds = [VENUES.map(() => [] as number[]), VENUES.map(() => [] as number[])];
+    const grouped = [await takesScanGroup(stacks[0]!), await takesScanGroup(stacks[1]!)];
+    const serialBefore = PREFIX === "none";
     let r = 0;
     const scan = async (kind: "all" | "one" | "venues", record: boolean) => {
       r++;
       const at = new Date(base.getTime() + r * 10_000);
-      if (kind === "venues") {
+      if (kind === "venues" && serialBefore) {
         // "before" one after the other, "after" at once: both one call per venue.
         await ingestVenues(stacks[0]!, null, "P-", N, at, r);
         await ingestVenues(stacks[1]!, atOnce, "P-", N, at, r);
+      } else if (kind === "venues") {
+        // Both at once, each on its own three connections, the side going first alternating.
+        const order = r % 2 === 0 ? [0, 1] : [1, 0];
+        for (const i of order) {
+          const t = await ingestVenues(stacks[i]!, sides[i]!, "P-", N, at, r, grouped[i]);
+          if (record) {
+            times.venues[i]!.push(t.wall);
+            t.ends.forEach((e, j) => venueEnds[i]![j]!.push(e));
+          }
+        }
       } else {
         const body = quotes("P-", N, at, r, kind === "one" ? ONE_VENUE : undefined);
         const order = r % 2 === 0 ? [0, 1] : [1, 0];
@@ -162,17 +184,42 @@ async function main() {
       }
     };
     const atOnce = VENUES.map(() => postgres(urls[1]!, { max: 1, onnotice: () => {} }));
+    const sides = [VENUES.map(() => postgres(urls[0]!, { max: 1, onnotice: () => {} })), atOnce];
     try {
       await scan("all", false);
-      if (process.env.PAIR_VENUES_AT_ONCE === "1") {
+      if (process.env.PAIR_VENUES_AT_ONCE === "1" && serialBefore) {
         for (let i = 0; i < ROUNDS; i++) await scan("venues", false);
         console.log(
           `${ROUNDS} scans of one call per venue: one after the other ("before") and ${VENUES.length} at once ("after"): identical movers and kept lists after every round`,
         );
         return;
       }
+      if (process.env.PAIR_VENUES_AT_ONCE === "1") {
+        await scan("venues", false);
+        for (const s of stacks) await s.db.query(`select public.pg_stat_statements_reset()`);
+        const load0 = loadavg()[0]!;
+        for (let i = 0; i < ROUNDS; i++) await scan("venues", true);
+        const load1 = loadavg()[0]!;
+        const [b, a] = [median(times.venues[0]!), median(times.venues[1]!)];
+        const ratios = times.venues[1]!.map((t, i) => t / times.venues[0]![i]!);
+        const ends = (i: number) => venueEnds[i]!.map((e) => median(e).toFixed(0)).join(" / ");
+        console.log(
+          `10k as the scan ingests it (${VENUES.length} venues' calls at once, load ${load0.toFixed(1)} → ${load1.toFixed(1)}): ` +
+            `before${grouped[0] ? " (grouped)" : ""} ${b.toFixed(0)} ms (calls done at ${ends(0)}) · ` +
+            `after${grouped[1] ? " (grouped)" : ""} ${a.toFixed(0)} ms (calls done at ${ends(1)}) (medians of ${ROUNDS}) · ` +
+            `after/before per pair: median ${median(ratios).toFixed(2)} (${ratios.map((x) => x.toFixed(2)).join(" ")}); ` +
+            `identical movers and kept lists after every round`,
+        );
+        if (STATEMENTS) {
+          for (const [i, name] of names.entries()) {
+            console.log(` ${name} (per scan of three calls):`);
+            for (const line of await statements(stacks[i]!, ROUNDS)) console.log(line);
+          }
+        }
+        return;
+      }
     } finally {
-      await Promise.all(atOnce.map((c) => c.end()));
+      await Promise.all([...sides[0]!, ...atOnce].map((c) => c.end()));
     }
     for (const s of stacks) await s.db.query(`select public.pg_stat_statements_reset()`);
     for (let i = 0; i < ROUNDS; i++) await scan("all", true);

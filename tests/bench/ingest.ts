@@ -13,6 +13,11 @@
 // last call's end. Each instrument is keyed as the adapters key theirs (decision 0017): a pair by
 // its exchange (`Bench A:…`), a pool by its network (`ethereum:0x…`), so each venue's calls take
 // their own venue lock (decision 0085), as Binance's, Coinbase's and a network's do.
+// Where ingest_scan takes a scan_group (decision 0104), the three calls carry the scan function's
+// SCAN_GROUP, as every scan call does since 0104's round 2: three per-venue scans whose ticks
+// coincide (three invocations) send exactly these calls, as does one scan of three sources. The
+// kept lists and the broadcast are done once, by the last call in flight, and the figure (the last
+// call's end) includes them.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -118,7 +123,8 @@ export async function ingest(stack: Stack, body: string, at: Date, n: number): P
  * on its own connection; without (PGlite) they run one after the other on the stack's connection.
  * Returns the wall time from the first call's start to the last call's end, and when each call
  * ended (from the first call's start, in the order they ended). Every call must accept all its
- * venue's quotes.
+ * venue's quotes. With `grouped` (decision 0104) the calls carry SCAN_GROUP, as every scan
+ * function call does; `deferred` counts the calls that left the publication to a later one.
  */
 export async function ingestVenues(
   stack: Stack,
@@ -127,39 +133,60 @@ export async function ingestVenues(
   n: number,
   at: Date,
   round: number,
-): Promise<{ wall: number; ends: number[] }> {
+  grouped = false,
+): Promise<{ wall: number; ends: number[]; deferred: number }> {
+  const group = grouped ? SCAN_GROUP : null;
+  let deferred = 0;
   const bodies = VENUES.map((v) => ({
     v,
     body: quotes(prefix, n, at, round, v),
     n: countOn(v, n),
   }));
-  const check = (venue: string, r: { instruments: number }, want: number) => {
+  const check = (venue: string, r: { instruments: number; deferred?: boolean }, want: number) => {
     if (r.instruments !== want) {
       throw new Error(`ingest_scan (${venue}) accepted ${r.instruments} of ${want} quotes`);
     }
+    if (r.deferred) deferred++;
   };
+  // The scan_group argument only where asked (a database without decision 0104 has two).
+  const args = group ? `, '${group}'::uuid` : "";
   const ends: number[] = [];
   const t0 = performance.now();
   if (conns) {
     await Promise.all(
       bodies.map(async ({ v, body, n: want }, i) => {
-        const [row] = await conns[i]!<{ r: { instruments: number } }[]>`
-          select public.ingest_scan(${body}::text::jsonb, ${at.toISOString()}::timestamptz) as r`;
+        const [row] = await conns[i]!.unsafe<{ r: { instruments: number; deferred?: boolean } }[]>(
+          `select public.ingest_scan($1::text::jsonb, $2::timestamptz${args}) as r`,
+          [body, at.toISOString()],
+        );
         ends.push(performance.now() - t0);
         check(v, row!.r, want);
       }),
     );
   } else {
     for (const { v, body, n: want } of bodies) {
-      const [row] = await stack.db.query<{ r: { instruments: number } }>(
-        `select public.ingest_scan($1::text::jsonb, $2) as r`,
+      const [row] = await stack.db.query<{ r: { instruments: number; deferred?: boolean } }>(
+        `select public.ingest_scan($1::text::jsonb, $2${args}) as r`,
         [body, at.toISOString()],
       );
       ends.push(performance.now() - t0);
       check(v, row!.r, want);
     }
   }
-  return { wall: performance.now() - t0, ends };
+  return { wall: performance.now() - t0, ends, deferred };
+}
+
+/** The scan function's SCAN_GROUP (supabase/functions/scan/app.ts): every scan call's group. */
+export const SCAN_GROUP = "5ca9f00d-0104-4000-8000-000000000001";
+
+/** Whether ingest_scan takes a scan_group (decision 0104): the scan's calls are then grouped. */
+export async function takesScanGroup(stack: Stack): Promise<boolean> {
+  const [row] = await stack.db.query<{ ok: boolean }>(
+    `select exists (select 1 from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+                    where n.nspname = 'public' and p.proname = 'ingest_scan'
+                      and 'scan_group' = any (p.proargnames)) as ok`,
+  );
+  return row!.ok;
 }
 
 /**
@@ -274,7 +301,7 @@ async function timeScans(
 ): Promise<{
   all: number;
   one?: { ms: number; quoted: number };
-  venues?: { ms: number; ends: number[] };
+  venues?: { ms: number; ends: number[]; grouped: boolean };
 }> {
   const start = Date.now();
   await ingest(stack, quotes(prefix, n, new Date(start), 0), new Date(start), n);
@@ -300,9 +327,10 @@ async function timeScans(
   const venues: number[] = [];
   // Per place (the first call to end, the second, the last): when it ended.
   const ends: number[][] = VENUES.map(() => []);
+  const grouped = await takesScanGroup(stack);
   for (let r = 2 * RUNS + 2; r <= 3 * RUNS + 2; r++) {
     const at = new Date(start + r * 10_000);
-    const t = await ingestVenues(stack, conns, prefix, n, at, r);
+    const t = await ingestVenues(stack, conns, prefix, n, at, r, grouped);
     if (r > 2 * RUNS + 2) {
       venues.push(t.wall);
       t.ends.forEach((e, i) => ends[i]!.push(e));
@@ -314,7 +342,7 @@ async function timeScans(
   return {
     all: median(times),
     one: { ms: median(one), quoted },
-    venues: { ms: median(venues), ends: ends.map(median) },
+    venues: { ms: median(venues), ends: ends.map(median), grouped },
   };
 }
 
@@ -412,7 +440,7 @@ export async function benchIngest(label: string, databaseUrl?: string): Promise<
     const full = new Map<number, number>();
     let feed = { p50: 0, p95: 0, rows: 0 };
     let one: { ms: number; quoted: number } | undefined;
-    let venues = { ms: 0, ends: [] as number[] };
+    let venues = { ms: 0, ends: [] as number[], grouped: false };
     for (const n of SIZES) {
       // Each size starts from an empty market, so the history holds exactly N instruments.
       await clearMarket(stack);
@@ -443,6 +471,7 @@ export async function benchIngest(label: string, databaseUrl?: string): Promise<
       ).join(" · ") +
       ` · ${largest / 1000}k as the scan ingests it (${VENUES.length} venues' calls ` +
       (conns ? "at once, 3 connections" : "one after the other: PGlite has one connection") +
+      (venues.grouped ? ", one publication" : "") +
       `) ${ms(venues.ms)}, the calls done at ${venues.ends.map((e) => e.toFixed(0)).join(" / ")} ms ` +
       `(aim ${largest / 1000}k ≤ ${AIMS.ms10k} ms: ` +
       (conns ? mark(venues.ms <= AIMS.ms10k) : "not judged on one connection") +

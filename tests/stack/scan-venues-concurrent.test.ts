@@ -6,6 +6,11 @@
 // then let go in whatever order the server picks. What they store must equal what the same
 // scans store one after the other: the moves, the confirmations across venues, the DEX/CEX gap,
 // the trust scores; and the kept lists must equal a full ranking of every mover.
+// Decision 0104: the calls of one scan (one scan_group) publish the kept lists and the broadcast
+// once, at the last call in flight; a call of the scan that fails leaves the others' rows owed,
+// and the scan function's empty ingest publishes them. Round 2: every scan call carries one
+// group (the scan function's SCAN_GROUP), so per-venue scans whose ticks coincide are grouped
+// too; a call waits only for a call in flight (written or waiting), within 1 s or 6 calls.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type postgresType from "postgres";
 
@@ -76,10 +81,89 @@ async function ingest(
   tag: string,
   at: number,
   i: 0 | 1,
+  group: string | null = null,
 ) {
-  const [row] = await db<{ r: { instruments: number; skipped: number } }[]>`
-    select public.ingest_scan(${JSON.stringify(quotes(venue, tag, at, i))}::text::jsonb, ${iso(at)}::timestamptz) as r`;
+  const [row] = await db<
+    { r: { instruments: number; skipped: number; broadcasts: number; deferred?: boolean } }[]
+  >`
+    select public.ingest_scan(${JSON.stringify(quotes(venue, tag, at, i))}::text::jsonb, ${iso(at)}::timestamptz,
+                              ${group}::uuid) as r`;
   expect(row!.r).toMatchObject({ skipped: 0 });
+  return row!.r;
+}
+
+/** Holds advisory lock `key` (one or two keys) on its own connection until released. */
+async function holdLock(url: string, key: string) {
+  const { default: postgres } = await import("postgres");
+  const holder = postgres(url, { max: 1, onnotice: () => {} });
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let held!: () => void;
+  const holding = new Promise<void>((r) => (held = r));
+  const done = holder.begin(async (tx) => {
+    await tx.unsafe(`select pg_advisory_xact_lock(${key})`);
+    held();
+    await released;
+  });
+  await holding;
+  return {
+    release: async () => {
+      release();
+      await done;
+      await holder.end();
+    },
+  };
+}
+
+/** The scan function's SCAN_GROUP (supabase/functions/scan/app.ts): every scan call's group. */
+const SCAN_GROUP = "5ca9f00d-0104-4000-8000-000000000001";
+
+/**
+ * Holds the scan group's lock shared on its own connection, as a call of the group in flight
+ * does; `written`: its transaction has an id (it wrote), else it has none and waits for nothing
+ * (as a call that committed and has not yet released its locks).
+ */
+async function holdGroup(url: string, written: boolean) {
+  const { default: postgres } = await import("postgres");
+  const holder = postgres(url, { max: 1, onnotice: () => {} });
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let held!: () => void;
+  const holding = new Promise<void>((r) => (held = r));
+  const done = holder.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock_shared(hashtext('public.ingest_scan:group'), hashtext(${SCAN_GROUP}))`;
+    if (written) await tx`select txid_current()`;
+    held();
+    await released;
+  });
+  await holding;
+  return {
+    release: async () => {
+      release();
+      await done;
+      await holder.end();
+    },
+  };
+}
+
+async function owedRow() {
+  const [row] = await sql<{ n: number; calls: number }[]>`
+    select count(*)::int as n, coalesce(max(calls), 0)::int as calls from private.movers_publication_owed`;
+  return row!;
+}
+
+/** The pids waiting for advisory lock `objid` (objsubid 1: the shared section's lock). */
+async function waitingAt(objid: string, count: number) {
+  let pids: number[] = [];
+  for (let t = 0; t < 300 && pids.length < count; t++) {
+    pids = (
+      await sql.unsafe<{ pid: number }[]>(
+        `select pid from pg_locks where locktype = 'advisory' and not granted and objid = (${objid}::bigint & 4294967295)::oid`,
+      )
+    ).map((r) => r.pid);
+    if (pids.length < count) await new Promise((r) => setTimeout(r, 100));
+  }
+  return pids;
 }
 
 /** The tag's movers, the tag taken out of their names: what a scan decided for each row. */
@@ -121,7 +205,7 @@ describe.runIf(postgresUrl)("scans of different venues at once (PostgreSQL)", ()
     const { default: postgres } = await import("postgres");
     sql = postgres(postgresUrl!, { max: 1, onnotice: () => {} });
     // The same first scans for both runs: every row gets its history before T1.
-    for (const tag of [`S${run}`, `C${run}`])
+    for (const tag of [`S${run}`, `C${run}`, `G${run}`, `F${run}`, `B${run}`, `D${run}`])
       for (const v of VENUES) await ingest(sql, v, tag, T0, 0);
   });
   afterAll(async () => {
@@ -185,6 +269,131 @@ describe.runIf(postgresUrl)("scans of different venues at once (PostgreSQL)", ()
     expect(Number(row("Coinbase", "DOWN/USDT").pct_5min)).toBe(-10);
 
     // The kept lists are those of a full ranking, and a full rescore changes nothing.
+    const { kept, full, rescored } = await keptAndFull();
+    expect(rescored).toBe(0);
+    expect(kept).toEqual(full);
+  });
+
+  it("publish the calls of one scan once, at the last call, with the same results (decision 0104)", async () => {
+    const { default: postgres } = await import("postgres");
+    const conns = VENUES.map(() => postgres(postgresUrl!, { max: 1, onnotice: () => {} }));
+    const group = crypto.randomUUID();
+    try {
+      // The three calls of one scan wait at the shared section together, then go one at a time.
+      const holder = await holdLock(postgresUrl!, "hashtext('public.ingest_scan')");
+      let results: Awaited<ReturnType<typeof ingest>>[];
+      try {
+        const scans = VENUES.map((v, i) => ingest(conns[i]!, v, `G${run}`, T1, 1, group));
+        expect(await waitingAt("hashtext('public.ingest_scan')", VENUES.length)).toHaveLength(3);
+        await holder.release();
+        results = await Promise.all(scans);
+      } finally {
+        await holder.release();
+      }
+      // The first two left their publication to the one after them; the last published all.
+      expect(results.filter((r) => r.deferred)).toHaveLength(2);
+      expect(results.filter((r) => r.deferred).map((r) => r.broadcasts)).toEqual([0, 0]);
+      expect(results.filter((r) => !r.deferred).map((r) => r.broadcasts)).toEqual([7]);
+    } finally {
+      await Promise.all(conns.map((c) => c.end()));
+    }
+    const [owed] = await sql<
+      { n: number }[]
+    >`select count(*)::int as n from private.movers_publication_owed`;
+    expect(owed!.n).toBe(0);
+    // The same rows as the scans one after the other, and the kept lists a full ranking's.
+    expect(await movers(`G${run}`)).toEqual(await movers(`S${run}`));
+    const { kept, full, rescored } = await keptAndFull();
+    expect(rescored).toBe(0);
+    expect(kept).toEqual(full);
+  });
+
+  it("leave no row unpublished when a call of the scan fails; the scan's empty ingest publishes it (decision 0104)", async () => {
+    const { default: postgres } = await import("postgres");
+    const conns = VENUES.map(() => postgres(postgresUrl!, { max: 1, onnotice: () => {} }));
+    const group = crypto.randomUUID();
+    try {
+      // Coinbase's call of the scan is held in its venue section (its venue's lock), in flight;
+      // Binance's call runs through and leaves its publication to it.
+      const venueLock = "hashtext('public.ingest_scan:venue'), hashtext('Coinbase')";
+      const holder = await holdLock(postgresUrl!, venueLock);
+      try {
+        const coinbase = ingest(conns[1]!, "coinbase", `F${run}`, T1, 1, group).then(
+          () => "done",
+          (err: Error) => err.message,
+        );
+        const [venueObjid] = await sql<{ k: string }[]>`select hashtext('Coinbase')::text as k`;
+        const [pid] = await waitingAt(venueObjid!.k, 1);
+        expect(pid).toBeTypeOf("number");
+        const binance = await ingest(conns[0]!, "binance", `F${run}`, T1, 1, group);
+        expect(binance).toMatchObject({ deferred: true, broadcasts: 0 });
+        const [owed] = await sql<{ n: number }[]>`
+          select cardinality(changed) as n from private.movers_publication_owed`;
+        expect(owed!.n).toBeGreaterThan(0);
+        // The call fails (a statement timeout, a dropped connection).
+        await sql`select pg_cancel_backend(${pid!})`;
+        expect(await coinbase).toMatch(/cancel/);
+      } finally {
+        await holder.release();
+      }
+      const { kept, full } = await keptAndFull();
+      expect(kept).not.toEqual(full);
+      // The scan function's fallback: an empty ingest of no group.
+      const [row] = await sql<{ r: { broadcasts: number } }[]>`
+        select public.ingest_scan('[]'::jsonb, ${iso(T1)}::timestamptz) as r`;
+      expect(row!.r.broadcasts).toBe(7);
+    } finally {
+      await Promise.all(conns.map((c) => c.end()));
+    }
+    const [owed] = await sql<
+      { n: number }[]
+    >`select count(*)::int as n from private.movers_publication_owed`;
+    expect(owed!.n).toBe(0);
+    const { kept, full, rescored } = await keptAndFull();
+    expect(rescored).toBe(0);
+    expect(kept).toEqual(full);
+  });
+
+  it("wait only for a call of the group in flight, within 1 s or 6 calls (decision 0104, round 2)", async () => {
+    // A holder of the group's lock that has not written and waits for nothing is not in flight
+    // (a call that committed holds its locks a moment longer): the call publishes itself.
+    const idle = await holdGroup(postgresUrl!, false);
+    try {
+      const alone = await ingest(sql, "binance", `B${run}`, T1, 1, SCAN_GROUP);
+      expect(alone).toMatchObject({ deferred: false, broadcasts: 7 });
+    } finally {
+      await idle.release();
+    }
+    expect((await owedRow()).n).toBe(0);
+
+    const busy = await holdGroup(postgresUrl!, true);
+    try {
+      // One that has written is in flight: another invocation's call leaves its rows to it.
+      const left = await ingest(sql, "coinbase", `B${run}`, T1, 1, SCAN_GROUP);
+      expect(left).toMatchObject({ deferred: true, broadcasts: 0 });
+      expect(await owedRow()).toEqual({ n: 1, calls: 1 });
+      // The bound in time: what was first left more than 1 s ago is published, whatever is in
+      // flight.
+      await sql`update private.movers_publication_owed set first_owed_at = clock_timestamp() - interval '1.5 seconds'`;
+      const late = await ingest(sql, "dex", `B${run}`, T1, 1, SCAN_GROUP);
+      expect(late).toMatchObject({ deferred: false, broadcasts: 7 });
+      expect((await owedRow()).n).toBe(0);
+      // The bound in calls: after 6 calls left theirs, the next publishes.
+      const again = await ingest(sql, "binance", `D${run}`, T1, 1, SCAN_GROUP);
+      expect(again).toMatchObject({ deferred: true, broadcasts: 0 });
+      const fifth = await ingest(sql, "coinbase", `D${run}`, T1, 1, SCAN_GROUP);
+      expect(fifth).toMatchObject({ deferred: true });
+      expect(await owedRow()).toEqual({ n: 1, calls: 2 });
+      await sql`update private.movers_publication_owed set calls = 6`;
+      const sixth = await ingest(sql, "dex", `D${run}`, T1, 1, SCAN_GROUP);
+      expect(sixth).toMatchObject({ deferred: false, broadcasts: 7 });
+      expect((await owedRow()).n).toBe(0);
+    } finally {
+      await busy.release();
+    }
+    // Every row published: the kept lists are a full ranking's, the rows the serial scans'.
+    expect(await movers(`B${run}`)).toEqual(await movers(`S${run}`));
+    expect(await movers(`D${run}`)).toEqual(await movers(`S${run}`));
     const { kept, full, rescored } = await keptAndFull();
     expect(rescored).toBe(0);
     expect(kept).toEqual(full);

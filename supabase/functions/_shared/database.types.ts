@@ -1595,7 +1595,7 @@ export type Database = {
       ingest_backfill: { Args: { batch: Json; until?: string }; Returns: Json };
       ingest_replayed_signals: { Args: { signals: Json }; Returns: number };
       ingest_scan: {
-        Args: { quotes: Json; scanned_at?: string };
+        Args: { quotes: Json; scan_group?: string; scanned_at?: string };
         Returns: Json;
       };
       join_group_by_invite: { Args: { code: string }; Returns: string };

@@ -13,6 +13,7 @@ import {
   createScanApp,
   type IngestResult,
   type PollingState,
+  SCAN_GROUP,
   type ScanDb,
   type ScanDeps,
   type SourceHealth,
@@ -25,7 +26,7 @@ const NOW = new Date("2026-03-02T12:00:00.000Z");
 
 class FakeScanDb implements ScanDb {
   pollingState?: ScanDb["pollingState"];
-  calls: { quotes: Quote[]; scannedAt: string }[] = [];
+  calls: { quotes: Quote[]; scannedAt: string; group?: string }[] = [];
   result: IngestResult = {
     instruments: 0,
     movers: 0,
@@ -34,8 +35,8 @@ class FakeScanDb implements ScanDb {
     broadcasts: 1,
     skipped: 0,
   };
-  ingest(quotes: Quote[], scannedAt: string): Promise<IngestResult> {
-    this.calls.push({ quotes, scannedAt });
+  ingest(quotes: Quote[], scannedAt: string, group?: string): Promise<IngestResult> {
+    this.calls.push({ quotes, scannedAt, ...(group ? { group } : {}) });
     return Promise.resolve({ ...this.result, instruments: quotes.length, movers: quotes.length });
   }
 }
@@ -309,6 +310,81 @@ Deno.test("scan: a failing ingest fails the scan (500); failing signals do not",
   const res = await t.call();
   assertEquals(res.status, 200);
   deepStrictEqual((await res.json()).signals, { computed: 0, error: "strategy_signals: timeout" });
+});
+
+Deno.test("scan: every scan call carries SCAN_GROUP, one source or several (decision 0104, round 2)", async () => {
+  const ticker = await loadMarketFixture("binance-ticker-24hr");
+  const f = fakeFetch(() => jsonResponse(ticker));
+  const t = setup({ MARKET_SOURCES: "binance,simulated" }, {
+    fetch: f.fetch,
+    adapters: { binance: createBinanceAdapter(), simulated: createSimulatedAdapter() },
+  });
+  assertEquals((await t.call()).status, 200);
+  assertEquals(t.db.calls.length, 2);
+  deepStrictEqual(t.db.calls.map((c) => c.group), [SCAN_GROUP, SCAN_GROUP]);
+  ok(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(SCAN_GROUP));
+  // The next scan, another invocation's in production, carries the same group.
+  assertEquals((await t.call()).status, 200);
+  deepStrictEqual(new Set(t.db.calls.map((c) => c.group)), new Set([SCAN_GROUP]));
+
+  // A per-venue scan (production's schedules, decision 0033) is grouped too.
+  const one = setup();
+  assertEquals((await one.call()).status, 200);
+  assertEquals(one.db.calls.length, 1);
+  assertEquals(one.db.calls[0]!.group, SCAN_GROUP);
+});
+
+Deno.test("scan: when a scan call fails, an empty ingest publishes what the others left to it (decision 0104)", async () => {
+  const ticker = await loadMarketFixture("binance-ticker-24hr");
+  const f = fakeFetch(() => jsonResponse(ticker));
+  const db = new FakeScanDb();
+  const ingest = db.ingest.bind(db);
+  db.ingest = (quotes, scannedAt, group) =>
+    quotes.some((q) => q.source === "binance")
+      ? Promise.reject(
+        new Error("ingest_scan failed: canceling statement due to statement timeout"),
+      )
+      : ingest(quotes, scannedAt, group);
+  const t = setup({ MARKET_SOURCES: "binance,simulated" }, {
+    fetch: f.fetch,
+    adapters: { binance: createBinanceAdapter(), simulated: createSimulatedAdapter() },
+    db: () => db,
+  });
+  assertEquals((await t.call()).status, 500);
+  // The simulated market's call (grouped), then the empty publishing call (not grouped).
+  assertEquals(db.calls.length, 2);
+  assertEquals(db.calls[0]!.group, SCAN_GROUP);
+  ok(db.calls[0]!.quotes.length > 0);
+  deepStrictEqual(db.calls[1], { quotes: [], scannedAt: NOW.toISOString() });
+
+  // A call that left its rows to a call in flight (deferred) is the normal case: the database
+  // waits only for calls whose transaction is in progress, so no empty ingest follows.
+  const late = new FakeScanDb();
+  const lateIngest = late.ingest.bind(late);
+  late.ingest = async (quotes, scannedAt, group) => {
+    const r = await lateIngest(quotes, scannedAt, group);
+    return group ? { ...r, deferred: true } : r;
+  };
+  const l = setup({ MARKET_SOURCES: "binance,simulated" }, {
+    fetch: f.fetch,
+    adapters: { binance: createBinanceAdapter(), simulated: createSimulatedAdapter() },
+    db: () => late,
+  });
+  assertEquals((await l.call()).status, 200);
+  assertEquals(late.calls.length, 2);
+  ok(late.calls.every((c) => c.group === SCAN_GROUP));
+
+  // A per-venue scan whose call fails makes the empty ingest too: another invocation's call may
+  // have left its rows to it.
+  const single = new FakeScanDb();
+  const singleIngest = single.ingest.bind(single);
+  single.ingest = (quotes, scannedAt, group) =>
+    group
+      ? Promise.reject(new Error("ingest_scan failed: connection reset"))
+      : singleIngest(quotes, scannedAt, group);
+  const s = setup({}, { db: () => single });
+  assertEquals((await s.call()).status, 500);
+  deepStrictEqual(single.calls, [{ quotes: [], scannedAt: NOW.toISOString() }]);
 });
 
 /** A database whose history ends at `newest` (null: empty) and that records backfills. */

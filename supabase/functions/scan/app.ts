@@ -3,7 +3,10 @@
 // (`{ "sources": ["binance"] }`: each venue has its own schedule at its own cadence, decision
 // 0033) — and ingest each source's quotes with ONE call of public.ingest_scan as soon as that
 // venue answered, then compute strategy signals. A failing or slow source is reported and never
-// holds back the others. Callers authenticate with the service-role key or SCAN_SECRET.
+// holds back the others. Every scan call carries one group (SCAN_GROUP): the database merges the
+// rows of the calls in flight together — the venue calls of one scan, and the per-venue scans
+// whose ticks coincide — into the kept lists and broadcasts them once, at the last of them
+// (decision 0104). Callers authenticate with the service-role key or SCAN_SECRET.
 import { asJson, type Db, jsonObject, serviceClient } from "../_shared/clients.ts";
 import { functionApp, methodNotAllowed } from "../_shared/app.ts";
 import type { MarketSource, Quote, ScanResult } from "../_shared/domain/market.ts";
@@ -46,9 +49,21 @@ export interface BackfillResult {
   samples: number;
 }
 
+/**
+ * The group every scan call passes to `ingest_scan` (decision 0104, round 2): one for all scan
+ * calls, so the per-venue schedules' calls whose ticks coincide are grouped as the venue calls of
+ * one scan are. The stream's batches pass none and publish per batch.
+ */
+export const SCAN_GROUP = "5ca9f00d-0104-4000-8000-000000000001";
+
 /** The database side of a scan. */
 export interface ScanDb {
-  ingest(quotes: Quote[], scannedAt: string): Promise<IngestResult>;
+  /**
+   * `public.ingest_scan`. `group`: SCAN_GROUP for the scan's calls (decision 0104): a call that
+   * reaches the database's publication while another call of the group is in flight leaves its
+   * rows' kept lists and broadcast to the last of them (within 1 s or 6 calls).
+   */
+  ingest(quotes: Quote[], scannedAt: string, group?: string): Promise<IngestResult>;
   /** The time of the newest stored price sample, or null when there is none. */
   newestSample?(): Promise<string | null>;
   /** Stores a source's replayed past (`public.ingest_backfill`). */
@@ -217,10 +232,11 @@ function num(value: unknown, name: string): number {
 /** `ingest_scan` over the service-role client. */
 export function supabaseScanDb(client: Db): ScanDb {
   return {
-    async ingest(quotes, scannedAt) {
+    async ingest(quotes, scannedAt, group) {
       const { data, error } = await client.rpc("ingest_scan", {
         quotes: asJson(quotes),
         scanned_at: scannedAt,
+        ...(group ? { scan_group: group } : {}),
       });
       if (error) throw new Error(`ingest_scan failed: ${error.message}`);
       const r = jsonObject(data);
@@ -231,6 +247,7 @@ export function supabaseScanDb(client: Db): ScanDb {
         pruned: num(r.pruned, "pruned"),
         broadcasts: num(r.broadcasts, "broadcasts"),
         skipped: typeof r.skipped === "number" ? r.skipped : 0,
+        ...(r.deferred === true ? { deferred: true } : {}),
       };
     },
     async newestSample() {
@@ -323,8 +340,9 @@ interface SourceRun {
   backfilled?: ScanResponse["backfill"];
 }
 
+/** The counts of the scan's ingests, summed (whether a call deferred is not a count). */
 function sumIngests(results: IngestResult[]): IngestResult {
-  const total: IngestResult = {
+  const total: Required<Omit<IngestResult, "deferred">> = {
     instruments: 0,
     movers: 0,
     stale: 0,
@@ -333,7 +351,7 @@ function sumIngests(results: IngestResult[]): IngestResult {
     skipped: 0,
   };
   for (const r of results) {
-    for (const key of Object.keys(total) as (keyof IngestResult)[]) total[key] += r[key];
+    for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += r[key];
   }
   return total;
 }
@@ -440,6 +458,7 @@ export function createScanApp(deps: ScanDeps = {}) {
     db: ScanDb,
     cadence: Record<MarketSource, number>,
     rotation: DexRotation,
+    group: string,
   ): Promise<SourceRun> {
     const adapter = adapters[source];
     let report: SourceReport;
@@ -492,7 +511,7 @@ export function createScanApp(deps: ScanDeps = {}) {
         backfilled = { samples: 0, instruments: 0, error: message(err) };
       }
     }
-    const ingest = quotes.length > 0 ? await db.ingest(quotes, scannedAt) : undefined;
+    const ingest = quotes.length > 0 ? await db.ingest(quotes, scannedAt, group) : undefined;
     // The source's state is shown to users; failing to store it does not fail the scan.
     try {
       await db.recordHealth?.(sourceHealth({ [source]: report }), scannedAt);
@@ -568,11 +587,22 @@ export function createScanApp(deps: ScanDeps = {}) {
     }
 
     // Each source is read and ingested on its own: a slow or failing venue never holds back the
-    // others' quotes (the database serialises the ingests).
+    // others' quotes (the database serialises the ingests). The calls carry SCAN_GROUP (decision
+    // 0104): the database publishes the rows of the calls in flight together (this scan's and
+    // other invocations' whose ticks coincide) once, at the last of them; a venue still reading
+    // its answer is not waited for.
     const settled = await Promise.allSettled(
-      polled.map((s) => scanSource(s, db, cadence, rotation)),
+      polled.map((s) => scanSource(s, db, cadence, rotation, SCAN_GROUP)),
     );
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) {
+      // A call that failed may have been the one that calls in flight beside it (this scan's or
+      // another invocation's) left their publication to: an empty ingest (no group) publishes
+      // whatever is owed now, not at the next ingest.
+      await db.ingest([], now().toISOString()).catch((err) =>
+        console.warn(`[scan] owed publication left to the next ingest: ${message(err)}`)
+      );
+    }
     if (failed) throw failed.reason;
     const runs = settled.map((r) => (r as PromiseFulfilledResult<SourceRun>).value);
 

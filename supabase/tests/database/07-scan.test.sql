@@ -146,18 +146,18 @@ select plan(86);
 -- =============================================================================================
 -- Catalog and rights
 -- =============================================================================================
-select function_returns('public', 'ingest_scan', array['jsonb', 'timestamp with time zone'], 'jsonb',
-  'public.ingest_scan(jsonb, timestamptz) returns jsonb');
+select function_returns('public', 'ingest_scan', array['jsonb', 'timestamp with time zone', 'uuid'], 'jsonb',
+  'public.ingest_scan(jsonb, timestamptz, uuid) returns jsonb');
 select ok((select p.prosecdef and p.proconfig @> array['search_path=""']
-           from pg_proc p where p.oid = 'public.ingest_scan(jsonb, timestamptz)'::regprocedure),
+           from pg_proc p where p.oid = 'public.ingest_scan(jsonb, timestamptz, uuid)'::regprocedure),
   'ingest_scan is security definer with an empty search_path');
-select ok(has_function_privilege('service_role', 'public.ingest_scan(jsonb, timestamptz)', 'execute'),
+select ok(has_function_privilege('service_role', 'public.ingest_scan(jsonb, timestamptz, uuid)', 'execute'),
   'service_role executes ingest_scan');
-select ok(not has_function_privilege('anon', 'public.ingest_scan(jsonb, timestamptz)', 'execute')
-          and not has_function_privilege('authenticated', 'public.ingest_scan(jsonb, timestamptz)', 'execute'),
+select ok(not has_function_privilege('anon', 'public.ingest_scan(jsonb, timestamptz, uuid)', 'execute')
+          and not has_function_privilege('authenticated', 'public.ingest_scan(jsonb, timestamptz, uuid)', 'execute'),
   'neither anon nor authenticated executes ingest_scan');
 select ok(not exists (select 1 from pg_proc p, aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a
-                      where p.oid = 'public.ingest_scan(jsonb, timestamptz)'::regprocedure and a.grantee = 0),
+                      where p.oid = 'public.ingest_scan(jsonb, timestamptz, uuid)'::regprocedure and a.grantee = 0),
   'PUBLIC has no execute right on ingest_scan');
 select is(pg_temp.try('anon', $$select public.ingest_scan('[]')$$), 'error 42501', 'anon is refused');
 select is(pg_temp.try('enterprise', $$select public.ingest_scan('[]')$$), 'error 42501',

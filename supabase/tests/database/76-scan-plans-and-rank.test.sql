@@ -13,7 +13,7 @@ select plan(5);
 
 select ok(
   (select 'plan_cache_mode=force_custom_plan' = any (p.proconfig) from pg_proc p
-   where p.oid = 'public.ingest_scan(jsonb, timestamptz)'::regprocedure),
+   where p.oid = 'public.ingest_scan(jsonb, timestamptz, uuid)'::regprocedure),
   'ingest_scan plans every statement for the batch it carries (force_custom_plan)'
 );
 

@@ -87,7 +87,7 @@ export interface Quote {
   poolCreatedAt?: string | null;
 }
 
-/** What `public.ingest_scan(quotes jsonb, scanned_at timestamptz)` returns. */
+/** What `public.ingest_scan(quotes jsonb, scanned_at timestamptz, scan_group uuid)` returns. */
 export interface ScanResult {
   instruments: number;
   movers: number;
@@ -97,6 +97,11 @@ export interface ScanResult {
   broadcasts: number;
   /** Quotes refused by the database's rules (counted, never fatal). */
   skipped: number;
+  /**
+   * A grouped call (`scan_group`: every scan call's) that left its rows' kept lists and
+   * broadcast to another call of the group in flight (decision 0104).
+   */
+  deferred?: boolean;
 }
 
 /** Price history kept for window maths and analysis (3 hours plus a margin). */
