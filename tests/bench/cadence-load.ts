@@ -18,7 +18,8 @@ import path from "node:path";
 import { defaultOptions } from "../../devstack/config.ts";
 import { freePort, startStack, type Stack } from "../../devstack/stack.ts";
 import type { TempPostgres } from "../support/postgres.ts";
-import { SCAN_GROUP, takesScanGroup } from "./ingest.ts";
+import { SCAN_GROUP } from "../../supabase/functions/_shared/domain/market.ts";
+import { takesScanGroup } from "./ingest.ts";
 import { percentile } from "./stats.ts";
 
 const SECONDS = Number(process.env.BENCH_CADENCE_SECONDS ?? 60);

@@ -23,7 +23,7 @@
 // PAIR_ONE_VENUE=0 stops after the all-venues scans. PAIR_STATEMENTS=1 adds the statements that took the most time in each database
 // (pg_stat_statements, track = all: the statements inside ingest_scan and what it calls).
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { pgCronAvailable, startTempPostgres } from "../support/postgres.ts";
 import { startPairStack } from "./pair-stack.ts";
@@ -38,7 +38,6 @@ import {
   type Stack,
   takesScanGroup,
 } from "./ingest.ts";
-import { loadavg } from "node:os";
 import { percentile } from "./stats.ts";
 
 const PREFIX = process.env.PAIR_PREFIX ?? "20261128170";

@@ -24,6 +24,7 @@ import path from "node:path";
 import { defaultOptions } from "../../devstack/config.ts";
 import { DEMO_PASSWORD } from "../../devstack/demo-accounts.ts";
 import { freePort, startStack } from "../../devstack/stack.ts";
+import { SCAN_GROUP } from "../../supabase/functions/_shared/domain/market.ts";
 import { linkMigrations } from "./pair-stack.ts";
 import { percentile } from "./stats.ts";
 import type postgresType from "postgres";
@@ -175,9 +176,6 @@ export async function ingestVenues(
   }
   return { wall: performance.now() - t0, ends, deferred };
 }
-
-/** The scan function's SCAN_GROUP (supabase/functions/scan/app.ts): every scan call's group. */
-export const SCAN_GROUP = "5ca9f00d-0104-4000-8000-000000000001";
 
 /** Whether ingest_scan takes a scan_group (decision 0104): the scan's calls are then grouped. */
 export async function takesScanGroup(stack: Stack): Promise<boolean> {

@@ -13,6 +13,7 @@
 // too; a call waits only for a call in flight (written or waiting), within 1 s or 6 calls.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type postgresType from "postgres";
+import { SCAN_GROUP } from "../../supabase/functions/_shared/domain/market.ts";
 
 const postgresUrl = inject("stack").postgresUrl;
 const run = Date.now().toString(36).toUpperCase();
@@ -114,9 +115,6 @@ async function holdLock(url: string, key: string) {
     },
   };
 }
-
-/** The scan function's SCAN_GROUP (supabase/functions/scan/app.ts): every scan call's group. */
-const SCAN_GROUP = "5ca9f00d-0104-4000-8000-000000000001";
 
 /**
  * Holds the scan group's lock shared on its own connection, as a call of the group in flight

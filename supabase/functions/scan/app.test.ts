@@ -1,5 +1,5 @@
 import { deepStrictEqual, ok, strictEqual as assertEquals } from "node:assert/strict";
-import type { MarketSource, Quote } from "../_shared/domain/market.ts";
+import { type MarketSource, type Quote, SCAN_GROUP } from "../_shared/domain/market.ts";
 import { envFrom } from "../_shared/env.ts";
 import { createBinanceAdapter } from "../_shared/market/binance.ts";
 import { MarketSourceError } from "../_shared/market/types.ts";
@@ -13,7 +13,6 @@ import {
   createScanApp,
   type IngestResult,
   type PollingState,
-  SCAN_GROUP,
   type ScanDb,
   type ScanDeps,
   type SourceHealth,

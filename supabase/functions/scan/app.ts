@@ -9,7 +9,12 @@
 // (decision 0104). Callers authenticate with the service-role key or SCAN_SECRET.
 import { asJson, type Db, jsonObject, serviceClient } from "../_shared/clients.ts";
 import { functionApp, methodNotAllowed } from "../_shared/app.ts";
-import type { MarketSource, Quote, ScanResult } from "../_shared/domain/market.ts";
+import {
+  type MarketSource,
+  type Quote,
+  SCAN_GROUP,
+  type ScanResult,
+} from "../_shared/domain/market.ts";
 import { denoEnv, type Env } from "../_shared/env.ts";
 import { HttpError } from "../_shared/http.ts";
 import {
@@ -48,13 +53,6 @@ export interface BackfillResult {
   instruments: number;
   samples: number;
 }
-
-/**
- * The group every scan call passes to `ingest_scan` (decision 0104, round 2): one for all scan
- * calls, so the per-venue schedules' calls whose ticks coincide are grouped as the venue calls of
- * one scan are. The stream's batches pass none and publish per batch.
- */
-export const SCAN_GROUP = "5ca9f00d-0104-4000-8000-000000000001";
 
 /** The database side of a scan. */
 export interface ScanDb {
@@ -458,7 +456,6 @@ export function createScanApp(deps: ScanDeps = {}) {
     db: ScanDb,
     cadence: Record<MarketSource, number>,
     rotation: DexRotation,
-    group: string,
   ): Promise<SourceRun> {
     const adapter = adapters[source];
     let report: SourceReport;
@@ -511,7 +508,7 @@ export function createScanApp(deps: ScanDeps = {}) {
         backfilled = { samples: 0, instruments: 0, error: message(err) };
       }
     }
-    const ingest = quotes.length > 0 ? await db.ingest(quotes, scannedAt, group) : undefined;
+    const ingest = quotes.length > 0 ? await db.ingest(quotes, scannedAt, SCAN_GROUP) : undefined;
     // The source's state is shown to users; failing to store it does not fail the scan.
     try {
       await db.recordHealth?.(sourceHealth({ [source]: report }), scannedAt);
@@ -592,7 +589,7 @@ export function createScanApp(deps: ScanDeps = {}) {
     // other invocations' whose ticks coincide) once, at the last of them; a venue still reading
     // its answer is not waited for.
     const settled = await Promise.allSettled(
-      polled.map((s) => scanSource(s, db, cadence, rotation, SCAN_GROUP)),
+      polled.map((s) => scanSource(s, db, cadence, rotation)),
     );
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failed) {
@@ -602,8 +599,8 @@ export function createScanApp(deps: ScanDeps = {}) {
       await db.ingest([], now().toISOString()).catch((err) =>
         console.warn(`[scan] owed publication left to the next ingest: ${message(err)}`)
       );
+      throw failed.reason;
     }
-    if (failed) throw failed.reason;
     const runs = settled.map((r) => (r as PromiseFulfilledResult<SourceRun>).value);
 
     const report: ScanResponse["sources"] = streamed();

@@ -104,5 +104,12 @@ export interface ScanResult {
   deferred?: boolean;
 }
 
+/**
+ * The group every scan-function call passes to `ingest_scan` (decision 0104, round 2): one for all
+ * scan calls, so the per-venue schedules' calls whose ticks coincide are grouped as the venue calls
+ * of one scan are. The stream's batches pass none and publish per batch.
+ */
+export const SCAN_GROUP = "5ca9f00d-0104-4000-8000-000000000001";
+
 /** Price history kept for window maths and analysis (3 hours plus a margin). */
 export const HISTORY_RETENTION_MINUTES = 200;
