@@ -1,6 +1,7 @@
 import type { MoverEntry } from "@domain/realtime";
 import { moverEntry } from "@/testing/movers";
 import { act, render, screen, within } from "@testing-library/react";
+import { Profiler } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { groupByAsset } from "../utils/trust";
 import { MoverCards } from "./mover-cards";
@@ -85,14 +86,24 @@ describe("live updates re-render only the rows that changed (decision 0065)", ()
       expect(screen.getAllByText("+40.00%").length).toBeGreaterThan(0);
     });
 
-    it(`${name}: the seconds tick re-renders the age cells, not the rows`, () => {
-      render(view([mover(1), mover(2)]));
+    it(`${name}: the seconds tick updates the age cells' text without rendering (decision 0106)`, () => {
+      // Every commit under the view, whatever component it renders.
+      let commits = 0;
+      render(
+        <Profiler id="view" onRender={() => commits++}>
+          {view([mover(1), mover(2)])}
+        </Profiler>,
+      );
       const ages = () => screen.getAllByTestId("data-age").map((cell) => cell.textContent);
       expect(ages()).toEqual(["1 s", "1 s"]);
+      const before = commits;
 
       act(() => vi.advanceTimersByTime(1000));
       expect(ages()).toEqual(["2 s", "2 s"]);
-      // The rows themselves (and their sparklines) were not drawn again.
+      act(() => vi.advanceTimersByTime(58_000));
+      expect(ages()).toEqual(["1 min", "1 min"]);
+      // Nothing rendered for it: not the rows (and their sparklines), not the age cells.
+      expect(commits).toBe(before);
       expect(renders.get(1)).toBe(1);
       expect(renders.get(2)).toBe(1);
     });

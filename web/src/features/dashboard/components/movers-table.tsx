@@ -15,7 +15,7 @@ import { LiquidityText } from "./liquidity-text";
 import { PercentText } from "./percent-text";
 import { PriceText } from "./price-text";
 import { ROW_ATTRIBUTE, ROW_FOCUS_ATTRIBUTE } from "../hooks/use-dashboard-shortcuts";
-import { QUOTE_AGE_REFRESH_MS, useClock } from "../hooks/use-now";
+import { clockNow, QUOTE_AGE_REFRESH_MS, useClock, useClockText } from "../hooks/use-now";
 import type { VenueConfirmations } from "../hooks/use-venue-confirmations";
 import { RowSparkline, SparklinesContext } from "./sparkline";
 import { StaleMark } from "./stale-mark";
@@ -94,11 +94,20 @@ export type MoverRowProps = {
   confirmation: VenueConfirmation | null;
 };
 
-/** A quote's age, counted in seconds: the one cell of a row that the clock re-renders. */
+/**
+ * A quote's age, counted in seconds: its text follows the clock without a render (decision
+ * 0106); the row renders again only when its quote turns stale.
+ */
 export function QuoteAge({ quotedAt }: { quotedAt: string }) {
   const { t } = useFixedT("dashboard");
-  const age = useClock((now) => formatQuoteAge(t, quotedAt, now), QUOTE_AGE_REFRESH_MS);
-  return <time dateTime={quotedAt}>{age}</time>;
+  const then = Date.parse(quotedAt);
+  const format = (now: number) => formatQuoteAge(t, then, now);
+  const ref = useClockText<HTMLTimeElement>(format, QUOTE_AGE_REFRESH_MS);
+  return (
+    <time ref={ref} dateTime={quotedAt}>
+      {format(clockNow(QUOTE_AGE_REFRESH_MS))}
+    </time>
+  );
 }
 
 /**

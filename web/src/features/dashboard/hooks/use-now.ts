@@ -1,4 +1,11 @@
-import { useEffect, useState, useSyncExternalStore } from "react";
+import {
+  type RefObject,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from "react";
 
 /** The time display refreshes every 5 s (spec section 9). */
 export const AGE_REFRESH_MS = 5000;
@@ -69,4 +76,46 @@ export function useClock<T extends string | number | boolean>(
 ): T {
   const clock = clockOf(intervalMs);
   return useSyncExternalStore(clock.subscribe, () => select(clock.now));
+}
+
+/** The clock's current time (ms) as its readers last saw it: for a first render. */
+export function clockNow(intervalMs: number = QUOTE_AGE_REFRESH_MS): number {
+  const clock = clocks.get(intervalMs);
+  return clock && clock.timer !== undefined ? clock.now : Date.now();
+}
+
+/**
+ * A text kept current by the shared clock without React (decision 0106): at each tick the
+ * element's text is set to `format(now)` when it changed. No component renders, so a list of
+ * ages costs a few text writes a second, not a synchronous render of every age cell (a long task
+ * on a slow phone, every second). The element renders `format(clockNow())` as its text; the
+ * returned ref attaches it.
+ */
+export function useClockText<E extends Element>(
+  format: (now: number) => string,
+  intervalMs: number = QUOTE_AGE_REFRESH_MS,
+): RefObject<E | null> {
+  const ref = useRef<E | null>(null);
+  const formatRef = useRef(format);
+  useLayoutEffect(() => {
+    formatRef.current = format;
+  });
+  useEffect(() => {
+    const clock = clockOf(intervalMs);
+    const update = () => {
+      const el = ref.current;
+      if (!el) return;
+      const text = formatRef.current(clock.now);
+      if (el.textContent === text) return;
+      // The text node itself, as React updates a lone text child: no child list change.
+      const node = el.firstChild;
+      if (node && node === el.lastChild && node.nodeType === Node.TEXT_NODE) node.nodeValue = text;
+      else el.textContent = text;
+    };
+    const unsubscribe = clock.subscribe(update);
+    // The clock may have ticked between the render and now.
+    update();
+    return unsubscribe;
+  }, [intervalMs]);
+  return ref;
 }
