@@ -93,8 +93,14 @@ async function ingest(
   return row!.r;
 }
 
-/** Holds advisory lock `key` (one or two keys) on its own connection until released. */
-async function holdLock(url: string, key: string) {
+/**
+ * Runs `body` in a transaction on a connection of its own and keeps that transaction open, with
+ * the locks `body` took, until `release` (which may be called more than once).
+ */
+async function holdTransaction(
+  url: string,
+  body: (tx: postgresType.TransactionSql) => Promise<unknown>,
+) {
   const { default: postgres } = await import("postgres");
   const holder = postgres(url, { max: 1, onnotice: () => {} });
   let release!: () => void;
@@ -102,7 +108,7 @@ async function holdLock(url: string, key: string) {
   let held!: () => void;
   const holding = new Promise<void>((r) => (held = r));
   const done = holder.begin(async (tx) => {
-    await tx.unsafe(`select pg_advisory_xact_lock(${key})`);
+    await body(tx);
     held();
     await released;
   });
@@ -116,32 +122,21 @@ async function holdLock(url: string, key: string) {
   };
 }
 
+/** Holds advisory lock `key` (one or two keys) on its own connection until released. */
+function holdLock(url: string, key: string) {
+  return holdTransaction(url, (tx) => tx.unsafe(`select pg_advisory_xact_lock(${key})`));
+}
+
 /**
  * Holds the scan group's lock shared on its own connection, as a call of the group in flight
  * does; `written`: its transaction has an id (it wrote), else it has none and waits for nothing
  * (as a call that committed and has not yet released its locks).
  */
-async function holdGroup(url: string, written: boolean) {
-  const { default: postgres } = await import("postgres");
-  const holder = postgres(url, { max: 1, onnotice: () => {} });
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  let held!: () => void;
-  const holding = new Promise<void>((r) => (held = r));
-  const done = holder.begin(async (tx) => {
+function holdGroup(url: string, written: boolean) {
+  return holdTransaction(url, async (tx) => {
     await tx`select pg_advisory_xact_lock_shared(hashtext('public.ingest_scan:group'), hashtext(${SCAN_GROUP}))`;
     if (written) await tx`select txid_current()`;
-    held();
-    await released;
   });
-  await holding;
-  return {
-    release: async () => {
-      release();
-      await done;
-      await holder.end();
-    },
-  };
 }
 
 async function owedRow() {
@@ -217,18 +212,8 @@ describe.runIf(postgresUrl)("scans of different venues at once (PostgreSQL)", ()
 
     // At once: a fourth connection holds the shared section's lock while the three scans start.
     const conns = VENUES.map(() => postgres(postgresUrl!, { max: 1, onnotice: () => {} }));
-    const holder = postgres(postgresUrl!, { max: 1, onnotice: () => {} });
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
+    const holder = await holdLock(postgresUrl!, "hashtext('public.ingest_scan')");
     try {
-      let held!: () => void;
-      const holding = new Promise<void>((r) => (held = r));
-      const hold = holder.begin(async (tx) => {
-        await tx`select pg_advisory_xact_lock(hashtext('public.ingest_scan'))`;
-        held();
-        await released;
-      });
-      await holding;
       const scans = VENUES.map((v, i) => ingest(conns[i]!, v, `C${run}`, T1, 1));
       // All three wait at the shared section, each holding its own venue's lock (the two-key
       // advisory lock, objsubid 2): their venue sections ran side by side.
@@ -244,12 +229,11 @@ describe.runIf(postgresUrl)("scans of different venues at once (PostgreSQL)", ()
       }
       expect(waiting).toHaveLength(VENUES.length);
       expect(waiting.map((w) => w.venues)).toEqual([1, 1, 1]);
-      release();
-      await hold;
+      await holder.release();
       await Promise.all(scans);
     } finally {
-      release();
-      await Promise.all([...conns, holder].map((c) => c.end()));
+      await holder.release();
+      await Promise.all(conns.map((c) => c.end()));
     }
 
     const serial = await movers(`S${run}`);
