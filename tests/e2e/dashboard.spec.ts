@@ -58,7 +58,7 @@ test("a subscriber sees movers arrive live, filters them and opens an analysis",
   const dialog = page.getByRole("dialog");
   await expect(dialog).toBeVisible();
   await expect(dialog.getByText("Not financial advice").first()).toBeVisible();
-  await expect(dialog.getByText("Preis-Chart")).toBeVisible({ timeout: 15_000 });
+  await expect(dialog.getByText("Price chart")).toBeVisible({ timeout: 15_000 });
   // The simulated market backfilled 3 hours on the stack's first scan: the analysis has its data.
   await expect(dialog.getByText("Forecast").first()).toBeVisible({ timeout: 15_000 });
   await expect(dialog.getByText("Not enough data for analysis")).toHaveCount(0);

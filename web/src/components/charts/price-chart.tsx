@@ -239,10 +239,11 @@ export function PriceChart({ candles, label, lines = [], timeZone, className }: 
         attributionLogo: false,
       },
       grid: { vertLines: { color: palette.grid }, horzLines: { color: palette.grid } },
+      // No chart-wide price formatter: it would format every pane (the volume's and the
+      // indicators' too) as a price. Each series formats its own scale (priceFormat below).
       localization: {
         locale,
         timeFormatter: (time: Time) => dateTimeFormat.format(fromTime(time)),
-        priceFormatter: (price: number) => formatPrice(price, locale, { currency: false }),
       },
       timeScale: {
         borderColor: palette.grid,
@@ -260,7 +261,15 @@ export function PriceChart({ candles, label, lines = [], timeZone, className }: 
         formatter: (price: number) => formatPrice(price, locale, { currency: false }),
       },
     });
-  }, [palette, locale, timeFormat, dateTimeFormat, candles]);
+    // Volume in the reader's compact notation ("2M", "2 Mio."), not as a price with decimals.
+    volumeSeries.current?.applyOptions({
+      priceFormat: {
+        type: "custom",
+        minMove: 1,
+        formatter: (volume: number) => volumeFormat.format(volume),
+      },
+    });
+  }, [palette, locale, timeFormat, dateTimeFormat, volumeFormat, candles]);
 
   // Candles and volume: in place when only the newest candle moved on, otherwise all anew.
   useEffect(() => {
@@ -329,7 +338,13 @@ export function PriceChart({ candles, label, lines = [], timeZone, className }: 
         lastValueVisible: false,
         crosshairMarkerVisible: false,
         ...(line.format === "number"
-          ? {}
+          ? {
+              priceFormat: {
+                type: "custom" as const,
+                minMove: 0.01,
+                formatter: (value: number) => numberFormat.format(value),
+              },
+            }
           : {
               priceFormat: {
                 type: "custom" as const,
@@ -355,7 +370,7 @@ export function PriceChart({ candles, label, lines = [], timeZone, className }: 
     for (const [index, pane] of api.panes().entries()) {
       if (index >= 2) pane.setHeight(PANE_HEIGHT);
     }
-  }, [lines, palette, locale, candles]);
+  }, [lines, palette, locale, numberFormat, candles]);
 
   const byStart = useMemo(() => new Map(candles.map((c, i) => [c.start, i])), [candles]);
   const index =

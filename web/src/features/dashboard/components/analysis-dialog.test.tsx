@@ -68,7 +68,7 @@ describe("AnalysisDialog", () => {
       },
     );
     const dialog = await screen.findByRole("dialog", { name: /PEPE\/WETH/ });
-    expect(await within(dialog).findByText("Preis-Chart")).toBeInTheDocument();
+    expect(await within(dialog).findByText("Price chart")).toBeInTheDocument();
     expect(within(dialog).getByText("36 data points")).toBeInTheDocument();
     const chart = within(dialog).getByRole("img", { name: /36 five-minute candles/ });
     expect(chart.querySelectorAll('[data-slot="candle"]')).toHaveLength(36);

@@ -532,7 +532,7 @@ describe("DashboardPage: list", () => {
     await tableReady();
     fireEvent.click(within(table()).getByRole("button", { name: "PEPE/WETH" }));
     const dialog = await screen.findByRole("dialog");
-    expect(await within(dialog).findByText("Preis-Chart")).toBeInTheDocument();
+    expect(await within(dialog).findByText("Price chart")).toBeInTheDocument();
     fireEvent.click(within(dialog).getByRole("button", { name: "Close" }));
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
     fireEvent.click(within(table()).getByRole("button", { name: "Open analysis for PEPE/WETH" }));
