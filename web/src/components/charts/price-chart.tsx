@@ -179,6 +179,29 @@ export function PriceChart({ candles, label, lines = [], timeZone, className }: 
     () => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
     [locale],
   );
+  // Each pane's scale labels (the chart sets no chart-wide price formatter: it would label every
+  // pane as a price): prices for the candles and their overlays, volume in compact notation
+  // ("2M", "2 Mio."), oscillators with two decimals. Made once per language and candle set.
+  const scaleFormats = useMemo(
+    () => ({
+      price: {
+        type: "custom" as const,
+        minMove: minMoveOf(candles),
+        formatter: (price: number) => formatPrice(price, locale, { currency: false }),
+      },
+      volume: {
+        type: "custom" as const,
+        minMove: 1,
+        formatter: (volume: number) => volumeFormat.format(volume),
+      },
+      number: {
+        type: "custom" as const,
+        minMove: 0.01,
+        formatter: (value: number) => numberFormat.format(value),
+      },
+    }),
+    [candles, locale, volumeFormat, numberFormat],
+  );
 
   // The chart itself: created once, removed on unmount.
   useEffect(() => {
@@ -239,8 +262,7 @@ export function PriceChart({ candles, label, lines = [], timeZone, className }: 
         attributionLogo: false,
       },
       grid: { vertLines: { color: palette.grid }, horzLines: { color: palette.grid } },
-      // No chart-wide price formatter: it would format every pane (the volume's and the
-      // indicators' too) as a price. Each series formats its own scale (priceFormat below).
+      // No chart-wide price formatter: each series formats its own scale (scaleFormats).
       localization: {
         locale,
         timeFormatter: (time: Time) => dateTimeFormat.format(fromTime(time)),
@@ -255,21 +277,10 @@ export function PriceChart({ candles, label, lines = [], timeZone, className }: 
       downColor: palette.down,
       wickUpColor: palette.up,
       wickDownColor: palette.down,
-      priceFormat: {
-        type: "custom",
-        minMove: minMoveOf(candles),
-        formatter: (price: number) => formatPrice(price, locale, { currency: false }),
-      },
+      priceFormat: scaleFormats.price,
     });
-    // Volume in the reader's compact notation ("2M", "2 Mio."), not as a price with decimals.
-    volumeSeries.current?.applyOptions({
-      priceFormat: {
-        type: "custom",
-        minMove: 1,
-        formatter: (volume: number) => volumeFormat.format(volume),
-      },
-    });
-  }, [palette, locale, timeFormat, dateTimeFormat, volumeFormat, candles]);
+    volumeSeries.current?.applyOptions({ priceFormat: scaleFormats.volume });
+  }, [palette, locale, timeFormat, dateTimeFormat, scaleFormats]);
 
   // Candles and volume: in place when only the newest candle moved on, otherwise all anew.
   useEffect(() => {
@@ -337,21 +348,7 @@ export function PriceChart({ candles, label, lines = [], timeZone, className }: 
         priceLineVisible: false,
         lastValueVisible: false,
         crosshairMarkerVisible: false,
-        ...(line.format === "number"
-          ? {
-              priceFormat: {
-                type: "custom" as const,
-                minMove: 0.01,
-                formatter: (value: number) => numberFormat.format(value),
-              },
-            }
-          : {
-              priceFormat: {
-                type: "custom" as const,
-                minMove: minMoveOf(candles),
-                formatter: (price: number) => formatPrice(price, locale, { currency: false }),
-              },
-            }),
+        priceFormat: line.format === "number" ? scaleFormats.number : scaleFormats.price,
       };
       if (!series) {
         series = api.addSeries(LineSeries, options, paneIndex);
@@ -370,7 +367,7 @@ export function PriceChart({ candles, label, lines = [], timeZone, className }: 
     for (const [index, pane] of api.panes().entries()) {
       if (index >= 2) pane.setHeight(PANE_HEIGHT);
     }
-  }, [lines, palette, locale, numberFormat, candles]);
+  }, [lines, palette, scaleFormats]);
 
   const byStart = useMemo(() => new Map(candles.map((c, i) => [c.start, i])), [candles]);
   const index =
