@@ -1,7 +1,7 @@
 import type { User } from "@supabase/supabase-js";
-import { useQuery } from "@tanstack/react-query";
 import { hasActivePaidPlan } from "@domain/plans";
 import { profileQueryOptions, type Profile } from "@/lib/profile-query";
+import { useTransitionQuery } from "./use-transition-query";
 import { sessionQueries } from "@/lib/session-query";
 import { setDisplayTimeZone } from "@/lib/time-zone";
 
@@ -20,9 +20,9 @@ export type CurrentUser = {
 
 /** The current user for navigation and gating: session plus profile. */
 export function useCurrentUser(): CurrentUser {
-  const session = useQuery(sessionQueries.session());
+  const session = useTransitionQuery(sessionQueries.session());
   const user = session.data?.user ?? null;
-  const profileQuery = useQuery({
+  const profileQuery = useTransitionQuery({
     ...profileQueryOptions(user?.id ?? ""),
     enabled: user !== null,
   });

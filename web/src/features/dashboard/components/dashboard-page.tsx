@@ -1,5 +1,4 @@
 import type { MoverEntry } from "@domain/realtime";
-import { useQuery } from "@tanstack/react-query";
 import { InfoIcon, RefreshCwIcon } from "lucide-react";
 import {
   lazy,
@@ -22,6 +21,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { useCurrentUser } from "@/hooks/use-current-user";
+import { useTransitionQuery } from "@/hooks/use-transition-query";
 import { BREAKPOINTS, useMediaQuery } from "@/hooks/use-media-query";
 import { exchangeSelectionsOf } from "@/lib/exchange-selection";
 import { LOGIN_PATH } from "@/lib/redirect";
@@ -117,11 +117,13 @@ export function DashboardPage({
     ? shownWindow(searchParams, profile.plan, profile.selected_window_minutes)
     : windowHint(searchParams);
   const signedIn = user !== null;
-  const feed = useQuery({ ...dashboardQueries.feed(windowMinutes), enabled: signedIn });
+  // Its answers (and the stream's updates of it) re-render the page at transition priority
+  // (decision 0109), as do the sparklines'.
+  const feed = useTransitionQuery({ ...dashboardQueries.feed(windowMinutes), enabled: signedIn });
   // Every row's last 30 minutes in one request (not one per row), refreshed every minute.
   // (After the profile: the rows are drawn without them first, so a guessed window's request
   // would be one more for nothing when the guess was wrong.)
-  const sparklines = useQuery({
+  const sparklines = useTransitionQuery({
     ...dashboardQueries.sparklines(windowMinutes),
     enabled: profile !== null,
   });
@@ -157,10 +159,11 @@ export function DashboardPage({
   const desktop = useMediaQuery(BREAKPOINTS.lg);
   // Rows fetched before the profile wait for it: its threshold and exchanges filter them.
   const liveEntries = (profile && feed.data) || NO_ENTRIES;
-  // The list follows the feed at transition priority: the cache's notification (synchronous,
-  // `useSyncExternalStore`) re-renders this page with the rows it had, and the new rows (the first
-  // ones, then every live scan's) render in slices that yield to the browser, not in one long
-  // task of twenty cards (decision 0095). Until the first rows are rendered the placeholder stays.
+  // The list follows the feed at transition priority: the feed's arrivals re-render this page in
+  // a transition (decision 0109), and a render for anything else (a filter, the profile) draws
+  // the rows it had, the new rows (the first ones, then every live scan's) following in slices
+  // that yield to the browser, not in one long task of twenty cards (decision 0095). Until the
+  // first rows are rendered the placeholder stays.
   const entries = useDeferredValue(liveEntries);
   const listPending =
     profile === null || feed.isPending || (entries === NO_ENTRIES && liveEntries !== NO_ENTRIES);

@@ -4,10 +4,10 @@ import {
   SUMMARY_MAX_SYMBOLS,
   summarizeSignals,
 } from "@domain/signals";
-import { useQuery } from "@tanstack/react-query";
 import { HistoryIcon } from "lucide-react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
+import { useTransitionQuery } from "@/hooks/use-transition-query";
 import { Link } from "react-router-dom";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -38,7 +38,7 @@ function signalClass(signal: string): string {
  */
 export function SignalsCard() {
   const { t } = useTranslation("dashboard");
-  const signals = useQuery(dashboardQueries.signals());
+  const signals = useTransitionQuery(dashboardQueries.signals());
   const summary = useMemo(
     () =>
       summarizeSignals(signals.data ?? [], {

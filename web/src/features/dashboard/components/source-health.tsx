@@ -1,7 +1,7 @@
 import { formatClockTime } from "@domain/format";
 import { SOURCE_STALE_MS, venueConfirmedThrough } from "@domain/quote-age";
-import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import { useTransitionQuery } from "@/hooks/use-transition-query";
 import { cn } from "@/lib/utils";
 import { dashboardQueries, type SourceHealthRow, type StreamHealthRow } from "../api/queries";
 import { useNow } from "../hooks/use-now";
@@ -29,8 +29,8 @@ export function SourceHealth({ now: fixedNow }: { now?: number } = {}) {
   // Its own clock, so the page around it does not re-render every 5 s (decision 0065).
   const ticking = useNow();
   const now = fixedNow ?? ticking;
-  const health = useQuery(dashboardQueries.sourceHealth());
-  const streams = useQuery(dashboardQueries.streamHealth());
+  const health = useTransitionQuery(dashboardQueries.sourceHealth());
+  const streams = useTransitionQuery(dashboardQueries.streamHealth());
   // While the first read is under way the line's height is kept (a title and one row of
   // venues), so the filters and the list below do not move when it arrives (decision 0065).
   if (health.isPending) {

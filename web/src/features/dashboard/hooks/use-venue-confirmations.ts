@@ -1,6 +1,6 @@
 import { type VenueConfirmation, venueConfirmation } from "@domain/quote-age";
-import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
+import { useTransitionQuery } from "@/hooks/use-transition-query";
 import { dashboardQueries, type SourceHealthRow, type StreamHealthRow } from "../api/queries";
 
 /** Each venue's confirmation by source name (decision 0079); venues that confirm nothing are absent. */
@@ -25,7 +25,7 @@ export function venueConfirmations(
  * whose quote is unchanged shows its venue's confirmed-through age.
  */
 export function useVenueConfirmations(): VenueConfirmations {
-  const polls = useQuery(dashboardQueries.sourceHealth());
-  const streams = useQuery(dashboardQueries.streamHealth());
+  const polls = useTransitionQuery(dashboardQueries.sourceHealth());
+  const streams = useTransitionQuery(dashboardQueries.streamHealth());
   return useMemo(() => venueConfirmations(polls.data, streams.data), [polls.data, streams.data]);
 }
