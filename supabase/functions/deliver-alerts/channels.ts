@@ -2,6 +2,12 @@
 // service said (retry after N seconds, permanent, or a Telegram chat that moved).
 import type { Env } from "../_shared/env.ts";
 import {
+  type JsonPost,
+  keepAlivePost,
+  type Posted,
+  postViaFetch,
+} from "../_shared/keep-alive-post.ts";
+import {
   alertEmail,
   discordBody,
   type Email,
@@ -82,6 +88,11 @@ export interface Channel {
 export interface ChannelDeps {
   env: Env;
   fetch?: typeof fetch;
+  /**
+   * Discord's JSON POST (decision 0110): by default over kept-alive node:http(s) connections,
+   * through `fetch` when one is given (tests).
+   */
+  post?: JsonPost;
   links: Links;
   /** Waits (tests pass a fake clock). */
   sleep?: (ms: number) => Promise<void>;
@@ -441,7 +452,7 @@ export function discordUrl(env: Env, webhook: string): string | null {
  * reset (or, when that is long, the job is retried after it).
  */
 export function discordChannel(deps: ChannelDeps): Channel {
-  const doFetch = deps.fetch ?? fetch;
+  const post = deps.post ?? (deps.fetch ? postViaFetch(deps.fetch) : keepAlivePost);
   const sleep = deps.sleep ?? defaultSleep;
   const now = deps.now ?? Date.now;
   const resetAt = new Map<string, number>();
@@ -467,14 +478,9 @@ export function discordChannel(deps: ChannelDeps): Channel {
             zoneOf(job.timeZone),
           ),
         ));
-      let res: Response;
+      let res: Posted;
       try {
-        res = await doFetch(url, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body,
-          signal: AbortSignal.timeout(15_000),
-        });
+        res = await post(url, body, 15_000);
       } catch (err) {
         return {
           ok: false,
@@ -482,19 +488,21 @@ export function discordChannel(deps: ChannelDeps): Channel {
           doubt: mayHaveArrived(err),
         };
       }
-      const remaining = res.headers.get("x-ratelimit-remaining");
-      const resetAfter = Number(res.headers.get("x-ratelimit-reset-after"));
+      const remaining = res.header("x-ratelimit-remaining");
+      const resetAfter = Number(res.header("x-ratelimit-reset-after"));
       if (remaining === "0" && Number.isFinite(resetAfter)) {
         resetAt.set(job.target, now() + resetAfter * 1000);
       }
-      const data = await res.json().catch(() => null) as
+      const data = parseJson(res.text) as
         | { id?: string; message?: string; code?: number; retry_after?: number; global?: boolean }
         | null;
-      if (res.ok) return { ok: true, recipient: `discord:${job.target.split("/").at(-2)}` };
+      if (res.status >= 200 && res.status < 300) {
+        return { ok: true, recipient: `discord:${job.target.split("/").at(-2)}` };
+      }
       if (res.status === 429) {
         const retryAfter = typeof data?.retry_after === "number"
           ? data.retry_after
-          : retryAfterHeader(res.headers.get("retry-after"), now()) ?? 1;
+          : retryAfterHeader(res.header("retry-after"), now()) ?? 1;
         resetAt.set(job.target, now() + retryAfter * 1000);
         return { ok: false, error: `Discord 429: ${data?.message ?? "rate limited"}`, retryAfter };
       }
@@ -506,6 +514,15 @@ export function discordChannel(deps: ChannelDeps): Channel {
       return { ok: false, error };
     },
   };
+}
+
+/** The answer's JSON, or null when it is none. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 // ---- Telegram -------------------------------------------------------------------------------

@@ -1,0 +1,103 @@
+// A JSON POST over node:http(s) with kept-alive connections (decision 0110): the alert worker's
+// Discord posts, one per subscriber's webhook, where Deno's `fetch` cost about twice the CPU per
+// request (its web streams, `Headers`, `Response` and an `AbortSignal` timer each time).
+import { Buffer } from "node:buffer";
+import http from "node:http";
+import https from "node:https";
+
+/** What a POST answered: the status, a header by (lower-case) name, the body as text. */
+export type Posted = {
+  status: number;
+  header(name: string): string | null;
+  text: string;
+};
+
+/**
+ * POSTs `body` (JSON) to `url`; rejects when the connection fails, and with an error named
+ * `TimeoutError` when no whole answer came within `timeoutMs` (the request may have arrived).
+ */
+export type JsonPost = (url: string, body: string, timeoutMs: number) => Promise<Posted>;
+
+// One pool per scheme for the isolate's life: a webhook post reuses a connection to its host.
+const agents = {
+  http: new http.Agent({ keepAlive: true }),
+  https: new https.Agent({ keepAlive: true }),
+};
+
+function timeoutError(ms: number): Error {
+  const err = new Error(`no answer within ${ms} ms`);
+  err.name = "TimeoutError";
+  return err;
+}
+
+export const keepAlivePost: JsonPost = (input, body, timeoutMs) => {
+  const url = new URL(input);
+  const tls = url.protocol === "https:";
+  if (!tls && url.protocol !== "http:") {
+    return Promise.reject(new TypeError(`Not an http(s) URL: ${url.protocol}`));
+  }
+  return new Promise<Posted>((resolve, reject) => {
+    let settled = false;
+    const fail = (err: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      reject(err);
+    };
+    const req = (tls ? https : http).request(
+      url,
+      {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          "Content-Length": Buffer.byteLength(body),
+        },
+        agent: tls ? agents.https : agents.http,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("error", fail);
+        // A connection closed before the end of the answer.
+        res.on("close", () => {
+          if (!res.complete) fail(new Error("connection closed before the whole answer"));
+        });
+        res.on("end", () => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          const headers = res.headers;
+          resolve({
+            status: res.statusCode ?? 0,
+            header: (name) => {
+              const value = headers[name.toLowerCase()];
+              return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+            },
+            text: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString("utf8"),
+          });
+        });
+      },
+    );
+    const timer = setTimeout(() => {
+      const err = timeoutError(timeoutMs);
+      fail(err);
+      req.destroy(err);
+    }, timeoutMs);
+    req.on("error", fail);
+    req.end(body);
+  });
+};
+
+/** The same POST through a `fetch` (tests give the channels a fake one). */
+export function postViaFetch(doFetch: typeof fetch): JsonPost {
+  return async (url, body, timeoutMs) => {
+    const res = await doFetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await res.text().catch(() => "");
+    return { status: res.status, header: (name) => res.headers.get(name), text };
+  };
+}
