@@ -493,12 +493,13 @@ export function discordChannel(deps: ChannelDeps): Channel {
       if (remaining === "0" && Number.isFinite(resetAfter)) {
         resetAt.set(job.target, now() + resetAfter * 1000);
       }
-      const data = parseJson(res.text) as
-        | { id?: string; message?: string; code?: number; retry_after?: number; global?: boolean }
-        | null;
+      // A 2xx is all a delivery needs: the message Discord echoes is not read (decision 0110).
       if (res.status >= 200 && res.status < 300) {
         return { ok: true, recipient: `discord:${job.target.split("/").at(-2)}` };
       }
+      const data = parseJson(res.text) as
+        | { id?: string; message?: string; code?: number; retry_after?: number; global?: boolean }
+        | null;
       if (res.status === 429) {
         const retryAfter = typeof data?.retry_after === "number"
           ? data.retry_after
