@@ -1,12 +1,8 @@
 // The three channels behind one interface: send(job) → delivered, or failed with what the
 // service said (retry after N seconds, permanent, or a Telegram chat that moved).
 import type { Env } from "../_shared/env.ts";
-import {
-  type JsonPost,
-  keepAlivePost,
-  type Posted,
-  postViaFetch,
-} from "../_shared/keep-alive-post.ts";
+import { parseJson } from "../_shared/json.ts";
+import { keepAlivePost, type Posted, postViaFetch } from "../_shared/keep-alive-post.ts";
 import {
   alertEmail,
   discordBody,
@@ -87,12 +83,11 @@ export interface Channel {
 
 export interface ChannelDeps {
   env: Env;
-  fetch?: typeof fetch;
   /**
-   * Discord's JSON POST (decision 0110): by default over kept-alive node:http(s) connections,
-   * through `fetch` when one is given (tests).
+   * The channels' HTTP client (tests give a fake). Without one, Discord posts over kept-alive
+   * node:http(s) connections (decision 0110) and the others use the global `fetch`.
    */
-  post?: JsonPost;
+  fetch?: typeof fetch;
   links: Links;
   /** Waits (tests pass a fake clock). */
   sleep?: (ms: number) => Promise<void>;
@@ -452,7 +447,7 @@ export function discordUrl(env: Env, webhook: string): string | null {
  * reset (or, when that is long, the job is retried after it).
  */
 export function discordChannel(deps: ChannelDeps): Channel {
-  const post = deps.post ?? (deps.fetch ? postViaFetch(deps.fetch) : keepAlivePost);
+  const post = deps.fetch ? postViaFetch(deps.fetch) : keepAlivePost;
   const sleep = deps.sleep ?? defaultSleep;
   const now = deps.now ?? Date.now;
   const resetAt = new Map<string, number>();
@@ -499,7 +494,7 @@ export function discordChannel(deps: ChannelDeps): Channel {
       }
       const data = parseJson(res.text) as
         | { id?: string; message?: string; code?: number; retry_after?: number; global?: boolean }
-        | null;
+        | undefined;
       if (res.status === 429) {
         const retryAfter = typeof data?.retry_after === "number"
           ? data.retry_after
@@ -515,15 +510,6 @@ export function discordChannel(deps: ChannelDeps): Channel {
       return { ok: false, error };
     },
   };
-}
-
-/** The answer's JSON, or null when it is none. */
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }
 
 // ---- Telegram -------------------------------------------------------------------------------

@@ -19,8 +19,8 @@ import { startTransition, useEffect, useState } from "react";
  * it in slices that yield to the browser, and a render the user asked for (a click, a key) goes
  * first. What a render shows is the observer's result at that moment, as `useQuery`'s is; the
  * only difference is when the component is told. For what arrives after the first paint and
- * needs no immediate answer (the session and profile behind the header, the Sources line, the
- * signals, the sparklines). No suspense and no error boundaries: none of those queries use them.
+ * needs no immediate answer (the session and profile behind the header, the dashboard's feed,
+ * sparklines, Sources line and signals). No suspense and no error boundaries: none of those queries use them.
  */
 export function useTransitionQuery<
   TQueryFnData = unknown,
@@ -47,11 +47,11 @@ export function useTransitionQuery<
 
   useEffect(() => {
     const follow = () => startTransition(() => setSeen(observer.getCurrentResult()));
+    // Subscribing compares the observer's result again (or starts the fetch it owes).
     const unsubscribe = observer.subscribe(notifyManager.batchCalls(follow));
-    // A change between the render and this subscription is not missed: the observer compares
-    // its result again (telling the listener when it differs), and a result it took meanwhile
-    // without a listener (setOptions above updates it) is a new object, so this renders.
-    observer.updateResult();
+    // A change between the render and this subscription is not missed: a result the observer
+    // took meanwhile without a listener (setOptions above updates it) is a new object, so this
+    // renders; the same object renders nothing.
     follow();
     return unsubscribe;
   }, [observer]);

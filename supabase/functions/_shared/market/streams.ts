@@ -5,6 +5,7 @@
 // no sockets here, so the parsers are tested on recorded shapes and reused by whichever worker
 // holds the socket.
 import { cexVenueKey, type Quote } from "../domain/market.ts";
+import { parseJson } from "../json.ts";
 import { spreadPct } from "../domain/trust.ts";
 import { binanceTradeUrl, splitBinanceSymbol } from "./binance.ts";
 import { COINBASE_QUOTES, coinbaseTradeUrl } from "./coinbase.ts";
@@ -32,14 +33,6 @@ export interface StreamMessage {
 }
 
 const EMPTY: StreamMessage = Object.freeze({ quotes: [], heartbeat: false, skipped: 0 });
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * A `!miniTicker@arr` message, raw (`[…]`) or combined (`{ stream, data: […] }`). Each row gives
