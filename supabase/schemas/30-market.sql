@@ -130,7 +130,7 @@ begin
     group by m.asset
   ),
   decided as (
-    select m.id, m.exchange_type, m.volume_24h_usd, m.liquidity_usd, m.spread_pct, m.thin,
+    select m.id, m.asset, m.exchange_type, m.volume_24h_usd, m.liquidity_usd, m.spread_pct, m.thin,
            m.confirmed_on as old_confirmed_on, m.flags as old_flags, m.trust_score as old_trust_score,
            case when abs(m.pct) >= 2 then
              coalesce(array_remove(case when m.exchange_type = 'cex' then v.venues else v.cex_venues end, m.exchange), '{}')
@@ -143,7 +143,7 @@ begin
     left join cex_price c on c.asset = m.asset
   ),
   scored as (
-    select d.id, d.confirmed_on, d.flags, d.old_confirmed_on, d.old_flags, d.old_trust_score,
+    select d.id, d.asset, d.confirmed_on, d.flags, d.old_confirmed_on, d.old_flags, d.old_trust_score,
            greatest(0, least(100,
              20
              -- (numeric rounding: a half point rounds up, as in trust.ts.)
@@ -155,13 +155,31 @@ begin
              - case when d.spread_pct > 1 then 10 else 0 end))::integer as trust_score
     from decided d
   ),
+  -- The rows whose result changed.
+  due as materialized (
+    select s.* from scored s
+    where (s.old_confirmed_on, s.old_flags, s.old_trust_score) is distinct from (s.confirmed_on, s.flags, s.trust_score)
+  ),
+  -- Decision 0111: a row an ingest_scan call in flight wrote in its venue section is locked until
+  -- that call commits, and that call waits for the shared section this rescore runs in: the row
+  -- is skipped (never waited for), and its asset owed a rescore (below).
+  locked as (
+    select m.id from public.movers m
+    where m.id in (select d.id from due d)
+    for update skip locked
+  ),
   changed as (
     update public.movers m
       set confirmed_on = s.confirmed_on, flags = s.flags, trust_score = s.trust_score
-    from scored s
-    where m.id = s.id
-      and (s.old_confirmed_on, s.old_flags, s.old_trust_score) is distinct from (s.confirmed_on, s.flags, s.trust_score)
+    from due s
+    where m.id = s.id and m.id in (select l.id from locked l)
     returning m.id
+  ),
+  owed as (
+    insert into private.movers_rescore_owed (asset)
+    select distinct d.asset from due d
+    where d.asset is not null and d.id not in (select l.id from locked l)
+    on conflict (asset) do nothing
   )
   select coalesce(array_agg(c.id), '{}') into written from changed c;
   return written;
@@ -169,7 +187,7 @@ end;
 $$;
 
 -- comment on function private.movers_rescore(only_assets text[])
-COMMENT ON FUNCTION private.movers_rescore(only_assets text[]) IS 'Confirmation, the DEX/CEX price gap and the trust score (decision 0046) of the movers of the given assets (null: all); returns the ids of the rows it wrote. Run by ingest_scan with the assets the scan touched (decision 0053).';
+COMMENT ON FUNCTION private.movers_rescore(only_assets text[]) IS 'Confirmation, the DEX/CEX price gap and the trust score (decision 0046) of the movers of the given assets (null: all); returns the ids of the rows it wrote. Run by ingest_scan with the assets the scan touched (decision 0053). A row another transaction has locked (an ingest_scan call in flight, decision 0111) is skipped and its asset recorded in private.movers_rescore_owed.';
 
 -- function private.refresh_movers_top()
 CREATE FUNCTION private.refresh_movers_top() RETURNS void
@@ -554,6 +572,11 @@ declare
   changed_ids bigint[];
   touched_assets text[];
   gone_assets text[];
+  -- Decision 0111: the assets of rows whose price alone changed (rescored only where the asset
+  -- has another row: decided in the shared section), and the assets owed a rescore by earlier
+  -- shared sections that could not write a row an ingest in flight had locked.
+  price_only_assets text[];
+  owed_assets text[];
   pruned integer;
   sent integer := 0;
   -- Decision 0085: what the venue section computes for the shared section, one element per row
@@ -890,10 +913,11 @@ begin
          pcts_20min, pcts_25min, pcts_30min, pcts_3hour, assets, thins, own_flag_lists
   from scored s;
 
-  -- The shared section (decision 0085): one scan at a time from here to the end of the call.
-  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('public.ingest_scan'));
-
-  -- 4a. Movers; the kept top 100 is refreshed once, below.
+  -- 4a. Movers; the kept top 100 is refreshed once, below. Still the venue section (decision
+  --     0111): a venue's mover rows are its instruments' rows, written only by its own calls (one
+  --     at a time under the venue lock) and, in a shared section, by the rescore and the stale
+  --     delete, which skip a row this call has locked (it could wait here for their commit, never
+  --     they for it: no cycle). What reads across venues is decided in the shared section below.
   perform pg_catalog.set_config('app.movers_top_deferred', 'on', true);
   with scored as (
     select b.instrument_id, b.symbol, b.exchange, b.exchange_type, b.network, b.source, b.pool_url, b.ts, b.price,
@@ -959,6 +983,9 @@ begin
            p.pool_created_at, p.thin, p.own_flags
     from cur p
     where p.mover_id is null
+       -- Decision 0111: a row read above that another call's stale delete removed before this
+       -- update reached it (the instrument quoted again after 15 minutes away) is inserted anew.
+       or (p.mover_id not in (select u.id from updated u) and (p.old_quoted_at is null or p.old_quoted_at <= p.ts))
     order by p.instrument_id
     on conflict (instrument_id) do nothing
     returning id, asset
@@ -1000,18 +1027,6 @@ begin
     from cur p
     where p.mover_id is not null and p.old_asset is not distinct from p.asset
   ),
-  -- The assets that have another row than the batch's own (a row whose inputs did not change
-  -- but whose price did is rescored only there). Set-based (decision 0094): the asset's rows
-  -- counted once per asset, not probed once per row. The rows are those before the update (the
-  -- statement's snapshot), where the moved row itself carries its asset: another row exists
-  -- exactly when the asset has two.
-  shared as (
-    select o.asset from public.movers o
-    where o.asset = any (array(select distinct v.asset from moved v
-                               where v.price_changed and not v.inputs_changed and v.asset is not null))
-    group by o.asset
-    having count(*) > 1
-  ),
   rescore as (
     select i.asset from inserted i
     union all
@@ -1022,16 +1037,40 @@ begin
     union all
     select v.asset from moved v join updated u on u.id = v.id
     where v.inputs_changed
-       or (v.price_changed and v.asset in (select s.asset from shared s))
   )
   select (select count(*) from written),
          (select coalesce(array_agg(w.id), '{}') from written w),
-         (select coalesce(array_agg(distinct a.asset) filter (where a.asset is not null), '{}') from rescore a)
-    into upserted, changed_ids, touched_assets;
+         (select coalesce(array_agg(distinct a.asset) filter (where a.asset is not null), '{}') from rescore a),
+         -- A row whose inputs did not change but whose price did: its asset is rescored only where
+         -- it has another row (decided in the shared section, below).
+         (select coalesce(array_agg(distinct v.asset), '{}') from moved v join updated u on u.id = v.id
+          where v.price_changed and not v.inputs_changed and v.asset is not null)
+    into upserted, changed_ids, touched_assets, price_only_assets;
 
-  -- Stale movers: not quoted for 15 minutes.
+  -- The shared section (decision 0085): one scan at a time from here to the end of the call.
+  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('public.ingest_scan'));
+
+  -- The assets that have another row than the batch's own (a row whose inputs did not change
+  -- but whose price did is rescored only there). Set-based (decision 0094): the asset's rows
+  -- counted once per asset, not probed once per row. Read here, under the shared lock (decision
+  -- 0111): the rows other calls committed and this call's own; a row another call in flight
+  -- inserted is not seen, and that call rescores its asset in its own shared section, after
+  -- this one, with this call's rows committed.
+  if cardinality(price_only_assets) > 0 then
+    touched_assets := touched_assets || array(
+      select o.asset from public.movers o
+      where o.asset = any (price_only_assets)
+      group by o.asset
+      having count(*) > 1);
+  end if;
+
+  -- Stale movers: not quoted for 15 minutes. A row a call in flight has locked (decision 0111)
+  -- is being quoted again by that call: it is not stale, and waiting for it could deadlock.
   with gone as (
-    delete from public.movers m where m.ts < scanned_at - stale_after returning m.asset
+    delete from public.movers m
+    where m.id in (select s.id from public.movers s where s.ts < scanned_at - stale_after
+                   for update skip locked)
+    returning m.asset
   )
   select count(*), coalesce(array_agg(distinct g.asset) filter (where g.asset is not null), '{}')
     into removed, gone_assets
@@ -1042,10 +1081,17 @@ begin
   --     the rows of the same asset, so only the assets this scan touched (written, renamed away
   --     from, or gone stale) are decided again (decision 0053, amended); only rows whose result
   --     changed are written, and those join the rows to re-rank.
-  if upserted > 0 or removed > 0 then
+  --     The assets earlier shared sections owed a rescore (decision 0111: a row an ingest in flight
+  --     had locked) are decided again here too.
+  with taken as (
+    delete from private.movers_rescore_owed o returning o.asset
+  )
+  select coalesce(array_agg(t.asset), '{}') into owed_assets from taken t;
+  if upserted > 0 or removed > 0 or cardinality(owed_assets) > 0 then
     -- Each id once (decision 0068): a row this scan wrote may be rewritten by the rescore.
     changed_ids := array(select distinct c.id
-                         from unnest(changed_ids || private.movers_rescore(touched_assets || gone_assets)) c (id));
+                         from unnest(changed_ids
+                                     || private.movers_rescore(touched_assets || gone_assets || owed_assets)) c (id));
   end if;
 
   perform pg_catalog.set_config('app.movers_top_deferred', '', true);
@@ -1087,7 +1133,7 @@ begin
          and (a.backend_xid is not null
               or exists (select 1 from pg_catalog.pg_locks w where w.pid = l.pid and not w.granted))) then
     deferred := true;
-    if upserted > 0 or removed > 0 then
+    if cardinality(changed_ids) > 0 or removed > 0 then
       insert into private.movers_publication_owed as o (changed, since, broadcast, first_owed_at, calls)
       values (changed_ids, case when upserted > 0 then scanned_at end, upserted > 0,
               pg_catalog.clock_timestamp(), 1)
@@ -1103,7 +1149,7 @@ begin
     -- The kept lists: the rows this scan (and the calls that left theirs to it) changed are
     -- merged into the kept top 100s (a full ranking when the change is too large or could pull
     -- up a row from below the kept lists).
-    if upserted > 0 or removed > 0 or owed_changed is not null then
+    if cardinality(changed_ids) > 0 or removed > 0 or owed_changed is not null then
       perform private.refresh_movers_top(changed_ids || coalesce(owed_changed, '{}'));
     end if;
     -- One broadcast: a message per window (market:movers:<window>) and the teaser.
@@ -1126,7 +1172,7 @@ end;
 $_$;
 
 -- comment on function public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone, scan_group uuid)
-COMMENT ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone, scan_group uuid) IS 'One scan: upsert instruments, append history, compute window percents (under a lock per venue), then one scan at a time: liquidity figures, flags and trust (decision 0046) of the assets it touched, upsert movers, merge the changed rows into the kept lists (decision 0053), prune, broadcast (decision 0085); grouped calls in flight together (scan_group: the venue calls of one scan and the per-venue scans whose ticks coincide) publish the kept lists and the broadcast once, at the last of them, within a bound of 1 s or 6 calls (decision 0104). Service role only.';
+COMMENT ON FUNCTION public.ingest_scan(quotes jsonb, scanned_at timestamp with time zone, scan_group uuid) IS 'One scan: upsert instruments, append history, compute window percents and upsert movers (under a lock per venue, decision 0111), then one scan at a time: liquidity figures, flags and trust (decision 0046) of the assets it touched, merge the changed rows into the kept lists (decision 0053), prune, broadcast (decision 0085); grouped calls in flight together (scan_group: the venue calls of one scan and the per-venue scans whose ticks coincide) publish the kept lists and the broadcast once, at the last of them, within a bound of 1 s or 6 calls (decision 0104). Service role only.';
 
 -- function public.movers_feed(integer)
 CREATE FUNCTION public.movers_feed(window_minutes integer DEFAULT NULL::integer) RETURNS TABLE(id bigint, instrument_id bigint, symbol text, exchange text, exchange_type public.exchange_type, network text, source text, pool_url text, price numeric, price_3hour_ago numeric, pct numeric, window_used integer, pct_3hour numeric, volume_24h numeric, ts timestamp with time zone, quoted_at timestamp with time zone, volume_24h_usd numeric, liquidity_usd numeric, spread_pct numeric, thin boolean, confirmed_on text[], flags text[], trust_score integer, asset text, pool_name text, confirmed_at timestamp with time zone)
@@ -1534,6 +1580,14 @@ COMMENT ON COLUMN private.movers_publication_owed.first_owed_at IS 'When the fir
 -- comment on column private.movers_publication_owed.calls
 COMMENT ON COLUMN private.movers_publication_owed.calls IS 'How many calls left their publication (the bound: 6, decision 0104).';
 
+-- table private.movers_rescore_owed
+CREATE TABLE private.movers_rescore_owed (
+    asset text NOT NULL
+);
+
+-- comment on table private.movers_rescore_owed
+COMMENT ON TABLE private.movers_rescore_owed IS 'Assets a rescore could not finish because an ingest_scan call in flight had locked one of their rows (decision 0111); taken and rescored by the next shared section of ingest_scan. Written and read under ingest_scan''s shared lock.';
+
 -- table private.movers_top
 CREATE TABLE private.movers_top (
     window_minutes integer NOT NULL,
@@ -1872,6 +1926,10 @@ ALTER TABLE public.strategy_signals ALTER COLUMN id ADD GENERATED ALWAYS AS IDEN
 ALTER TABLE ONLY private.movers_publication_owed
     ADD CONSTRAINT movers_publication_owed_pkey PRIMARY KEY (singleton);
 
+-- constraint private.movers_rescore_owed movers_rescore_owed_pkey
+ALTER TABLE ONLY private.movers_rescore_owed
+    ADD CONSTRAINT movers_rescore_owed_pkey PRIMARY KEY (asset);
+
 -- constraint private.movers_top movers_top_pkey
 ALTER TABLE ONLY private.movers_top
     ADD CONSTRAINT movers_top_pkey PRIMARY KEY (window_minutes);
@@ -1994,6 +2052,9 @@ ALTER TABLE ONLY public.strategy_signals
 
 -- row security private.movers_publication_owed
 ALTER TABLE private.movers_publication_owed ENABLE ROW LEVEL SECURITY;
+
+-- row security private.movers_rescore_owed
+ALTER TABLE private.movers_rescore_owed ENABLE ROW LEVEL SECURITY;
 
 -- row security private.movers_top
 ALTER TABLE private.movers_top ENABLE ROW LEVEL SECURITY;

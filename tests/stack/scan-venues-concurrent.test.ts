@@ -11,6 +11,9 @@
 // and the scan function's empty ingest publishes them. Round 2: every scan call carries one
 // group (the scan function's SCAN_GROUP), so per-venue scans whose ticks coincide are grouped
 // too; a call waits only for a call in flight (written or waiting), within 1 s or 6 calls.
+// Decision 0111: each call writes its venue's movers in its venue section; a shared section never
+// waits for a row a call in flight holds: the rescore leaves the row's asset owed to the next
+// shared section, and the stale delete leaves the row (it is being quoted again).
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type postgresType from "postgres";
 import { SCAN_GROUP } from "../../supabase/functions/_shared/domain/market.ts";
@@ -198,7 +201,16 @@ describe.runIf(postgresUrl)("scans of different venues at once (PostgreSQL)", ()
     const { default: postgres } = await import("postgres");
     sql = postgres(postgresUrl!, { max: 1, onnotice: () => {} });
     // The same first scans for both runs: every row gets its history before T1.
-    for (const tag of [`S${run}`, `C${run}`, `G${run}`, `F${run}`, `B${run}`, `D${run}`])
+    for (const tag of [
+      `S${run}`,
+      `C${run}`,
+      `G${run}`,
+      `F${run}`,
+      `B${run}`,
+      `D${run}`,
+      `K${run}`,
+      `R${run}`,
+    ])
       for (const v of VENUES) await ingest(sql, v, tag, T0, 0);
   });
   afterAll(async () => {
@@ -379,5 +391,93 @@ describe.runIf(postgresUrl)("scans of different venues at once (PostgreSQL)", ()
     const { kept, full, rescored } = await keptAndFull();
     expect(rescored).toBe(0);
     expect(kept).toEqual(full);
+  });
+
+  it("never wait in the shared section for a row a call in flight holds; its asset is owed (decision 0111)", async () => {
+    const tag = `K${run}`;
+    const { default: postgres } = await import("postgres");
+    // Binance's UP moves at T1; Coinbase's has not been scanned since T0, so nothing confirms it.
+    await ingest(sql, "binance", tag, T1, 1);
+    // Stale rows: Binance quoted the Z<run> assets 20 minutes before T1, and never since.
+    await ingest(sql, "binance", `Z${run}`, T1 - 20 * 60_000, 0);
+    const binanceUp = async () => {
+      const [row] = await sql<{ confirmed_on: string[] }[]>`
+        select confirmed_on from public.movers where exchange = 'Binance' and asset = ${"UP" + tag}`;
+      return row!.confirmed_on;
+    };
+    expect(await binanceUp()).toEqual([]);
+    const staleRows = async () => {
+      const [row] = await sql<{ n: number }[]>`
+        select count(*)::int as n from public.movers where asset like ${"%Z" + run}`;
+      return row!.n;
+    };
+    expect(await staleRows()).toBeGreaterThan(0);
+    // A call in flight: it wrote Binance's UP row and the stale rows in its venue section (the
+    // kept lists deferred, as ingest_scan defers them) and has not committed (it waits for the
+    // shared section, or is still in its venue section).
+    const inFlight = await holdTransaction(postgresUrl!, async (tx) => {
+      await tx`select set_config('app.movers_top_deferred', 'on', true)`;
+      await tx.unsafe(
+        `update public.movers set ts = ts where (exchange = 'Binance' and asset = 'UP${tag}') or asset like '%Z${run}'`,
+      );
+    });
+    const coinbase = postgres(postgresUrl!, { max: 1, onnotice: () => {} });
+    try {
+      // Coinbase's UP moves the same way: the rescore of UP must confirm Binance's row by
+      // Coinbase, but that row is held. The call goes through without waiting for it (the lock
+      // timeout makes a wait an error here; in a scan it would be a deadlock).
+      await coinbase`set lock_timeout = '3s'`;
+      const r = await ingest(coinbase, "coinbase", tag, T1, 1);
+      expect(r).toMatchObject({ movers: 2, stale: 0 });
+      const [owed] = await sql<{ assets: string[] }[]>`
+        select coalesce(array_agg(asset order by asset), '{}') as assets from private.movers_rescore_owed`;
+      expect(owed!.assets).toEqual([`UP${tag}`]);
+      expect(await staleRows()).toBeGreaterThan(0);
+    } finally {
+      await inFlight.release();
+      await coinbase.end();
+    }
+    // The next shared section (here the scan function's empty ingest) takes what is owed: Binance's
+    // row is confirmed by Coinbase, and the stale row is gone.
+    await sql`select public.ingest_scan('[]'::jsonb, ${iso(T1)}::timestamptz)`;
+    expect(await binanceUp()).toEqual(["Coinbase"]);
+    expect(await staleRows()).toBe(0);
+    const [owed] = await sql<
+      { n: number }[]
+    >`select count(*)::int as n from private.movers_rescore_owed`;
+    expect(owed!.n).toBe(0);
+    const { kept, full, rescored } = await keptAndFull();
+    expect(rescored).toBe(0);
+    expect(kept).toEqual(full);
+  });
+
+  it("insert anew a row another call's stale delete removed while the scan was writing it (decision 0111)", async () => {
+    const tag = `R${run}`;
+    const { default: postgres } = await import("postgres");
+    const binance = postgres(postgresUrl!, { max: 1, onnotice: () => {} });
+    // Another call's shared section deletes Binance's UP row as stale and has not committed.
+    const pruner = await holdTransaction(postgresUrl!, (tx) =>
+      tx.unsafe(`delete from public.movers where exchange = 'Binance' and asset = 'UP${tag}'`),
+    );
+    let scan: Promise<Awaited<ReturnType<typeof ingest>>>;
+    try {
+      // Binance's scan read the row, and its update waits for the delete's transaction.
+      scan = ingest(binance, "binance", tag, T1, 1);
+      let waiting = 0;
+      for (let t = 0; t < 300 && waiting === 0; t++) {
+        const [row] = await sql<{ n: number }[]>`
+          select count(*)::int as n from pg_locks where locktype = 'transactionid' and not granted`;
+        waiting = row!.n;
+        if (waiting === 0) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(waiting).toBe(1);
+    } finally {
+      await pruner.release();
+    }
+    // The delete committed: the update found no row, and the quote's row is inserted anew.
+    expect(await scan.finally(() => binance.end())).toMatchObject({ movers: 3 });
+    const [row] = await sql<{ price: string; pct_5min: string }[]>`
+      select price::text, pct_5min::text from public.movers where exchange = 'Binance' and asset = ${"UP" + tag}`;
+    expect(row).toEqual({ price: "1.1", pct_5min: "10.0000" });
   });
 });
