@@ -579,21 +579,6 @@ declare
   owed_assets text[];
   pruned integer;
   sent integer := 0;
-  -- Decision 0085: what the venue section computes for the shared section, one element per row
-  -- of the batch (in instrument id order): the 3-hour reference, the window percents, the
-  -- grouping key, the thin mark and the quote's own flags (comma-joined).
-  refs_3hour numeric[];
-  pcts_10sec numeric[];
-  pcts_5min numeric[];
-  pcts_10min numeric[];
-  pcts_15min numeric[];
-  pcts_20min numeric[];
-  pcts_25min numeric[];
-  pcts_30min numeric[];
-  pcts_3hour numeric[];
-  assets text[];
-  thins boolean[];
-  own_flag_lists text[];
   venue integer;
   -- Decision 0104: the publication (the kept lists and the broadcast) left to a later call of the
   -- same scan, or owed by earlier ones.
@@ -786,10 +771,17 @@ begin
   from unnest(ids, stamps, prices, volumes, liquidities) as b (instrument_id, ts, price, volume_24h, liquidity_usd)
   on conflict (instrument_id, ts) do nothing;
 
-  -- 4. Windows (still the venue section: each instrument's own history). The batch's arrays are
-  --    built again from the scored rows, with what the shared section needs, so they stay aligned.
+  -- 4. Windows (still the venue section: each instrument's own history), and 4a, the movers, in
+  --    the same statement (decision 0111, round 2): the scored rows go to the movers write as they
+  --    are, not through one array per column. The kept top 100 is refreshed once, below.
+  --    The movers write is still the venue section (decision 0111): a venue's mover rows are its
+  --    instruments' rows, written only by its own calls (one at a time under the venue lock) and,
+  --    in a shared section, by the rescore and the stale delete, which skip a row this call has
+  --    locked (it could wait here for their commit, never they for it: no cycle). What reads across
+  --    venues is decided in the shared section below.
   -- refs is materialized: each window's probes run once per instrument, however often pcts
   -- refers to the reference.
+  perform pg_catalog.set_config('app.movers_top_deferred', 'on', true);
   with refs as materialized (
     select b.*,
       coalesce(
@@ -900,36 +892,6 @@ begin
       from pcts q
       offset 0
     ) p
-  )
-  select coalesce(array_agg(s.instrument_id), '{}'), array_agg(s.symbol), array_agg(s.exchange),
-         array_agg(s.exchange_type), array_agg(s.network), array_agg(s.source), array_agg(s.pool_url),
-         array_agg(s.ts), array_agg(s.price), array_agg(s.volume_24h), array_agg(s.volume_24h_usd),
-         array_agg(s.liquidity_usd), array_agg(s.spread_pct), array_agg(s.pool_name), array_agg(s.pool_created_at),
-         array_agg(s.r_3hour), array_agg(s.p_10sec), array_agg(s.p_5min), array_agg(s.p_10min), array_agg(s.p_15min),
-         array_agg(s.p_20min), array_agg(s.p_25min), array_agg(s.p_30min), array_agg(s.p_3hour), array_agg(s.asset),
-         array_agg(s.thin), array_agg(array_to_string(s.own_flags, ','))
-    into ids, symbols, exchanges, types, networks, sources, pool_urls, stamps, prices, volumes, volumes_usd,
-         liquidities, spreads, pool_names, pool_births, refs_3hour, pcts_10sec, pcts_5min, pcts_10min, pcts_15min,
-         pcts_20min, pcts_25min, pcts_30min, pcts_3hour, assets, thins, own_flag_lists
-  from scored s;
-
-  -- 4a. Movers; the kept top 100 is refreshed once, below. Still the venue section (decision
-  --     0111): a venue's mover rows are its instruments' rows, written only by its own calls (one
-  --     at a time under the venue lock) and, in a shared section, by the rescore and the stale
-  --     delete, which skip a row this call has locked (it could wait here for their commit, never
-  --     they for it: no cycle). What reads across venues is decided in the shared section below.
-  perform pg_catalog.set_config('app.movers_top_deferred', 'on', true);
-  with scored as (
-    select b.instrument_id, b.symbol, b.exchange, b.exchange_type, b.network, b.source, b.pool_url, b.ts, b.price,
-           b.volume_24h, b.volume_24h_usd, b.liquidity_usd, b.spread_pct, b.pool_name, b.pool_created_at, b.r_3hour,
-           b.p_10sec, b.p_5min, b.p_10min, b.p_15min, b.p_20min, b.p_25min, b.p_30min, b.p_3hour, b.asset, b.thin,
-           string_to_array(b.own_flag_list, ',') as own_flags
-    from unnest(ids, symbols, exchanges, types, networks, sources, pool_urls, stamps, prices, volumes,
-                volumes_usd, liquidities, spreads, pool_names, pool_births, refs_3hour, pcts_10sec, pcts_5min,
-                pcts_10min, pcts_15min, pcts_20min, pcts_25min, pcts_30min, pcts_3hour, assets, thins, own_flag_lists)
-           as b (instrument_id, symbol, exchange, exchange_type, network, source, pool_url, ts, price, volume_24h,
-                 volume_24h_usd, liquidity_usd, spread_pct, pool_name, pool_created_at, r_3hour, p_10sec, p_5min,
-                 p_10min, p_15min, p_20min, p_25min, p_30min, p_3hour, asset, thin, own_flag_list)
   ),
   -- The batch's existing movers, read once (decision 0068): the update reaches them by id, the
   -- rows without one are the new movers, and the old values say whether the rescore must look
