@@ -706,9 +706,10 @@ begin
   from one o;
   accepted := cardinality(keys);
 
-  -- Locks (decision 0085). The venue section below (instruments, history, the window probes)
-  -- reads and writes only the rows of the batch's instruments; the shared section (the movers,
-  -- the rescore by asset, the kept lists, the prunes, the broadcast) reads across venues. Scans
+  -- Locks (decision 0085). The venue section below (instruments, history, the window probes and,
+  -- since decision 0111, the movers) reads and writes only the rows of the batch's instruments;
+  -- the shared section (the rescore by asset, the kept lists, the prunes, the broadcast) reads
+  -- across venues, and never waits for a row a call in flight holds (0111). Scans
   -- of different venues run their venue sections side by side and their shared sections one at a
   -- time. A venue is the first part of the venue key (the exchange of a CEX pair, the network of
   -- a pool), so an instrument always falls in the same venue and two scans that share no venue
