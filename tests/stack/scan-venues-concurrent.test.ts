@@ -430,7 +430,8 @@ describe.runIf(postgresUrl)("scans of different venues at once (PostgreSQL)", ()
       const r = await ingest(coinbase, "coinbase", tag, T1, 1);
       expect(r).toMatchObject({ movers: 2, stale: 0 });
       const [owed] = await sql<{ assets: string[] }[]>`
-        select coalesce(array_agg(asset order by asset), '{}') as assets from private.movers_rescore_owed`;
+        select coalesce(array_agg(asset order by asset), '{}') as assets from private.movers_rescore_owed
+        where asset like ${"%" + tag}`;
       expect(owed!.assets).toEqual([`UP${tag}`]);
       expect(await staleRows()).toBeGreaterThan(0);
     } finally {
@@ -442,9 +443,8 @@ describe.runIf(postgresUrl)("scans of different venues at once (PostgreSQL)", ()
     await sql`select public.ingest_scan('[]'::jsonb, ${iso(T1)}::timestamptz)`;
     expect(await binanceUp()).toEqual(["Coinbase"]);
     expect(await staleRows()).toBe(0);
-    const [owed] = await sql<
-      { n: number }[]
-    >`select count(*)::int as n from private.movers_rescore_owed`;
+    const [owed] = await sql<{ n: number }[]>`
+      select count(*)::int as n from private.movers_rescore_owed where asset like ${"%" + tag}`;
     expect(owed!.n).toBe(0);
     const { kept, full, rescored } = await keptAndFull();
     expect(rescored).toBe(0);
@@ -459,6 +459,7 @@ describe.runIf(postgresUrl)("scans of different venues at once (PostgreSQL)", ()
     const pruner = await holdTransaction(postgresUrl!, (tx) =>
       tx.unsafe(`delete from public.movers where exchange = 'Binance' and asset = 'UP${tag}'`),
     );
+    const [{ pid }] = await binance<{ pid: number }[]>`select pg_backend_pid() as pid`;
     let scan: Promise<Awaited<ReturnType<typeof ingest>>>;
     try {
       // Binance's scan read the row, and its update waits for the delete's transaction.
@@ -466,7 +467,8 @@ describe.runIf(postgresUrl)("scans of different venues at once (PostgreSQL)", ()
       let waiting = 0;
       for (let t = 0; t < 300 && waiting === 0; t++) {
         const [row] = await sql<{ n: number }[]>`
-          select count(*)::int as n from pg_locks where locktype = 'transactionid' and not granted`;
+          select count(*)::int as n from pg_locks
+          where locktype = 'transactionid' and not granted and pid = ${pid}`;
         waiting = row!.n;
         if (waiting === 0) await new Promise((r) => setTimeout(r, 50));
       }
