@@ -5,6 +5,8 @@ import { readdirSync, readFileSync } from "node:fs";
 
 interface Proc {
   ppid: number;
+  /** When the process started (clock ticks after boot): a pid reused meanwhile is another process. */
+  start: number;
   ticks: number;
   name: string;
 }
@@ -24,6 +26,7 @@ function readProcs(): Map<number, Proc> {
       const cmd = readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0").filter(Boolean);
       procs.set(Number(p), {
         ppid: Number(fields[1]),
+        start: Number(fields[19]),
         ticks: Number(fields[11]) + Number(fields[12]),
         name: processName(cmd),
       });
@@ -36,7 +39,11 @@ function readProcs(): Map<number, Proc> {
 
 function processName(cmd: string[]): string {
   const first = cmd[0] ?? "?";
-  if (first.startsWith("postgres:")) return `postgres: ${first.split(" ").slice(-1)[0] ?? ""}`;
+  if (first.startsWith("postgres:")) {
+    // A client backend's title ends in its state (idle, active, …), which changes from one read
+    // to the next: all backends go under one name. Auxiliary processes keep theirs.
+    return /\(\d+\)|\[local\]/.test(first) ? "postgres backends" : first.trim();
+  }
   if (/postgres$/.test(first)) return "postgres (postmaster)";
   const base = first.split("/").at(-1) ?? first;
   const script = cmd.slice(1).find((a) => /\.(ts|js|mjs)$/.test(a));
@@ -70,7 +77,7 @@ export function cpuMeter(roots: number[]): { stop(): string } {
       for (const pid of tree(after, roots)) {
         const p = after.get(pid)!;
         const was = before.get(pid);
-        const ticks = p.ticks - (was && was.name === p.name ? was.ticks : 0);
+        const ticks = p.ticks - (was && was.start === p.start ? was.ticks : 0);
         by.set(p.name, (by.get(p.name) ?? 0) + ticks / 100);
       }
       const total = [...by.values()].reduce((a, b) => a + b, 0);
