@@ -664,6 +664,7 @@ $$;
 CREATE FUNCTION public.begin_outbox_sends(worker text, job_ids bigint[], results jsonb DEFAULT '[]'::jsonb) RETURNS SETOF bigint
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
+    SET enable_seqscan TO 'off'
     AS $$
 begin
   if worker is null or char_length(worker) not between 1 and 100 then

@@ -350,6 +350,7 @@ COMMENT ON COLUMN public.alerts_sent.symbol_count IS 'How many symbols crossed i
 CREATE FUNCTION public.claim_outbox(worker text, max_jobs integer DEFAULT 50, lease_seconds integer DEFAULT 60, only_channel text DEFAULT NULL::text) RETURNS TABLE(id bigint, kind text, channel text, attempts integer, payload jsonb, target text, locale text, time_zone text, message_id bigint, message jsonb)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
+    SET enable_seqscan TO 'off'
     AS $$
 begin
   if worker is null or char_length(worker) not between 1 and 100 then
@@ -467,6 +468,7 @@ $$;
 CREATE FUNCTION public.complete_outbox_batch(worker text, results jsonb) RETURNS integer
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
+    SET enable_seqscan TO 'off'
     AS $$
 declare
   n integer;
