@@ -98,6 +98,24 @@ Deno.test("keepAlivePost reuses its connections: 40 posts, at most 8 at a time, 
   }
 });
 
+Deno.test("keepAlivePost keeps more than 256 connections to a host idle: 3 rounds of 300 posts open 300", async () => {
+  // Overlapping invocations each send with 256 senders (decision 0112): with Node's default of
+  // 256 idle connections per host, every round beyond the first opened 44 new ones.
+  const s = serve(() => new Response(null, { status: 204 }));
+  try {
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 300 }, (_, i) => keepAlivePost(`${s.url}/r${round}-${i}`, "{}", 5000)),
+      );
+      assertEquals(answers.filter((a) => a.status === 204).length, 300);
+    }
+    assertEquals(s.seen.length, 900);
+    assertEquals(s.connections.size, 300);
+  } finally {
+    await s.close();
+  }
+});
+
 Deno.test("keepAlivePost gives up after its time-out with a TimeoutError (the post may have arrived)", async () => {
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
