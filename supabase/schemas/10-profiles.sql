@@ -226,8 +226,8 @@ CREATE TABLE public.profiles (
     CONSTRAINT profiles_alert_quiet_hours_pair CHECK (((alert_quiet_start IS NULL) = (alert_quiet_end IS NULL))),
     CONSTRAINT profiles_alert_quiet_hours_span CHECK (((alert_quiet_start IS NULL) OR (alert_quiet_start <> alert_quiet_end))),
     CONSTRAINT profiles_ban_reason CHECK (((banned AND (banned_reason IS NOT NULL) AND ((char_length(btrim(banned_reason, ' 	
-v'::text)) >= 5) AND (char_length(btrim(banned_reason, ' 	
-v'::text)) <= 500))) OR (NOT banned))),
+'::text)) >= 5) AND (char_length(btrim(banned_reason, ' 	
+'::text)) <= 500))) OR (NOT banned))),
     CONSTRAINT profiles_discord_webhook_format CHECK (((discord_webhook_url IS NULL) OR (discord_webhook_url = ''::text) OR (discord_webhook_url ~ '^https://(discord\.com|discordapp\.com|ptb\.discord\.com|canary\.discord\.com)/api/webhooks/[0-9]+/[A-Za-z0-9_-]+$'::text))),
     CONSTRAINT profiles_email_alert_format CHECK (((email_alert IS NULL) OR (email_alert = ''::text) OR (email_alert ~ '^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$'::text))),
     CONSTRAINT profiles_locale_values CHECK (((locale IS NULL) OR (locale = ANY (ARRAY['de'::text, 'en'::text, 'fr'::text, 'es'::text])))),

@@ -294,8 +294,8 @@ CREATE TABLE public.groups (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT groups_description_check CHECK (((description IS NULL) OR (char_length(description) <= 200))),
     CONSTRAINT groups_name_check CHECK (((char_length(btrim(name, ' 	
-v'::text)) >= 3) AND (char_length(btrim(name, ' 	
-v'::text)) <= 50)))
+'::text)) >= 3) AND (char_length(btrim(name, ' 	
+'::text)) <= 50)))
 );
 
 -- comment on table public.groups

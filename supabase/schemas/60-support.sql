@@ -139,8 +139,8 @@ CREATE TABLE public.canned_replies (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT canned_replies_content_check CHECK ((((char_length(content) >= 1) AND (char_length(content) <= 2000)) AND (content ~ '\S'::text))),
     CONSTRAINT canned_replies_title_check CHECK (((char_length(btrim(title, ' 	
-v'::text)) >= 1) AND (char_length(btrim(title, ' 	
-v'::text)) <= 80)))
+'::text)) >= 1) AND (char_length(btrim(title, ' 	
+'::text)) <= 80)))
 );
 
 -- comment on table public.canned_replies
@@ -179,11 +179,11 @@ CASE
     ELSE NULL::timestamp with time zone
 END) STORED,
     CONSTRAINT support_tickets_content_check CHECK (((char_length(btrim(content, ' 	
-v'::text)) >= 10) AND (char_length(btrim(content, ' 	
-v'::text)) <= 2000))),
+'::text)) >= 10) AND (char_length(btrim(content, ' 	
+'::text)) <= 2000))),
     CONSTRAINT support_tickets_subject_check CHECK (((char_length(btrim(subject, ' 	
-v'::text)) >= 5) AND (char_length(btrim(subject, ' 	
-v'::text)) <= 100)))
+'::text)) >= 5) AND (char_length(btrim(subject, ' 	
+'::text)) <= 100)))
 );
 
 -- comment on table public.support_tickets
@@ -273,7 +273,7 @@ CREATE INDEX canned_replies_created_by_idx ON public.canned_replies USING btree 
 
 -- index public.canned_replies_title_key
 CREATE UNIQUE INDEX canned_replies_title_key ON public.canned_replies USING btree (lower(btrim(title, ' 	
-v'::text)));
+'::text)));
 
 -- index public.support_tickets_activity_idx
 CREATE INDEX support_tickets_activity_idx ON public.support_tickets USING btree (updated_at DESC);

@@ -113,14 +113,14 @@ declare
   p public.profiles;
 begin
   perform private.require_admin();
-  if reason is null or char_length(btrim(reason, E' \t\r\n\f\v')) not between 5 and 500 then
+  if reason is null or char_length(btrim(reason, E' \t\r\n\f\x0b')) not between 5 and 500 then
     raise exception 'Ban reason must be at least 5 characters long (500 at most)' using errcode = '23514';
   end if;
   p := private.target_profile(target);
   if p.role = 'admin' then
     raise exception 'Admins cannot be banned' using errcode = 'PT403';
   end if;
-  update public.profiles set banned = true, banned_reason = btrim(reason, E' \t\r\n\f\v'), banned_at = now() where id = target;
+  update public.profiles set banned = true, banned_reason = btrim(reason, E' \t\r\n\f\x0b'), banned_at = now() where id = target;
   perform private.log_admin_action('ban_user', target, btrim(reason));
 end;
 $$;

@@ -151,7 +151,9 @@ describe("canned replies", () => {
   it("are saved and read by admins only", async () => {
     const user = track(await signedInUser());
     const admin = track(await demoUser("admin@demo.local"));
-    const title = `Greeting ${Math.random().toString(36).slice(2)}`;
+    // Ending in v: the rule's white space once held the letter v (decision 0113), so the title
+    // and its capitals were two titles.
+    const title = `Greeting ${Math.random().toString(36).slice(2)} nav`;
     const saved = await admin.client
       .from("canned_replies")
       .insert({ title, content: "Hello! Thanks for writing." })
@@ -161,12 +163,7 @@ describe("canned replies", () => {
     const duplicate = await admin.client
       .from("canned_replies")
       .insert({ title: ` ${title.toUpperCase()} `, content: "Again" });
-    if (duplicate.error?.code !== "23505") {
-      // Seen once on PostgreSQL in a full CI run and never alone: say what came back and what the
-      // table holds, so the next occurrence can be explained.
-      const rows = await admin.client.from("canned_replies").select("id, title, created_at");
-      expect.fail(`duplicate title not refused: ${JSON.stringify({ saved, duplicate, rows })}`);
-    }
+    expect(duplicate.error?.code).toBe("23505");
 
     const seen = await user.client.from("canned_replies").select("*");
     expect(seen.data).toEqual([]);
