@@ -38,8 +38,8 @@ select lives_ok(
   $$insert into public.support_tickets (user_id, subject, content) values ('a1130000-0000-4000-8000-000000000002', 'vvvvv', 'vvvvvvvvvv')$$,
   'a ticket subject "vvvvv" and content of ten v''s are long enough');
 select throws_ok(
-  $$insert into public.support_tickets (user_id, subject, content) values ('a1130000-0000-4000-8000-000000000002', E'\x0bab\x0b', 'Long enough content')$$,
-  '23514', null, 'a subject of two characters between vertical tabs is too short');
+  $$insert into public.support_tickets (user_id, subject, content) values ('a1130000-0000-4000-8000-000000000002', E'\x0babcd\x0b', 'Long enough content')$$,
+  '23514', null, 'a subject of four characters between vertical tabs is too short');
 
 -- A ban reason keeps its v's.
 select tests.authenticate_as('a1130000-0000-4000-8000-000000000001');
