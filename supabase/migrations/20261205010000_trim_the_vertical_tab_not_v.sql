@@ -1,9 +1,9 @@
 -- Text rules trim white space, not the letter v (decision 0113).
 --
 -- The rules that measure or compare text without its surrounding white space wrote the set as
--- E' \t\r\n\f\v'. PostgreSQL's escape strings know no \v: a backslash before any other
--- character stands for that character, so the set held the letter `v` instead of the vertical
--- tab. So:
+-- E' \t\r\n\f\v'. PostgreSQL 15's escape strings know no \v (PostgreSQL 17's, PGlite's, do): a
+-- backslash before any other character stands for that character, so on PostgreSQL 15 the set
+-- held the letter `v` instead of the vertical tab. So:
 -- - a canned reply "Nav" and another "NAV" were told apart (the key trimmed "Nav" to "na"), and
 --   a title ending in v stood beside the same title in capitals: the stack test that saves a
 --   random title and its capitals failed whenever the title ended in v (1 run in 36);
