@@ -57,6 +57,8 @@ export type RecordedUpdate = {
   values: Record<string, unknown>;
   /** The `.eq(column, value)` filters, in call order. */
   filters: [string, unknown][];
+  /** Set for `.insert(values)`; an update has none. */
+  op?: "insert";
 };
 
 /** A call of `supabase.functions.invoke(name, options)`. */
@@ -164,6 +166,12 @@ function queryBuilder(
     },
     update: (values: Record<string, unknown>) => {
       write = update?.record(values);
+      return builder;
+    },
+    // Recorded beside the updates (`op: "insert"`), answered like one.
+    insert: (values: Record<string, unknown>) => {
+      write = update?.record(values);
+      if (write) write.op = "insert";
       return builder;
     },
     then: <T>(resolve: (value: Result) => T, reject?: (reason: unknown) => T) =>

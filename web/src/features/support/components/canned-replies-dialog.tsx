@@ -136,7 +136,16 @@ export function CannedRepliesDialog({ open, onOpenChange }: CannedRepliesDialogP
         )}
 
         <Form {...form}>
-          <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3 border-t pt-4">
+          {/* The dialog is portalled, but React passes its events up the component tree: the
+              reply form it opens from would take this submit as its own and send the reply. */}
+          <form
+            onSubmit={(event) => {
+              event.stopPropagation();
+              void onSubmit(event);
+            }}
+            noValidate
+            className="flex flex-col gap-3 border-t pt-4"
+          >
             <p className="text-sm font-semibold">
               {editing ? t("canned.editHeading") : t("canned.addHeading")}
             </p>

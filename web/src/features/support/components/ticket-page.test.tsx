@@ -251,5 +251,25 @@ describe("/support/ticket/:id", () => {
     await waitFor(() =>
       expect(screen.getByLabelText("Your reply")).toHaveValue("Hello, thanks for writing!"),
     );
+
+    // Saving a new canned reply saves only it: the reply being written is neither sent nor
+    // checked (the dialog opens from inside the reply form).
+    fireEvent.pointerDown(screen.getByRole("button", { name: "Canned replies" }), {
+      button: 0,
+      ctrlKey: false,
+    });
+    fireEvent.click(await screen.findByRole("menuitem", { name: /Manage canned replies/ }));
+    const dialog = await screen.findByRole("dialog", { name: "Canned replies" });
+    fireEvent.change(within(dialog).getByLabelText("Title"), { target: { value: "Refund" } });
+    fireEvent.change(within(dialog).getByLabelText("Text"), {
+      target: { value: "Your refund is on its way." },
+    });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save" }));
+    await waitFor(() =>
+      expect(supabaseMock.updates.filter((w) => w.op === "insert").map((w) => w.table)).toEqual([
+        "canned_replies",
+      ]),
+    );
+    expect(screen.getByLabelText("Your reply")).toHaveValue("Hello, thanks for writing!");
   });
 });
