@@ -135,6 +135,37 @@ Deno.test("keepAlivePost gives up after its time-out with a TimeoutError (the po
   }
 });
 
+Deno.test("keepAlivePost: each post in flight gives up at its own time-out, not with the others", async () => {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const s = serve(async (seen) => {
+    if (seen.path === "/slow") await held;
+    return new Response("{}", { headers: { "content-type": "application/json" } });
+  });
+  try {
+    const events: string[] = [];
+    const short = keepAlivePost(`${s.url}/slow`, "{}", 150).catch((e: Error) => {
+      events.push(`short ${e.name}`);
+    });
+    const long = keepAlivePost(`${s.url}/slow`, "{}", 60_000).then(
+      (r) => events.push(`long answered ${r.status}`),
+      (e: Error) => events.push(`long ${e.name}`),
+    );
+    // One that answers at once is not given up later by the shared clock of the time-outs.
+    const quick = await keepAlivePost(`${s.url}/quick`, "{}", 150);
+    assertEquals(quick.status, 200);
+    await short;
+    assertDeepEquals(events, ["short TimeoutError"]);
+    // The long one was still waiting when the short one gave up; answered now, it is read.
+    release();
+    await long;
+    assertDeepEquals(events, ["short TimeoutError", "long answered 200"]);
+  } finally {
+    release();
+    await s.close();
+  }
+});
+
 Deno.test("keepAlivePost fails at once, not as a time-out, when nothing listens", async () => {
   const s = serve(() => new Response(null));
   const url = s.url;
