@@ -467,6 +467,21 @@ Deno.test("RenderCache: one rendering per locale, zone and payload; any differen
   assertEquals(cache.hits, 1);
 });
 
+Deno.test("RenderCache: contents stay apart after the table of their tokens has been emptied", () => {
+  const cache = new RenderCache<string>([], 20_000);
+  const first = { ...single, items: [item(1)] };
+  assertEquals(cache.get({ ...job("discord", WEBHOOK), payload: first }, () => "first"), "first");
+  // More distinct contents than the token table keeps (5,000): it is emptied on the way.
+  for (let i = 0; i < 5_001; i++) {
+    const payload = { ...single, items: [{ ...item(2), symbol: `S${i}/USDT` }] };
+    cache.get({ ...job("discord", WEBHOOK), payload }, () => `s${i}`);
+  }
+  // A new content never takes the token of one still held: it renders, and the first is kept.
+  const other = { ...single, items: [item(3)] };
+  assertEquals(cache.get({ ...job("discord", WEBHOOK), payload: other }, () => "other"), "other");
+  assertEquals(cache.get({ ...job("discord", WEBHOOK), payload: first }, () => "again"), "first");
+});
+
 Deno.test("Discord: subscribers with identical digests get identical bodies, each in their own language", async () => {
   const f = fakeFetch([
     Response.json({ id: "1" }),

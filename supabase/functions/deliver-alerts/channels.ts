@@ -135,16 +135,30 @@ function sharedLimit(deps: ChannelDeps, name: string, rate: number, burst: numbe
  * unsubscribe token that every job carries; tests hold them to it). Bounded: emptied when it
  * holds `max` renderings.
  */
-/** JSON of object values, remembered per object (shared by the jobs of one message). */
-const jsonOfObject = new WeakMap<object, string>();
-function jsonOf(value: unknown): string {
+/**
+ * An object value's content as a short token, remembered per object (the jobs of one message
+ * share its objects): equal JSON, equal token, so the same content parsed apart (another claim)
+ * still finds its rendering. A digest's items are a few kilobytes of JSON; written into every
+ * job's key, each key was built and hashed whole, per job.
+ */
+const tokenOfObject = new WeakMap<object, string>();
+const tokenOfJson = new Map<string, string>();
+let tokens = 0;
+function tokenOf(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  let json = jsonOfObject.get(value);
-  if (json === undefined) {
-    json = JSON.stringify(value);
-    jsonOfObject.set(value, json);
+  let token = tokenOfObject.get(value);
+  if (token === undefined) {
+    const json = JSON.stringify(value);
+    token = tokenOfJson.get(json);
+    if (token === undefined) {
+      // Bounded as the renderings are: a token forgotten only costs a rendering.
+      if (tokenOfJson.size >= 5000) tokenOfJson.clear();
+      token = `#${++tokens}`;
+      tokenOfJson.set(json, token);
+    }
+    tokenOfObject.set(value, token);
   }
-  return json;
+  return token;
 }
 
 export class RenderCache<T> {
@@ -164,7 +178,7 @@ export class RenderCache<T> {
       const parts: string[] = [];
       for (const [field, value] of Object.entries(payload as Record<string, unknown>)) {
         if (this.omit.includes(field)) continue;
-        parts.push(`${JSON.stringify(field)}:${jsonOf(value)}`);
+        parts.push(`${JSON.stringify(field)}:${tokenOf(value)}`);
       }
       body = `{${parts.join(",")}}`;
     } else {
@@ -431,14 +445,17 @@ export function emailChannel(deps: ChannelDeps): Channel {
 
 export const DISCORD_API_URL = "https://discord.com/api";
 const DISCORD_WEBHOOK =
-  /^https:\/\/(?:discord\.com|discordapp\.com|ptb\.discord\.com|canary\.discord\.com)\/api(\/webhooks\/[0-9]+\/[A-Za-z0-9_-]+)$/;
+  /^https:\/\/(?:discord\.com|discordapp\.com|ptb\.discord\.com|canary\.discord\.com)\/api(\/webhooks\/([0-9]+)\/[A-Za-z0-9_-]+)$/;
+
+/** Where the posts go: DISCORD_API_URL (stand-ins), else Discord's own API. */
+function discordBase(env: Env): string {
+  return (env("DISCORD_API_URL")?.trim() || DISCORD_API_URL).replace(/\/+$/, "");
+}
 
 /** The URL to post to: the stored webhook, or its path under DISCORD_API_URL (stand-ins). */
 export function discordUrl(env: Env, webhook: string): string | null {
   const m = webhook.match(DISCORD_WEBHOOK);
-  if (!m) return null;
-  const base = (env("DISCORD_API_URL")?.trim() || DISCORD_API_URL).replace(/\/+$/, "");
-  return `${base}${m[1]}?wait=true`;
+  return m ? `${discordBase(env)}${m[1]}?wait=true` : null;
 }
 
 /**
@@ -452,13 +469,16 @@ export function discordChannel(deps: ChannelDeps): Channel {
   const now = deps.now ?? Date.now;
   const resetAt = new Map<string, number>();
   const bodies = new RenderCache<string>(EMAIL_ONLY_FIELDS);
+  // Read once per channel, not per post (the host's environment is read through an op).
+  const base = discordBase(deps.env);
   return {
     async send(job) {
       if (job.kind !== "market_alert") {
         return { ok: false, error: `Discord does not carry ${job.kind}`, permanent: true };
       }
-      const url = discordUrl(deps.env, job.target);
-      if (!url) return { ok: false, error: "Not a Discord webhook URL", permanent: true };
+      const webhook = DISCORD_WEBHOOK.exec(job.target);
+      if (!webhook) return { ok: false, error: "Not a Discord webhook URL", permanent: true };
+      const url = `${base}${webhook[1]}?wait=true`;
       const wait = (resetAt.get(job.target) ?? 0) - now();
       if (wait > 5_000) {
         return { ok: false, error: "Discord rate limit (bucket empty)", retryAfter: wait / 1000 };
@@ -490,7 +510,7 @@ export function discordChannel(deps: ChannelDeps): Channel {
       }
       // A 2xx is all a delivery needs: the message Discord echoes is not read (decision 0110).
       if (res.status >= 200 && res.status < 300) {
-        return { ok: true, recipient: `discord:${job.target.split("/").at(-2)}` };
+        return { ok: true, recipient: `discord:${webhook[2]}` };
       }
       const data = parseJson(res.text) as
         | { id?: string; message?: string; code?: number; retry_after?: number; global?: boolean }
