@@ -64,7 +64,15 @@ export async function startChatStandInProcess(
   const script = fileURLToPath(import.meta.url);
   const child: ChildProcess = spawn(
     process.execPath,
-    ["--import", tsx, script, JSON.stringify(childOptions)],
+    [
+      // STANDIN_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>": a CPU profile of the stand-ins
+      // while a bench runs (Node refuses --cpu-prof in NODE_OPTIONS; decision 0114).
+      ...(process.env.STANDIN_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []),
+      "--import",
+      tsx,
+      script,
+      JSON.stringify(childOptions),
+    ],
     { stdio: ["pipe", "pipe", "pipe"] },
   );
   let stderr = "";

@@ -55,6 +55,39 @@ const CPU = process.env.BENCH_DELIVERY_CPU === "1";
  */
 const TABLES = process.env.BENCH_DELIVERY_TABLES === "1";
 
+/**
+ * BENCH_PG_WAITS=1: what the database's busy sessions were doing while a case drained, sampled
+ * every 100 ms from `pg_stat_activity` (a wait event, or running on a core: "CPU").
+ */
+const WAITS = process.env.BENCH_PG_WAITS === "1";
+
+function waitSampler(stack: Stack): { stop(): Promise<string> } {
+  const counts = new Map<string, number>();
+  let samples = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const rows = await stack.db.query<{ w: string }>(
+        `select coalesce(wait_event_type || ':' || wait_event, 'CPU') as w from pg_stat_activity
+         where backend_type = 'client backend' and state = 'active' and pid <> pg_backend_pid()`,
+      );
+      samples++;
+      for (const r of rows) counts.set(r.w, (counts.get(r.w) ?? 0) + 1);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      const list = [...counts].sort((a, b) => b[1] - a[1]);
+      return `busy sessions per sample (${samples} samples): ${list
+        .map(([w, n]) => `${w} ${(n / samples).toFixed(2)}`)
+        .join(" · ")}`;
+    },
+  };
+}
+
 /** The processes a case's CPU is counted under: this one and PostgreSQL's postmaster. */
 async function cpuRoots(stack: Stack): Promise<number[]> {
   const [row] = await stack.db.query<{ pid: number | string }>(`select pg_backend_pid() as pid`);
@@ -331,6 +364,7 @@ async function runCase(
   const tablesBefore = TABLES ? await tableCounters(stack) : {};
   const meter = CPU ? cpuMeter(await cpuRoots(stack)) : null;
   const statements = CPU && (await resetStatements(stack));
+  const waits = WAITS ? waitSampler(stack) : null;
   let drained = false;
   while (Date.now() < deadline) {
     const reports = await Promise.all(Array.from({ length: workers }, () => deliverOnce(stack)));
@@ -339,6 +373,7 @@ async function runCase(
       break;
     }
   }
+  if (waits) console.log(`alerts ${tag}: ${await waits.stop()}`);
   if (meter) console.log(`alerts ${tag}: ${meter.stop()}`);
   if (loop) console.log(`alerts ${tag}: ${loop.stop()}`);
   if (CPU) {
