@@ -452,10 +452,15 @@ function discordBase(env: Env): string {
   return (env("DISCORD_API_URL")?.trim() || DISCORD_API_URL).replace(/\/+$/, "");
 }
 
+/** A stored webhook's URL to post to under `base`, and its id; null when it is not Discord's. */
+function discordTarget(base: string, webhook: string): { url: string; id: string } | null {
+  const m = DISCORD_WEBHOOK.exec(webhook);
+  return m ? { url: `${base}${m[1]}?wait=true`, id: m[2]! } : null;
+}
+
 /** The URL to post to: the stored webhook, or its path under DISCORD_API_URL (stand-ins). */
 export function discordUrl(env: Env, webhook: string): string | null {
-  const m = webhook.match(DISCORD_WEBHOOK);
-  return m ? `${discordBase(env)}${m[1]}?wait=true` : null;
+  return discordTarget(discordBase(env), webhook)?.url ?? null;
 }
 
 /**
@@ -476,9 +481,8 @@ export function discordChannel(deps: ChannelDeps): Channel {
       if (job.kind !== "market_alert") {
         return { ok: false, error: `Discord does not carry ${job.kind}`, permanent: true };
       }
-      const webhook = DISCORD_WEBHOOK.exec(job.target);
+      const webhook = discordTarget(base, job.target);
       if (!webhook) return { ok: false, error: "Not a Discord webhook URL", permanent: true };
-      const url = `${base}${webhook[1]}?wait=true`;
       const wait = (resetAt.get(job.target) ?? 0) - now();
       if (wait > 5_000) {
         return { ok: false, error: "Discord rate limit (bucket empty)", retryAfter: wait / 1000 };
@@ -495,7 +499,7 @@ export function discordChannel(deps: ChannelDeps): Channel {
         ));
       let res: Posted;
       try {
-        res = await post(url, body, 15_000);
+        res = await post(webhook.url, body, 15_000);
       } catch (err) {
         return {
           ok: false,
@@ -510,7 +514,7 @@ export function discordChannel(deps: ChannelDeps): Channel {
       }
       // A 2xx is all a delivery needs: the message Discord echoes is not read (decision 0110).
       if (res.status >= 200 && res.status < 300) {
-        return { ok: true, recipient: `discord:${webhook[2]}` };
+        return { ok: true, recipient: `discord:${webhook.id}` };
       }
       const data = parseJson(res.text) as
         | { id?: string; message?: string; code?: number; retry_after?: number; global?: boolean }
