@@ -9,6 +9,7 @@ import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import postgres from "postgres";
 import { StackError } from "./errors.ts";
+import { setContextInOneStatement } from "./lite-context.ts";
 import { pgliteParsers, postgresJsTypes } from "./pg-types.ts";
 
 export interface Tx {
@@ -65,6 +66,7 @@ async function openPglite(dataDir: string): Promise<Db> {
       "DATA_CORRUPT",
     );
   }
+  setContextInOneStatement(connection);
   const pg: PGlite = connection.driver;
   const wrap = (q: Pick<PGlite, "query">): Tx => ({
     async query<T>(sql: string, params?: unknown[]) {
@@ -104,6 +106,7 @@ async function openPostgres(url: string): Promise<Db> {
     url,
     postgresOptions: { onnotice: () => {}, types: postgresJsTypes as never },
   });
+  setContextInOneStatement(connection);
   const wrap = (q: postgres.Sql | postgres.TransactionSql): Tx => ({
     async query<T>(text: string, params?: unknown[]) {
       const rows = await q.unsafe(text, (params ?? []) as postgres.ParameterOrJSON<never>[]);
