@@ -184,6 +184,20 @@ $$;
 -- comment on function private.profiles_delete_outbox()
 COMMENT ON FUNCTION private.profiles_delete_outbox() IS 'After each delete statement on public.profiles: the deleted users'' outbox jobs go too (the cascade of the former foreign key, decision 0052).';
 
+-- function private.profiles_forget_alerts_sent()
+CREATE FUNCTION private.profiles_forget_alerts_sent() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  update public.alerts_sent a set user_id = null where a.user_id in (select g.id from gone g);
+  return null;
+end;
+$$;
+
+-- comment on function private.profiles_forget_alerts_sent()
+COMMENT ON FUNCTION private.profiles_forget_alerts_sent() IS 'After each delete statement on public.profiles: the deleted users'' alerts stay, without their user (the former foreign key''s ON DELETE SET NULL, decision 0116).';
+
 -- table public.profiles
 CREATE TABLE public.profiles (
     id uuid NOT NULL,
@@ -508,6 +522,9 @@ CREATE TRIGGER profiles_deleted_authorization_changed AFTER DELETE ON public.pro
 -- trigger public.profiles profiles_enforce_plan_rules
 CREATE TRIGGER profiles_enforce_plan_rules BEFORE INSERT OR UPDATE ON public.profiles FOR EACH ROW EXECUTE FUNCTION private.enforce_plan_rules();
 
+-- trigger public.profiles profiles_forget_alerts_sent
+CREATE TRIGGER profiles_forget_alerts_sent AFTER DELETE ON public.profiles REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION private.profiles_forget_alerts_sent();
+
 -- trigger public.profiles profiles_touch_updated_at
 CREATE TRIGGER profiles_touch_updated_at BEFORE UPDATE ON public.profiles FOR EACH ROW EXECUTE FUNCTION private.touch_updated_at();
 
@@ -565,6 +582,9 @@ REVOKE ALL ON FUNCTION private.profiles_check_time_zone() FROM PUBLIC;
 
 -- grants on function private.profiles_delete_outbox()
 REVOKE ALL ON FUNCTION private.profiles_delete_outbox() FROM PUBLIC;
+
+-- grants on function private.profiles_forget_alerts_sent()
+REVOKE ALL ON FUNCTION private.profiles_forget_alerts_sent() FROM PUBLIC;
 
 -- grants on table public.profiles
 GRANT SELECT,REFERENCES,TRIGGER ON TABLE public.profiles TO anon;

@@ -127,7 +127,7 @@ CREATE TABLE private.outbox (
     send_started_at timestamp with time zone,
     CONSTRAINT outbox_channel_check CHECK ((channel = ANY (ARRAY['email'::text, 'discord'::text, 'telegram'::text]))),
     CONSTRAINT outbox_dedup_key_check CHECK (((char_length(dedup_key) >= 1) AND (char_length(dedup_key) <= 300))),
-    CONSTRAINT outbox_kind_check CHECK ((kind ~ '^[a-z][a-z_]{0,39}$'::text)),
+    CONSTRAINT outbox_kind_check CHECK ((((char_length(kind) >= 1) AND (char_length(kind) <= 40)) AND (ltrim(kind, 'abcdefghijklmnopqrstuvwxyz_'::text) = ''::text) AND ("left"(kind, 1) <> '_'::text))),
     CONSTRAINT outbox_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'sending'::text, 'sent'::text, 'failed'::text, 'cancelled'::text, 'in_doubt'::text])))
 )
 WITH (fillfactor='75');
@@ -339,6 +339,9 @@ CREATE TABLE public.alerts_sent (
 
 -- comment on table public.alerts_sent
 COMMENT ON TABLE public.alerts_sent IS 'Alert messages delivered to users, one row per message and channel; the hash makes each delivery unique.';
+
+-- comment on column public.alerts_sent.user_id
+COMMENT ON COLUMN public.alerts_sent.user_id IS 'The user the alert went to; null once that user is deleted. Written only by complete_outbox_batch, from the user''s own job (decision 0116).';
 
 -- comment on column public.alerts_sent.symbols
 COMMENT ON COLUMN public.alerts_sent.symbols IS 'The symbols the delivered message lists, in its order (the first is the row''s symbol).';
@@ -1180,10 +1183,6 @@ ALTER TABLE ONLY private.alert_user_state
 ALTER TABLE ONLY public.alert_symbol_rules
     ADD CONSTRAINT alert_symbol_rules_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
--- fk constraint public.alerts_sent alerts_sent_user_id_fkey
-ALTER TABLE ONLY public.alerts_sent
-    ADD CONSTRAINT alerts_sent_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE SET NULL;
-
 -- row security private.alert_fanout
 ALTER TABLE private.alert_fanout ENABLE ROW LEVEL SECURITY;
 
@@ -1268,7 +1267,7 @@ REVOKE ALL ON FUNCTION private.vault_secret(secret_name text) FROM PUBLIC;
 -- grants on table public.alerts_sent
 GRANT SELECT,REFERENCES,TRIGGER ON TABLE public.alerts_sent TO anon;
 GRANT SELECT,REFERENCES,TRIGGER ON TABLE public.alerts_sent TO authenticated;
-GRANT ALL ON TABLE public.alerts_sent TO service_role;
+GRANT SELECT,REFERENCES,DELETE,TRIGGER,TRUNCATE ON TABLE public.alerts_sent TO service_role;
 
 -- grants on function public.claim_outbox(worker text, max_jobs integer, lease_seconds integer, only_channel text)
 REVOKE ALL ON FUNCTION public.claim_outbox(worker text, max_jobs integer, lease_seconds integer, only_channel text) FROM PUBLIC;

@@ -142,15 +142,7 @@ export type Database = {
           user_id?: string | null;
           window_minutes?: number | null;
         };
-        Relationships: [
-          {
-            foreignKeyName: "alerts_sent_user_id_fkey";
-            columns: ["user_id"];
-            isOneToOne: false;
-            referencedRelation: "profiles";
-            referencedColumns: ["id"];
-          },
-        ];
+        Relationships: [];
       };
       billing_customers: {
         Row: {
