@@ -2,6 +2,7 @@ import {
   deepStrictEqual as assertDeepEquals,
   strictEqual as assertEquals,
 } from "node:assert/strict";
+import http from "node:http";
 import { keepAlivePost, postViaFetch } from "./keep-alive-post.ts";
 
 type Seen = { method: string; path: string; type: string | null; body: string };
@@ -113,6 +114,31 @@ Deno.test("keepAlivePost keeps more than 256 connections to a host idle: 3 round
     assertEquals(s.connections.size, 300);
   } finally {
     await s.close();
+  }
+});
+
+Deno.test("keepAlivePost closes an idle connection a second before the server's Keep-Alive time-out", async () => {
+  // A Node server announces `Keep-Alive: timeout=2` and closes an idle connection after 2 s.
+  const ports = new Set<number>();
+  const server = http.createServer((req, res) => {
+    ports.add(req.socket.remotePort ?? 0);
+    req.resume();
+    req.on("end", () => res.writeHead(204).end());
+  });
+  server.keepAliveTimeout = 2000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  try {
+    assertEquals((await keepAlivePost(`http://127.0.0.1:${port}/a`, "{}", 5000)).status, 204);
+    assertEquals((await keepAlivePost(`http://127.0.0.1:${port}/b`, "{}", 5000)).status, 204);
+    assertEquals(ports.size, 1, "a post right after another reuses its connection");
+    // 1.5 s idle: past the pool's limit (2 s - 1 s), before the server's 2 s.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assertEquals((await keepAlivePost(`http://127.0.0.1:${port}/c`, "{}", 5000)).status, 204);
+    assertEquals(ports.size, 2, "after the idle limit a post opens a new connection");
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
   }
 });
 
