@@ -5,7 +5,7 @@
 // (role, claim.sub, claim.role, storage.operation, claims) and five for an RPC (response.status,
 // response.headers, request.method, request.path, request.headers). On Postgres each statement
 // with a parameter costs two round trips (postgres.js's `unsafe` describes it first), so an RPC
-// made about 24 round trips to the database, 20 of them for these settings. PostgREST sets them
+// made about 24 round trips to the database, 18 of them for these settings. PostgREST sets them
 // all with one `select set_config(…), …`; so does this, with the values as dollar-quoted literals
 // (no parameters, so one round trip on the simple protocol). The same settings, the same values.
 import type { Connection } from "@supabase/lite";
