@@ -40,7 +40,11 @@ export const IDLE_MS = 60_000;
 
 // One pool per scheme for the isolate's life: a webhook post reuses a connection to its host.
 const agents = {
-  http: new http.Agent({ keepAlive: true, maxFreeSockets: FREE_SOCKETS_PER_HOST, timeout: IDLE_MS }),
+  http: new http.Agent({
+    keepAlive: true,
+    maxFreeSockets: FREE_SOCKETS_PER_HOST,
+    timeout: IDLE_MS,
+  }),
   https: new https.Agent({
     keepAlive: true,
     maxFreeSockets: FREE_SOCKETS_PER_HOST,
