@@ -354,6 +354,7 @@ CREATE FUNCTION public.claim_outbox(worker text, max_jobs integer DEFAULT 50, le
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     SET enable_seqscan TO 'off'
+    SET plan_cache_mode TO 'force_custom_plan'
     AS $$
 begin
   if worker is null or char_length(worker) not between 1 and 100 then
