@@ -52,7 +52,6 @@ from (values ('email', 0, 2000), ('discord', 10, 1000)) c (channel, base, n),
 
 create temp table fetched (before bigint);
 insert into fetched select idx_tup_fetch from pg_stat_xact_user_tables where relid = 'private.outbox'::regclass;
-grant select on fetched to service_role;
 
 set local role service_role;
 select results_eq(
