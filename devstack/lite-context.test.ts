@@ -80,8 +80,10 @@ describe.each(backends)("a request's context on %s", (_name, open) => {
   let opened: { db: Db; stop(): Promise<void> } | undefined;
   afterAll(async () => {
     await opened?.stop();
-  });
+  }, 60_000);
 
+  // The test opens a database of its own (PGlite's first start, or a PostgreSQL cluster): over
+  // vitest's 5 s when CI runs the other suites beside this one (5.1 s once).
   it("reaches the RPC with lite's settings, each value as sent", async () => {
     opened = await open();
     const { db } = opened;
@@ -137,7 +139,7 @@ describe.each(backends)("a request's context on %s", (_name, open) => {
       "select current_setting('request.jwt.claims', true) as claims",
     );
     expect(after[0]?.claims ?? "").toBe("");
-  });
+  }, 60_000);
 });
 
 describe("callerSettings and rpcSettings", () => {
