@@ -39,18 +39,8 @@ export const FREE_SOCKETS_PER_HOST = 1024;
 export const IDLE_MS = 60_000;
 
 // One pool per scheme for the isolate's life: a webhook post reuses a connection to its host.
-const agents = {
-  http: new http.Agent({
-    keepAlive: true,
-    maxFreeSockets: FREE_SOCKETS_PER_HOST,
-    timeout: IDLE_MS,
-  }),
-  https: new https.Agent({
-    keepAlive: true,
-    maxFreeSockets: FREE_SOCKETS_PER_HOST,
-    timeout: IDLE_MS,
-  }),
-};
+const poolOptions = { keepAlive: true, maxFreeSockets: FREE_SOCKETS_PER_HOST, timeout: IDLE_MS };
+const agents = { http: new http.Agent(poolOptions), https: new https.Agent(poolOptions) };
 
 /**
  * The time-outs of the posts in flight, kept by one timer for all of them instead of a timer
