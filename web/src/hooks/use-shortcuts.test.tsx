@@ -88,6 +88,31 @@ describe("useShortcuts", () => {
     expect(j).not.toHaveBeenCalled();
   });
 
+  it("listens from mount to unmount, enabled or not: one listener, whose keys follow `enabled`", () => {
+    // Not a listener added when `enabled` turns true: React 19 can skip that effect (see the hook).
+    const added = vi.spyOn(document, "addEventListener");
+    const removed = vi.spyOn(document, "removeEventListener");
+    try {
+      const j = vi.fn();
+      const { rerender, unmount } = render(<Harness shortcuts={{ j }} enabled={false} />);
+      expect(press("j").defaultPrevented).toBe(false);
+      rerender(<Harness shortcuts={{ j }} enabled />);
+      expect(press("j").defaultPrevented).toBe(true);
+      rerender(<Harness shortcuts={{ j }} enabled={false} />);
+      expect(press("j").defaultPrevented).toBe(false);
+      expect(j).toHaveBeenCalledTimes(1);
+      const keydown = (spy: typeof added) => spy.mock.calls.filter(([type]) => type === "keydown");
+      expect(keydown(added)).toHaveLength(1);
+      expect(keydown(removed)).toHaveLength(0);
+      unmount();
+      expect(keydown(removed)).toHaveLength(1);
+      expect(keydown(removed)[0]![1]).toBe(keydown(added)[0]![1]);
+    } finally {
+      added.mockRestore();
+      removed.mockRestore();
+    }
+  });
+
   it("uses the latest actions without re-subscribing", () => {
     const first = vi.fn();
     const second = vi.fn();

@@ -76,17 +76,25 @@ export function createShortcutHandler(
   };
 }
 
-/** Listens for `shortcuts` on the document while mounted (and `enabled`). */
+const NONE: Shortcuts = {};
+
+/**
+ * Listens for `shortcuts` on the document while mounted (and `enabled`).
+ *
+ * One listener from mount to unmount, which reads the latest map (none while not `enabled`).
+ * It is not an effect keyed on `enabled`: React 19 can skip an effect whose dependency changed
+ * when the render that changed it was interrupted and redone (react/react#34556). The dashboard's
+ * j/k then never got their listener when the profile arrived during its rows' transition.
+ * The effect without dependencies runs after every commit.
+ */
 export function useShortcuts(shortcuts: Shortcuts, enabled = true): void {
-  // The latest map, without re-adding the listener on every render.
-  const latest = useRef(shortcuts);
+  const latest = useRef<Shortcuts>(NONE);
   useEffect(() => {
-    latest.current = shortcuts;
+    latest.current = enabled ? shortcuts : NONE;
   });
   useEffect(() => {
-    if (!enabled) return;
     const handler = createShortcutHandler(() => latest.current);
     document.addEventListener("keydown", handler);
     return () => document.removeEventListener("keydown", handler);
-  }, [enabled]);
+  }, []);
 }
