@@ -13,6 +13,7 @@ import { openDatabase, READY_MARKER, type Db } from "./database.ts";
 import { startMarketCron, type CronRunner } from "./cron.ts";
 import { rollupIntervalMs, startHistoryCron, type HistoryCron } from "./history-cron.ts";
 import { startRetention, type RetentionRunner } from "./retention.ts";
+import { startAutovacuum, type AutovacuumRunner } from "./autovacuum.ts";
 import { StackError } from "./errors.ts";
 import { startFunctionsHost, type FunctionsHost } from "./functions/host.ts";
 import { closeAfterEarlyAnswer, parseSize } from "./body-limit.ts";
@@ -252,6 +253,7 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
   let cron: CronRunner | null = null;
   let historyCron: HistoryCron | null = null;
   let retention: RetentionRunner | null = null;
+  let autovacuum: AutovacuumRunner | null = null;
   let alerts: AlertServices | null = null;
   let venues: FakeVenues | null = null;
   let streams: StreamReaders | null = null;
@@ -260,6 +262,7 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
     await streams?.stop();
     await historyCron?.stop();
     await retention?.stop();
+    await autovacuum?.stop();
     await alerts?.stop();
     await venues?.stop();
     await stripe?.close();
@@ -469,6 +472,8 @@ export async function startStack(opts: StartOptions): Promise<Stack> {
       retention = startRetention({ db, log });
       void retention.tick();
     }
+    // What PostgreSQL's autovacuum does, where there is none: PGlite (decision 0119).
+    if (opts.cron !== false && db.kind === "pglite") autovacuum = startAutovacuum({ db, log });
     mark("ready");
     return {
       url,
