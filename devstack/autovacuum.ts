@@ -15,6 +15,7 @@
 // waits for a lock. On PostgreSQL the server's own autovacuum does all this; the runner is not
 // started there.
 import type { Tx } from "./database.ts";
+import { everyInterval, intervalMsFrom } from "./interval-runner.ts";
 
 export const DEFAULT_AUTOVACUUM_INTERVAL_SECONDS = 60;
 
@@ -33,8 +34,7 @@ export interface AutovacuumRunner {
 
 /** AUTOVACUUM_INTERVAL_SECONDS as milliseconds (default one minute); a bad value falls back. */
 export function autovacuumIntervalMs(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.AUTOVACUUM_INTERVAL_SECONDS);
-  return (Number.isFinite(n) && n >= 1 ? n : DEFAULT_AUTOVACUUM_INTERVAL_SECONDS) * 1000;
+  return intervalMsFrom(env.AUTOVACUUM_INTERVAL_SECONDS, DEFAULT_AUTOVACUUM_INTERVAL_SECONDS);
 }
 
 /**
@@ -87,8 +87,6 @@ export function startAutovacuum(opts: {
   log?: (line: string) => void;
 }): AutovacuumRunner {
   const log = opts.log ?? ((l: string) => console.log(l));
-  let running: Promise<VacuumedTable[]> | null = null;
-  let stopped = false;
 
   const run = async (): Promise<VacuumedTable[]> => {
     const done: VacuumedTable[] = [];
@@ -101,7 +99,7 @@ export function startAutovacuum(opts: {
         DUE_TABLES_SQL,
       );
       for (const table of due) {
-        if (stopped) break;
+        if (runner.stopped) break;
         const t = performance.now();
         // The name comes from format('%I.%I'): quoted as an identifier by the database.
         const statement = table.vacuum
@@ -115,7 +113,7 @@ export function startAutovacuum(opts: {
         });
       }
     } catch (err) {
-      if (!stopped) log(`[autovacuum] failed: ${(err as Error).message}`);
+      if (!runner.stopped) log(`[autovacuum] failed: ${(err as Error).message}`);
     }
     const ms = performance.now() - started;
     if (ms >= SLOW_PASS_MS) {
@@ -125,20 +123,10 @@ export function startAutovacuum(opts: {
     return done;
   };
 
-  const tick = () => {
-    if (stopped) return Promise.resolve([]);
-    running ??= run().finally(() => (running = null));
-    return running;
-  };
-  const timer = setInterval(() => void tick(), opts.intervalMs ?? autovacuumIntervalMs());
-  timer.unref?.();
-
-  return {
-    tick,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  const runner = everyInterval<VacuumedTable[]>({
+    run,
+    idle: [],
+    intervalMs: opts.intervalMs ?? autovacuumIntervalMs(),
+  });
+  return runner;
 }

@@ -4,6 +4,8 @@
 // role only) every HISTORY_ROLLUP_INTERVAL_SECONDS (default 60). Never two runs at once; failures
 // are logged when they start or change.
 
+import { everyInterval, intervalMsFrom } from "./interval-runner.ts";
+
 export const DEFAULT_ROLLUP_INTERVAL_SECONDS = 60;
 
 export interface HistoryCron {
@@ -14,8 +16,7 @@ export interface HistoryCron {
 
 /** HISTORY_ROLLUP_INTERVAL_SECONDS as milliseconds; a bad value falls back to 60 s. */
 export function rollupIntervalMs(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.HISTORY_ROLLUP_INTERVAL_SECONDS);
-  return (Number.isFinite(n) && n >= 1 ? n : DEFAULT_ROLLUP_INTERVAL_SECONDS) * 1000;
+  return intervalMsFrom(env.HISTORY_ROLLUP_INTERVAL_SECONDS, DEFAULT_ROLLUP_INTERVAL_SECONDS);
 }
 
 export function startHistoryCron(opts: {
@@ -32,8 +33,6 @@ export function startHistoryCron(opts: {
   ];
   const doFetch = opts.fetch ?? fetch;
   const controller = new AbortController();
-  let running: Promise<void> | null = null;
-  let stopped = false;
   const lastError = new Map<string, string>();
   const runOne = async (job: { name: string; url: string }) => {
     try {
@@ -52,7 +51,7 @@ export function startHistoryCron(opts: {
       if (lastError.has(job.name)) opts.log?.(`[cron] ${job.name} works again`);
       lastError.delete(job.name);
     } catch (err) {
-      if (stopped) return;
+      if (runner.stopped) return;
       const message = err instanceof Error ? err.message : String(err);
       if (message !== lastError.get(job.name)) opts.log?.(`[cron] ${job.name} failed: ${message}`);
       lastError.set(job.name, message);
@@ -61,21 +60,11 @@ export function startHistoryCron(opts: {
   const run = async () => {
     for (const job of jobs) await runOne(job);
   };
-  const tick = () => {
-    if (stopped) return Promise.resolve();
-    if (running) return running;
-    running = run().finally(() => (running = null));
-    return running;
-  };
-  const timer = setInterval(() => void tick(), opts.intervalMs);
-  timer.unref?.();
-  return {
-    tick,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      controller.abort();
-      await running?.catch(() => {});
-    },
-  };
+  const runner = everyInterval<void>({
+    run,
+    idle: undefined,
+    intervalMs: opts.intervalMs,
+    onStop: () => controller.abort(),
+  });
+  return runner;
 }

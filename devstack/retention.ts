@@ -3,6 +3,7 @@
 // RETENTION_INTERVAL_SECONDS (default 3600), unless pg_cron already runs the job there. Logs a
 // line when it removed something or failed, never when there was nothing to do.
 import type { Tx } from "./database.ts";
+import { everyInterval, intervalMsFrom } from "./interval-runner.ts";
 
 export const DEFAULT_RETENTION_INTERVAL_SECONDS = 3600;
 
@@ -14,8 +15,7 @@ export interface RetentionRunner {
 
 /** RETENTION_INTERVAL_SECONDS as milliseconds (default one hour); a bad value falls back. */
 export function retentionIntervalMs(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.RETENTION_INTERVAL_SECONDS);
-  return (Number.isFinite(n) && n >= 1 ? n : DEFAULT_RETENTION_INTERVAL_SECONDS) * 1000;
+  return intervalMsFrom(env.RETENTION_INTERVAL_SECONDS, DEFAULT_RETENTION_INTERVAL_SECONDS);
 }
 
 export function startRetention(opts: {
@@ -24,8 +24,6 @@ export function startRetention(opts: {
   log?: (line: string) => void;
 }): RetentionRunner {
   const log = opts.log ?? ((l: string) => console.log(l));
-  let running: Promise<Record<string, number> | null> | null = null;
-  let stopped = false;
 
   const scheduledByPgCron = async () => {
     const [row] = await opts.db.query<{ job: string | null }>(
@@ -52,25 +50,15 @@ export function startRetention(opts: {
       if (parts.length) log(`[retention] removed ${parts.map(([t, n]) => `${n} ${t}`).join(", ")}`);
       return removed;
     } catch (err) {
-      if (!stopped) log(`[retention] failed: ${(err as Error).message}`);
+      if (!runner.stopped) log(`[retention] failed: ${(err as Error).message}`);
       return {};
     }
   };
 
-  const tick = () => {
-    if (stopped) return Promise.resolve(null);
-    running ??= run().finally(() => (running = null));
-    return running;
-  };
-  const timer = setInterval(() => void tick(), opts.intervalMs ?? retentionIntervalMs());
-  timer.unref?.();
-
-  return {
-    tick,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  const runner = everyInterval({
+    run,
+    idle: null,
+    intervalMs: opts.intervalMs ?? retentionIntervalMs(),
+  });
+  return runner;
 }
