@@ -15,7 +15,7 @@
 // waits for a lock. On PostgreSQL the server's own autovacuum does all this; the runner is not
 // started there.
 import type { Tx } from "./database.ts";
-import { everyInterval, intervalMsFrom } from "./interval-runner.ts";
+import { everyInterval, intervalMsFrom, type IntervalRunner } from "./interval-runner.ts";
 
 export const DEFAULT_AUTOVACUUM_INTERVAL_SECONDS = 60;
 
@@ -26,11 +26,8 @@ export interface VacuumedTable {
   ms: number;
 }
 
-export interface AutovacuumRunner {
-  /** Runs one pass now; resolves with what it did (nothing when no table was due). */
-  tick(): Promise<VacuumedTable[]>;
-  stop(): Promise<void>;
-}
+/** tick() runs one pass now and resolves with what it did (nothing when no table was due). */
+export type AutovacuumRunner = IntervalRunner<VacuumedTable[]>;
 
 /** AUTOVACUUM_INTERVAL_SECONDS as milliseconds (default one minute); a bad value falls back. */
 export function autovacuumIntervalMs(env: NodeJS.ProcessEnv = process.env): number {

@@ -4,15 +4,12 @@
 // role only) every HISTORY_ROLLUP_INTERVAL_SECONDS (default 60). Never two runs at once; failures
 // are logged when they start or change.
 
-import { everyInterval, intervalMsFrom } from "./interval-runner.ts";
+import { everyInterval, intervalMsFrom, type IntervalRunner } from "./interval-runner.ts";
 
 export const DEFAULT_ROLLUP_INTERVAL_SECONDS = 60;
 
-export interface HistoryCron {
-  /** Runs the jobs now (or joins the run in progress); resolves when it is done. */
-  tick(): Promise<void>;
-  stop(): Promise<void>;
-}
+/** tick() runs the jobs now (or joins the run in progress) and resolves when it is done. */
+export type HistoryCron = IntervalRunner<void>;
 
 /** HISTORY_ROLLUP_INTERVAL_SECONDS as milliseconds; a bad value falls back to 60 s. */
 export function rollupIntervalMs(env: NodeJS.ProcessEnv = process.env): number {

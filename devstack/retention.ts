@@ -3,15 +3,15 @@
 // RETENTION_INTERVAL_SECONDS (default 3600), unless pg_cron already runs the job there. Logs a
 // line when it removed something or failed, never when there was nothing to do.
 import type { Tx } from "./database.ts";
-import { everyInterval, intervalMsFrom } from "./interval-runner.ts";
+import { everyInterval, intervalMsFrom, type IntervalRunner } from "./interval-runner.ts";
 
 export const DEFAULT_RETENTION_INTERVAL_SECONDS = 3600;
 
-export interface RetentionRunner {
-  /** Runs the job once now; resolves with the rows removed per rule (null when pg_cron runs it). */
-  tick(): Promise<Record<string, number> | null>;
-  stop(): Promise<void>;
-}
+/**
+ * tick() runs the job once now and resolves with the rows removed per rule (null when pg_cron
+ * runs it).
+ */
+export type RetentionRunner = IntervalRunner<Record<string, number> | null>;
 
 /** RETENTION_INTERVAL_SECONDS as milliseconds (default one hour); a bad value falls back. */
 export function retentionIntervalMs(env: NodeJS.ProcessEnv = process.env): number {
