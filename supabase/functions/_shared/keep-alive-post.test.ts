@@ -3,7 +3,13 @@ import {
   strictEqual as assertEquals,
 } from "node:assert/strict";
 import http from "node:http";
-import { keepAlivePost, postViaFetch } from "./keep-alive-post.ts";
+import {
+  closeIdleConnections,
+  createKeepAlivePost,
+  keepAlivePost,
+  MAX_ANSWER_BYTES,
+  postViaFetch,
+} from "./keep-alive-post.ts";
 
 type Seen = { method: string; path: string; type: string | null; body: string };
 
@@ -26,7 +32,15 @@ function serve(answer: (seen: Seen) => Response | Promise<Response>) {
     },
   );
   const url = `http://127.0.0.1:${server.addr.port}`;
-  return { url, seen, connections, close: () => server.shutdown() };
+  return {
+    url,
+    seen,
+    connections,
+    close: async () => {
+      closeIdleConnections();
+      await server.shutdown();
+    },
+  };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<Error> {
@@ -137,6 +151,7 @@ Deno.test("keepAlivePost closes an idle connection a second before the server's 
     assertEquals((await keepAlivePost(`http://127.0.0.1:${port}/c`, "{}", 5000)).status, 204);
     assertEquals(ports.size, 2, "after the idle limit a post opens a new connection");
   } finally {
+    closeIdleConnections();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
@@ -207,6 +222,264 @@ Deno.test("keepAlivePost fails at once, not as a time-out, when nothing listens"
 Deno.test("keepAlivePost refuses a URL that is not http(s)", async () => {
   const err = await rejection(keepAlivePost("ftp://example.com/x", "{}", 1000));
   assertEquals(err instanceof TypeError, true);
+});
+
+/**
+ * A TCP server that answers each request on a connection with scripted bytes, written piece by
+ * piece (each piece its own write, a few milliseconds apart, so the client reads them apart).
+ * `close` after the pieces closes the connection.
+ */
+function rawServer(
+  answer: (request: string, index: number) => { pieces: (string | Uint8Array)[]; close?: boolean },
+) {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const requests: string[] = [];
+  let connections = 0;
+  const open = new Set<Deno.Conn>();
+  const handle = async (conn: Deno.Conn) => {
+    open.add(conn);
+    const buf = new Uint8Array(65536);
+    let text = "";
+    try {
+      for (;;) {
+        const n = await conn.read(buf);
+        if (n === null) return;
+        // One character a byte (latin-1), so that lengths are counted in bytes.
+        text += String.fromCharCode(...buf.subarray(0, n));
+        const headEnd = text.indexOf("\r\n\r\n");
+        if (headEnd < 0) continue;
+        const length = Number(/content-length: *([0-9]+)/i.exec(text.slice(0, headEnd))?.[1] ?? 0);
+        if (text.length < headEnd + 4 + length) continue;
+        const request = text.slice(0, headEnd + 4 + length);
+        text = text.slice(request.length);
+        requests.push(new TextDecoder().decode(Uint8Array.from(request, (c) => c.charCodeAt(0))));
+        const { pieces, close } = answer(request, requests.length - 1);
+        for (const piece of pieces) {
+          await conn.write(typeof piece === "string" ? new TextEncoder().encode(piece) : piece);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+        if (close) return;
+      }
+    } catch {
+      // The client went away.
+    } finally {
+      open.delete(conn);
+      try {
+        conn.close();
+      } catch {
+        // Closed already.
+      }
+    }
+  };
+  const accepting = (async () => {
+    for await (const conn of listener) {
+      connections++;
+      handle(conn);
+    }
+  })().catch(() => {});
+  const { port } = listener.addr as Deno.NetAddr;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    connections: () => connections,
+    async close() {
+      closeIdleConnections();
+      listener.close();
+      for (const conn of open) conn.close();
+      await accepting;
+    },
+  };
+}
+
+Deno.test("keepAlivePost writes one HTTP/1.1 request: method, path, Host, JSON type and length", async () => {
+  const s = rawServer(() => ({ pieces: ["HTTP/1.1 204 No Content\r\n\r\n"] }));
+  try {
+    const body = '{"content":"Prix: 1 €"}';
+    assertEquals(
+      (await keepAlivePost(`${s.url}/api/webhooks/1/t?wait=true`, body, 5000)).status,
+      204,
+    );
+    const [head, sent] = s.requests[0]!.split("\r\n\r\n");
+    const lines = head!.split("\r\n");
+    assertEquals(lines[0], "POST /api/webhooks/1/t?wait=true HTTP/1.1");
+    const headers = new Map(
+      lines.slice(1).map((
+        l,
+      ) => [l.split(":")[0]!.toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+    );
+    assertEquals(headers.get("host"), s.url.slice("http://".length));
+    assertEquals(headers.get("content-type"), "application/json");
+    // The length in bytes, not characters (the euro sign is three bytes).
+    assertEquals(headers.get("content-length"), String(new TextEncoder().encode(body).length));
+    assertEquals(sent, body);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("keepAlivePost reads a chunked answer (extensions, trailers, split reads) and keeps the connection", async () => {
+  const s = rawServer(() => ({
+    pieces: [
+      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n",
+      "X-RateLimit-Remaining: 0\r\nX-RateLimit-Remaining: 1\r\n\r\n",
+      "7;name=value\r\n",
+      '{"id":"\r\n',
+      '5\r\n42"}\n\r\n',
+      "0\r\nX-Trailer: yes\r\n",
+      "\r\n",
+    ],
+  }));
+  try {
+    const first = await keepAlivePost(`${s.url}/a`, "{}", 5000);
+    assertEquals(first.status, 200);
+    assertEquals(first.text, '{"id":"42"}\n');
+    // Repeated headers read as one list, as fetch's Headers do.
+    assertEquals(first.header("X-RateLimit-Remaining"), "0, 1");
+    const second = await keepAlivePost(`${s.url}/b`, "{}", 5000);
+    assertEquals(second.text, '{"id":"42"}\n');
+    assertEquals(s.connections(), 1, "a whole chunked answer leaves the connection reusable");
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("keepAlivePost reads an answer that arrives a byte at a time", async () => {
+  const answer = "HTTP/1.1 429 Too Many Requests\r\nContent-Length: 17\r\nRetry-After: 2\r\n\r\n" +
+    '{"retry_after":2}';
+  const s = rawServer(() => ({ pieces: [...answer] }));
+  try {
+    const res = await keepAlivePost(`${s.url}/slow-bytes`, "{}", 5000);
+    assertEquals(res.status, 429);
+    assertEquals(res.header("retry-after"), "2");
+    assertEquals(res.text, '{"retry_after":2}');
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("keepAlivePost skips interim 1xx answers and reads the final one", async () => {
+  const s = rawServer(() => ({
+    pieces: [
+      "HTTP/1.1 100 Continue\r\n\r\n",
+      "HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n",
+      "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}",
+    ],
+  }));
+  try {
+    const res = await keepAlivePost(`${s.url}/a`, "{}", 5000);
+    assertEquals(res.status, 200);
+    assertEquals(res.text, "{}");
+    assertEquals(res.header("link"), null);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("keepAlivePost opens a new connection after an answer that closes its own", async () => {
+  const answers = [
+    // Framed by the connection's end.
+    {
+      pieces: [
+        "HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/html\r\n\r\n<h1>oops</h1>",
+      ],
+      close: true,
+    },
+    // Says so.
+    {
+      pieces: ["HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}"],
+      close: true,
+    },
+    // HTTP/1.0 without keep-alive.
+    { pieces: ["HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\n{}"], close: true },
+    { pieces: ["HTTP/1.1 204 No Content\r\n\r\n"] },
+  ];
+  let next = 0;
+  const s = rawServer(() => answers[next++]!);
+  try {
+    const oops = await keepAlivePost(`${s.url}/1`, "{}", 5000);
+    assertDeepEquals([oops.status, oops.text], [500, "<h1>oops</h1>"]);
+    assertEquals((await keepAlivePost(`${s.url}/2`, "{}", 5000)).text, "{}");
+    assertEquals((await keepAlivePost(`${s.url}/3`, "{}", 5000)).text, "{}");
+    assertEquals((await keepAlivePost(`${s.url}/4`, "{}", 5000)).status, 204);
+    assertEquals(s.connections(), 4);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("keepAlivePost: a connection closed before the answer is a failure, not a time-out", async () => {
+  const s = rawServer(() => ({ pieces: [], close: true }));
+  try {
+    const err = await rejection(keepAlivePost(`${s.url}/a`, "{}", 5000));
+    assertEquals(err.name === "TimeoutError", false);
+    assertEquals(err.message, "connection closed before the answer");
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("keepAlivePost: a cut answer, a malformed one and one too large fail at once", async () => {
+  const answers = [
+    { pieces: ["HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n{}"], close: true },
+    { pieces: ["SSH-2.0-OpenSSH\r\n\r\n"], close: true },
+    { pieces: [`HTTP/1.1 200 OK\r\nContent-Length: ${MAX_ANSWER_BYTES + 1}\r\n\r\n`], close: true },
+    { pieces: ["HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"], close: true },
+  ];
+  let next = 0;
+  const s = rawServer(() => answers[next++]!);
+  try {
+    const messages: string[] = [];
+    for (let i = 0; i < answers.length; i++) {
+      messages.push((await rejection(keepAlivePost(`${s.url}/${i}`, "{}", 5000))).message);
+    }
+    assertDeepEquals(messages, [
+      "connection closed before the whole answer",
+      "not an HTTP/1.1 answer",
+      "answer too large",
+      "malformed chunked answer",
+    ]);
+  } finally {
+    await s.close();
+  }
+});
+
+const TLS = new URL("./testing/tls/", import.meta.url);
+
+Deno.test("keepAlivePost posts over https, verifies the certificate, and keeps the connection", async () => {
+  const read = (name: string) => Deno.readTextFileSync(new URL(name, TLS));
+  const seen: string[] = [];
+  const server = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    cert: read("localhost.pem"),
+    key: read("localhost.key"),
+    onListen: () => {},
+  }, async (req, info) => {
+    seen.push(
+      `${info.remoteAddr.port} ${req.method} ${new URL(req.url).pathname} ${await req.text()}`,
+    );
+    return Response.json({ id: "1" });
+  });
+  const base = `https://localhost:${server.addr.port}`;
+  try {
+    const post = createKeepAlivePost({ caCerts: [read("ca.pem")] });
+    const first = await post(`${base}/api/webhooks/1/t`, '{"a":1}', 5000);
+    const second = await post(`${base}/api/webhooks/1/t`, '{"a":2}', 5000);
+    assertDeepEquals([first.status, JSON.parse(first.text)], [200, { id: "1" }]);
+    assertEquals(second.status, 200);
+    assertEquals(seen.length, 2);
+    assertEquals(seen[0]!.split(" ").slice(1).join(" "), 'POST /api/webhooks/1/t {"a":1}');
+    assertEquals(seen[0]!.split(" ")[0], seen[1]!.split(" ")[0], "one connection for both");
+    // Without the test authority the same server is not trusted: a failure, never a time-out.
+    closeIdleConnections();
+    const err = await rejection(keepAlivePost(`${base}/api/webhooks/1/t`, "{}", 5000));
+    assertEquals(err.name === "TimeoutError", false);
+    assertEquals(/certificate|UnknownIssuer/i.test(err.message), true, err.message);
+    assertEquals(seen.length, 2);
+  } finally {
+    closeIdleConnections();
+    await server.shutdown();
+  }
 });
 
 Deno.test("postViaFetch gives the same shape through a fetch", async () => {
