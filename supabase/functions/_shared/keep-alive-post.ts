@@ -81,9 +81,14 @@ function timeoutError(ms: number): Error {
 
 type Connection = { conn: Deno.Conn; buf: Uint8Array; idleUntil: number };
 
-/** Idle connections per origin (`http://host:port`), the most recently used last. */
+/**
+ * Idle connections per pool and origin (`<pool> http://host:port`), the most recently used last.
+ * Each `createKeepAlivePost` is a pool of its own: its options (trusted authorities) never reach
+ * another's connections.
+ */
 const pools = new Map<string, Connection[]>();
 let idleCount = 0;
+let nextPool = 0;
 let sweeper: ReturnType<typeof setInterval> | null = null;
 
 function close(c: Connection): void {
@@ -325,6 +330,7 @@ export interface KeepAlivePostOptions {
 
 /** A JSON POST with its own kept-alive pool options; `keepAlivePost` is the default one. */
 export function createKeepAlivePost(options: KeepAlivePostOptions = {}): JsonPost {
+  const pool = nextPool++;
   return (input, body, timeoutMs) => {
     let url: URL;
     try {
@@ -338,7 +344,7 @@ export function createKeepAlivePost(options: KeepAlivePostOptions = {}): JsonPos
     }
     const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
     const port = url.port ? Number(url.port) : tls ? 443 : 80;
-    const origin = `${url.protocol}//${url.host}`;
+    const origin = `${pool} ${url.protocol}//${url.host}`;
     const payload = encoder.encode(body);
     const head = encoder.encode(
       `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n` +
