@@ -483,6 +483,41 @@ async function setUpSettled(stack: Stack): Promise<void> {
   await stack.realtime.settled();
 }
 
+/**
+ * When each e-mail reached MailDev, to within MAILDEV_POLL_MS: MailDev records no arrival time
+ * (its `time` is the message's own Date header, whole seconds set by the sender, which made the
+ * end-to-end figure up to a second early, even negative), so the bench asks for the list
+ * while the case runs and keeps the first time it saw each message.
+ */
+const MAILDEV_POLL_MS = 50;
+async function watchMailDev(uiUrl: string): Promise<{ stop(): Promise<number[]> }> {
+  const list = async () => (await (await fetch(`${uiUrl}/email`)).json()) as { id: string }[];
+  // E-mails caught before the case are not its arrivals.
+  const before = new Set((await list()).map((m) => m.id));
+  const seen = new Map<string, number>();
+  let running = true;
+  const look = async () => {
+    const mails = await list();
+    const at = Date.now();
+    for (const m of mails) if (!before.has(m.id) && !seen.has(m.id)) seen.set(m.id, at);
+  };
+  const polling = (async () => {
+    while (running) {
+      await look();
+      await new Promise((resolve) => setTimeout(resolve, MAILDEV_POLL_MS));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await polling;
+      // Those that arrived after the last look are counted at this one.
+      await look();
+      return [...seen.values()];
+    },
+  };
+}
+
 function e2eLine(label: string, name: string, arrivals: number[], quoteMs: number): string {
   if (arrivals.length === 0) return `alerts ${label}: end-to-end ${name}: nothing arrived`;
   const lat = arrivals.map((a) => a - quoteMs).sort((a, b) => a - b);
@@ -648,6 +683,7 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     // ---- SMTP locally (no shared limit) -------------------------------------------------
     if (PARTS.has("smtp")) {
       await chat.reset();
+      const arrived = await watchMailDev(stack.alerts!.mail.uiUrl);
       const smtpQuote = new Date();
       const smtp = await runCase(stack, "smtp", "email", SMTP_EMAILS, 20, smtpQuote);
       out.push(
@@ -655,18 +691,7 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
           ? `alerts ${label}: ${SMTP_EMAILS} subscribers, 20 symbols, SMTP (MailDev): scan to last hand-off ${fmt(smtp.lastMs)} s · email hand-off p50 ${fmt(smtp.p50)} s · p95 ${fmt(smtp.p95)} s`
           : `alerts ${label}: ${SMTP_EMAILS} subscribers, SMTP (MailDev): did not drain within ${fmt(TIMEOUT_MS)} s (${smtp.why})`,
       );
-      const mails = (await (await fetch(`${stack.alerts!.mail.uiUrl}/email`)).json()) as {
-        time?: string;
-        date?: string;
-      }[];
-      out.push(
-        e2eLine(
-          label,
-          "MailDev",
-          mails.map((m) => Date.parse(m.time ?? m.date ?? "")).filter(Number.isFinite),
-          smtpQuote.getTime(),
-        ),
-      );
+      out.push(e2eLine(label, "MailDev", await arrived.stop(), smtpQuote.getTime()));
     }
 
     // ---- Telegram: one bot (shared limit) -------------------------------------------------
