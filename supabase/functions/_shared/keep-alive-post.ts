@@ -379,7 +379,8 @@ export function createKeepAlivePost(options: KeepAlivePostOptions = {}): JsonPos
             : await Deno.connect({ hostname, port });
           c = { conn, buf: new Uint8Array(16384), idleUntil: 0 };
           if (settled) return close(c);
-          if (!tls) (conn as Deno.TcpConn).setNoDelay(true);
+          // Guarded: a runtime without it sends the same bytes, one write a request either way.
+          if (!tls) (conn as Deno.TcpConn).setNoDelay?.(true);
         }
         current = c;
         for (let written = 0; written < request.length;) {
