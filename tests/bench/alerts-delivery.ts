@@ -503,7 +503,8 @@ async function watchMailDev(uiUrl: string): Promise<{ stop(): Promise<number[]> 
   };
   const polling = (async () => {
     while (running) {
-      await look();
+      // A look that fails is one missed: the next one sees those messages, a poll later.
+      await look().catch(() => {});
       await new Promise((resolve) => setTimeout(resolve, MAILDEV_POLL_MS));
     }
   })();
