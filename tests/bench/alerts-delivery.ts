@@ -24,6 +24,7 @@ import { PerformanceObserver } from "node:perf_hooks";
 import path from "node:path";
 import { defaultOptions } from "../../devstack/config.ts";
 import { freePort, startStack, type Stack } from "../../devstack/stack.ts";
+import type { MailDev } from "../../devstack/alerts/maildev.ts";
 import { percentile } from "./stats.ts";
 import { cpuMeter } from "./cpu.ts";
 import { enqueueFigures } from "./alerts.ts";
@@ -490,16 +491,15 @@ async function setUpSettled(stack: Stack): Promise<void> {
  * while the case runs and keeps the first time it saw each message.
  */
 const MAILDEV_POLL_MS = 50;
-async function watchMailDev(uiUrl: string): Promise<{ stop(): Promise<number[]> }> {
-  const list = async () => (await (await fetch(`${uiUrl}/email`)).json()) as { id: string }[];
+async function watchMailDev(mail: MailDev): Promise<{ stop(): Promise<number[]> }> {
   // E-mails caught before the case are not its arrivals.
-  const before = new Set((await list()).map((m) => m.id));
+  await mail.clear();
   const seen = new Map<string, number>();
   let running = true;
   const look = async () => {
-    const mails = await list();
+    const mails = await mail.emails();
     const at = Date.now();
-    for (const m of mails) if (!before.has(m.id) && !seen.has(m.id)) seen.set(m.id, at);
+    for (const m of mails) if (!seen.has(m.id)) seen.set(m.id, at);
   };
   const polling = (async () => {
     while (running) {
@@ -684,7 +684,7 @@ export async function benchAlertsDelivery(label: string, databaseUrl?: string): 
     // ---- SMTP locally (no shared limit) -------------------------------------------------
     if (PARTS.has("smtp")) {
       await chat.reset();
-      const arrived = await watchMailDev(stack.alerts!.mail.uiUrl);
+      const arrived = await watchMailDev(stack.alerts!.mail);
       const smtpQuote = new Date();
       const smtp = await runCase(stack, "smtp", "email", SMTP_EMAILS, 20, smtpQuote);
       out.push(
