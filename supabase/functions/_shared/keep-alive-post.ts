@@ -393,11 +393,15 @@ export function createKeepAlivePost(options: KeepAlivePostOptions = {}): JsonPos
         current = null;
         if (answer.reusable) putIdle(origin, c, answer.idleMs);
         else close(c);
-        const headers = answer.head.headers;
+        const { head, body } = answer;
+        let text: string | undefined;
         resolve({
-          status: answer.head.status,
-          header: (name) => headers.get(name.toLowerCase()) ?? null,
-          text: decoder.decode(answer.body),
+          status: head.status,
+          header: (name) => head.headers.get(name.toLowerCase()) ?? null,
+          // Decoded when read: the Discord channel reads no 2xx body (decision 0110).
+          get text() {
+            return (text ??= decoder.decode(body));
+          },
         });
       })().catch(fail);
     });
